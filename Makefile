@@ -1,0 +1,29 @@
+# Two entry points: `make play` and `make test`. Both create .venv and install the project first.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: play test lint fuzz bench clean
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+play: $(STAMP)
+	$(VENV)/bin/flamecraft demo --players 4 --seed $${SEED:-1}
+
+test: $(STAMP)
+	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/mypy
+	$(VENV)/bin/pytest -q -n 2
+
+fuzz: $(STAMP)
+	$(VENV)/bin/pytest -q -n 2 -m slow
+
+bench: $(STAMP)
+	$(PY) bench/random_games.py --players 4 --games 200
+
+clean:
+	rm -rf $(VENV) build *.egg-info src/*.egg-info

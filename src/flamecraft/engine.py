@@ -1,0 +1,214 @@
+"""The public rules API: who acts, the legal actions, applying one, the result.
+
+The state is advanced until it waits for a real choice: phases run by themselves, and a
+decision with a single legal action (say, paying a cost that can be paid one way only) is
+taken automatically, so every listed action is a real choice of the player to act. A Sun
+Dragon whose goal is met may be revealed at any step of its owner's turn (ruling 21): its
+``reveal`` actions are added to the decision at hand.
+"""
+
+from __future__ import annotations
+
+from . import actions as A
+from . import effects as _effects  # noqa: F401  (registers the effect decisions)
+from . import turn as _turn  # noqa: F401  (registers the turn decisions)
+from .actions import Action, action_text, normalize
+from .board import CATALOG, add_rep, gain_reward
+from .cards import Reward
+from .errors import GameOverError, IllegalActionError
+from .frames import DECISIONS, PHASES, Frame
+from .goals import FANCIES, fancy_value, revealable_suns
+from .goods import NUM_GOODS
+from .setup_game import new_game
+from .state import FANCY_SCORED, SRC_SUN, SUN_SCORED, GameState, Options
+
+__all__ = ["apply", "apply_in_place", "is_over", "legal_actions", "new_game", "to_act"]
+
+
+def _decision_actions(s: GameState, f: Frame) -> list[Action]:
+    decision = DECISIONS[f[0]]
+    actions = decision.legal(s, f)
+    if decision.sun_reveals and actions and s.fancy[f[1]]:
+        actions.extend((A.REVEAL, card, -1, -1) for card in revealable_suns(s, f[1]))
+    return actions
+
+
+def _resolve(s: GameState, action: Action) -> None:
+    if action[0] == A.REVEAL:
+        reveal_sun(s, s.stack[-1][1], action[1])
+        return
+    f = s.stack.pop()
+    DECISIONS[f[0]].resolve(s, f, action)
+
+
+def advance(s: GameState) -> None:
+    """Runs phases and forced decisions until a player has a real choice or the game ends."""
+    stack = s.stack
+    while stack:
+        f = stack[-1]
+        kind = f[0]
+        if kind >= 100:
+            stack.pop()
+            PHASES[kind](s, f)
+            continue
+        actions = _decision_actions(s, f)
+        if not actions:
+            stack.pop()
+        elif len(actions) == 1:
+            _resolve(s, actions[0])
+        else:
+            s.cache = actions
+            return
+    s.cache = []
+
+
+def legal_actions(s: GameState) -> list[Action]:
+    """The legal actions of the player to act (empty once the game is over)."""
+    if s.cache is None:
+        advance(s)
+    assert s.cache is not None
+    return list(s.cache)
+
+
+def to_act(s: GameState) -> int:
+    """The player who must choose now, or -1 when the game is over."""
+    if s.cache is None:
+        advance(s)
+    return s.stack[-1][1] if s.stack else -1
+
+
+def is_over(s: GameState) -> bool:
+    return s.over
+
+
+def apply_in_place(s: GameState, action: Action) -> None:
+    """Applies a legal action to this state. An illegal one raises and changes nothing."""
+    if s.cache is None:
+        advance(s)
+    if s.over:
+        raise GameOverError("the game is over: no action can be applied")
+    assert s.cache is not None
+    if action not in s.cache:
+        raise IllegalActionError(_why_illegal(s, action))
+    s.cache = None
+    _resolve(s, action)
+    advance(s)
+
+
+def apply(s: GameState, action: Action) -> GameState:
+    """A new state after a legal action; ``s`` itself is never changed."""
+    if s.cache is None:
+        advance(s)
+    if s.over:
+        raise GameOverError("the game is over: no action can be applied")
+    assert s.cache is not None
+    if action not in s.cache:
+        raise IllegalActionError(_why_illegal(s, action))
+    nxt = s.copy()
+    nxt.cache = None
+    _resolve(nxt, action)
+    advance(nxt)
+    return nxt
+
+
+def reveal_sun(s: GameState, p: int, card: int) -> None:
+    """Reveals a Sun Dragon whose goal is met: spends the Goods it names, scores it."""
+    fancy = FANCIES[card]
+    rep = fancy_value(s, p, fancy)
+    spend = fancy.goal.spend
+    if spend is not None:
+        goods = s.goods[p]
+        for g in range(NUM_GOODS):
+            goods[g] -= spend[g]
+    s.fancy[p].remove(card)
+    s.scored[p].append(card)
+    s.counters[p][SUN_SCORED] += 1
+    s.counters[p][FANCY_SCORED] += 1
+    add_rep(s, p, rep, SRC_SUN)
+    extras = Reward(coins=fancy.reward.coins, artisan=fancy.reward.artisan)
+    gain_reward(s, p, extras, SRC_SUN)
+
+
+DECISION_NAMES = {
+    "D_START_GOOD": "which Good to take at setup",
+    "D_VISIT": "which Shop to visit",
+    "D_ACTION": "whether to gather or enchant",
+    "D_GIVE_TO": "what to give",
+}
+
+
+def describe_decision(s: GameState) -> str:
+    """What the player to act is choosing, in words."""
+    from . import frames
+
+    if not s.stack:
+        return "nothing (the game is over)"
+    kind = s.stack[-1][0]
+    for name in dir(frames):
+        if name.startswith("D_") and getattr(frames, name) == kind:
+            return DECISION_NAMES.get(name, name[2:].lower().replace("_", " "))
+    return "?"
+
+
+def names(s: GameState) -> tuple[str, ...]:
+    return s.options.player_names()
+
+
+def text(s: GameState, action: Action) -> str:
+    """The readable text of an action in this game."""
+    return action_text(action, CATALOG, names(s))
+
+
+def _why_illegal(s: GameState, action: object) -> str:
+    player = names(s)[to_act(s)]
+    legal = s.cache or []
+    shown = "; ".join(text(s, a) for a in legal[:6]) + ("; …" if len(legal) > 6 else "")
+    try:
+        what = repr(text(s, action))  # type: ignore[arg-type]
+    except (ValueError, IndexError, TypeError):
+        what = repr(action)
+    return (f"{what} is not legal now: {player} is choosing {describe_decision(s)}; "
+            f"legal: {shown}")
+
+
+def parse_action(s: GameState, typed: str) -> Action:
+    """The legal action whose text is ``typed`` (case and spacing ignored), or its index."""
+    actions = legal_actions(s)
+    key = normalize(typed)
+    if key.isdigit():
+        index = int(key)
+        if 0 <= index < len(actions):
+            return actions[index]
+        raise IllegalActionError(f"no action number {index}: there are {len(actions)} (0–"
+                                 f"{len(actions) - 1})")
+    for action in actions:
+        if normalize(text(s, action)) == key:
+            return action
+    if s.over:
+        raise GameOverError("the game is over: no action can be applied")
+    raise IllegalActionError(_why_illegal_text(s, typed))
+
+
+def _why_illegal_text(s: GameState, typed: str) -> str:
+    player = names(s)[to_act(s)]
+    legal = s.cache or []
+    shown = "; ".join(text(s, a) for a in legal[:6]) + ("; …" if len(legal) > 6 else "")
+    return (f"{typed!r} is not a legal action now: {player} is choosing "
+            f"{describe_decision(s)}; legal: {shown}")
+
+
+def winners(s: GameState) -> list[int]:
+    """The winner(s) once the game is over: most Reputation, then most Artisan Dragons in
+    hand, then most Goods; still tied, they share the win (ruling 20)."""
+    def key(p: int) -> tuple[int, int, int]:
+        return (s.rep[p], len(s.hand[p]), sum(s.goods[p]))
+    best = max(key(p) for p in range(s.n))
+    return [p for p in range(s.n) if key(p) == best]
+
+
+def start(players: int, seed: int, deck: str = "purple",
+          player_names: tuple[str, ...] = ()) -> GameState:
+    """A new game advanced to its first decision."""
+    s = new_game(Options(players, deck, player_names), seed)
+    advance(s)
+    return s

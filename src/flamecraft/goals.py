@@ -1,0 +1,143 @@
+"""Fancy Dragon goals: the measures a goal reads, and what a Fancy Dragon pays now.
+
+Every goal reads only public facts or its owner's own (Appendix A of the design). Coins never
+stand in for Goods in a goal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .board import ART_TYPE, CATALOG, dragons_at, empty_coin_slots
+from .cards import FancyCard
+from .goods import NUM_GOODS
+from .state import (
+    CAST_ICONS,
+    CASTS,
+    COMPLETED,
+    EMPTY,
+    GIFTS,
+    MAX_SETS,
+    PLACED,
+    SUN_SCORED,
+    VISITED,
+    GameState,
+)
+
+FANCIES = CATALOG.fancies
+
+
+def _type_counts(dragons: list[int]) -> list[int]:
+    counts = [0] * NUM_GOODS
+    for d in dragons:
+        counts[ART_TYPE[d]] += 1
+    return counts
+
+
+def _max_same_type(s: GameState, p: int, arg: int) -> int:
+    return max((max(_type_counts(dragons_at(s, shop))) for shop in s.town_shops()), default=0)
+
+
+def _max_distinct(s: GameState, p: int, arg: int) -> int:
+    return max((sum(1 for c in _type_counts(dragons_at(s, shop)) if c)
+                for shop in s.town_shops()), default=0)
+
+
+def _max_ench(s: GameState, p: int, arg: int) -> int:
+    return max((len(s.shop_ench[shop]) for shop in s.town_shops()), default=0)
+
+
+def _coin_match(s: GameState, p: int, arg: int) -> int:
+    return 1 if s.coins[p] >= 1 and s.coins[p] == empty_coin_slots(s) else 0
+
+
+def _full_shops(s: GameState, p: int, arg: int) -> int:
+    return sum(1 for shop in s.town_shops() if EMPTY not in s.slots[shop * 3:shop * 3 + 3])
+
+
+def _shops_with_ench(s: GameState, p: int, arg: int) -> int:
+    return sum(1 for shop in s.town_shops() if len(s.shop_ench[shop]) >= arg)
+
+
+def _most_of_type_in_town(s: GameState, p: int, arg: int) -> int:
+    counts = [0] * NUM_GOODS
+    for shop in s.town_shops():
+        for d in dragons_at(s, shop):
+            counts[ART_TYPE[d]] += 1
+    return max(counts)
+
+
+def _showpiece(s: GameState, p: int, arg: int) -> int:
+    return sum(1 for shop in s.town_shops()
+               if len(s.shop_ench[shop]) >= 3 and EMPTY not in s.slots[shop * 3:shop * 3 + 3])
+
+
+MEASURE_FUNCTIONS: dict[str, Callable[[GameState, int, int], int]] = {
+    "max_same_type_in_a_shop": _max_same_type,
+    "max_distinct_types_in_a_shop": _max_distinct,
+    "max_enchantments_in_a_shop": _max_ench,
+    "coins_match_empty_coin_slots": _coin_match,
+    "most_of_one_good": lambda s, p, a: max(s.goods[p]),
+    "total_goods": lambda s, p, a: sum(s.goods[p]),
+    "odd_good_types": lambda s, p, a: sum(1 for g in s.goods[p] if g % 2),
+    "good_types_with_at_least": lambda s, p, a: sum(1 for g in s.goods[p] if g >= a),
+    "hand_size": lambda s, p, a: len(s.hand[p]),
+    "fancy_held": lambda s, p, a: len(s.fancy[p]) + len(s.scored[p]),
+    "full_shops": _full_shops,
+    "shops_with_enchantments_at_least": _shops_with_ench,
+    "most_dragons_of_one_type_in_town": _most_of_type_in_town,
+    "showpiece_shops": _showpiece,
+    "town_shops": lambda s, p, a: len(s.town_shops()),
+    "enchantments_cast": lambda s, p, a: s.counters[p][CASTS],
+    "distinct_cast_icons": lambda s, p, a: s.counters[p][CAST_ICONS].bit_count(),
+    "max_variable_sets": lambda s, p, a: s.counters[p][MAX_SETS],
+    "dragons_placed": lambda s, p, a: s.counters[p][PLACED],
+    "shops_completed": lambda s, p, a: s.counters[p][COMPLETED],
+    "gifts_given": lambda s, p, a: s.counters[p][GIFTS],
+    "shops_visited": lambda s, p, a: s.counters[p][VISITED].bit_count(),
+    "sun_scored": lambda s, p, a: s.counters[p][SUN_SCORED],
+}
+
+
+def measure(s: GameState, p: int, card: FancyCard) -> int:
+    goal = card.goal
+    return MEASURE_FUNCTIONS[goal.measure](s, p, goal.arg)
+
+
+def fancy_value(s: GameState, p: int, card: FancyCard) -> int:
+    """The Reputation this Fancy Dragon would pay p now (its fixed reward's Reputation when a
+    fixed goal is met); 0 when its goal is not met."""
+    goal = card.goal
+    if goal.spend is not None:
+        goods = s.goods[p]
+        return card.reward.rep if all(goods[g] >= goal.spend[g] for g in range(NUM_GOODS)) else 0
+    value = MEASURE_FUNCTIONS[goal.measure](s, p, goal.arg)
+    if card.rep_table:
+        best = 0
+        for threshold, rep in card.rep_table:
+            if value >= threshold:
+                best = rep
+        return best
+    if card.rep_per:
+        count = max(0, value - goal.beyond) // goal.unit
+        return min(card.rep_max, card.rep_per * count)
+    if goal.at_least is not None and value < goal.at_least:
+        return 0
+    if goal.at_most is not None and value > goal.at_most:
+        return 0
+    return max(card.reward.rep, 1)
+
+
+def goal_met(s: GameState, p: int, card: FancyCard) -> bool:
+    return fancy_value(s, p, card) > 0
+
+
+def revealable_suns(s: GameState, p: int) -> list[int]:
+    """p's unscored Sun Dragons whose goals are met now."""
+    return [f for f in s.fancy[p] if FANCIES[f].sun and goal_met(s, p, FANCIES[f])]
+
+
+def early_moons(s: GameState, p: int) -> list[int]:
+    """p's unscored Moon Dragons that may be scored now (not end-only, paying at least 1)."""
+    return [f for f in s.fancy[p]
+            if not FANCIES[f].sun and not FANCIES[f].end_only and goal_met(s, p, FANCIES[f])]

@@ -1,0 +1,133 @@
+"""The game state: plain, flat data (ints and lists of ints) so that copies are cheap.
+
+Cards are referred to by their catalog index. The pending-decision stack (``stack``) holds
+tuples of ints: the turn structure and every half-resolved effect live there, so a state alone
+says who acts next and what they may choose (see ``engine.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Indices into GameState.counters[player]: what a player has done over the whole game.
+CASTS, PLACED, COMPLETED, GIFTS, SUN_SCORED, FANCY_SCORED, VISITED, CAST_ICONS, MAX_SETS = range(9)
+NUM_COUNTERS = 9
+COUNTER_NAMES = ("casts", "placed", "completed", "gifts", "sun_scored", "fancy_scored",
+                 "visited_mask", "cast_icons_mask", "max_variable_sets")
+
+# Indices into GameState.rep_sources[player]: where Reputation came from (score breakdown).
+SRC_SLOT, SRC_ENCHANT, SRC_SUN, SRC_MOON, SRC_GIFT, SRC_ABILITY, SRC_COINS = range(7)
+NUM_SOURCES = 7
+SOURCE_NAMES = ("slots", "enchantments", "sun_dragons", "moon_dragons", "gifts",
+                "abilities", "coins")
+
+EMPTY = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What a game is set up with; part of every state and every game record."""
+
+    players: int
+    deck: str = "purple"  # "purple" or "golden"
+    names: tuple[str, ...] = ()
+
+    def player_names(self) -> tuple[str, ...]:
+        if self.names:
+            return self.names
+        return tuple(f"P{i + 1}" for i in range(self.players))
+
+
+class GameState:
+    """Everything about one game at one moment. Use ``copy()``, never ``copy.deepcopy``."""
+
+    __slots__ = (
+        "options", "n", "rng", "town", "facedown", "slots", "shop_ench", "shop_deck",
+        "artisan_deck", "removed", "park", "fancy_deck", "ench_deck", "ench_row",
+        "goods", "coins", "rep", "rep_sources", "hand", "fancy", "scored", "reserved", "pos",
+        "counters", "current", "turn", "fired", "end_triggered", "final_turns", "over",
+        "stack", "shops_unused", "cache",
+    )
+
+    options: Options
+    n: int
+    rng: int
+    town: list[int]  # Town spaces: a Shop index or EMPTY
+    facedown: list[int]  # Shops drawn this turn, in Town but face down until the turn ends
+    slots: list[int]  # 3 per Shop index: the Artisan Dragon there, or EMPTY
+    shop_ench: list[tuple[int, ...]]  # per Shop index: Enchantments tucked behind it
+    shop_deck: list[int]  # top is the last element
+    artisan_deck: list[int]
+    removed: list[int]  # Artisan Dragons out of the game (2–3 players)
+    park: list[int]  # in order of arrival
+    fancy_deck: list[int]
+    ench_deck: list[int]
+    ench_row: list[int]  # in order of arrival
+    goods: list[list[int]]
+    coins: list[int]
+    rep: list[int]
+    rep_sources: list[list[int]]
+    hand: list[list[int]]
+    fancy: list[list[int]]  # unscored Fancy Dragons (hidden)
+    scored: list[list[int]]  # scored Fancy Dragons (face up)
+    reserved: list[int]
+    pos: list[int]  # the Shop each Flamekeeper's token stands on, or EMPTY
+    counters: list[list[int]]
+    current: int  # the player whose turn it is
+    turn: int  # turns started so far
+    fired: int  # bit mask of Artisan Dragons fired up this turn
+    end_triggered: bool
+    final_turns: int  # turns left after the triggering turn; -1 before the end is triggered
+    over: bool
+    stack: list[tuple[int, ...]]
+    shops_unused: list[int]  # Shops not in this game (out of the box)
+    cache: list[tuple[int, int, int, int]] | None  # legal actions now (not part of the state)
+
+    def copy(self) -> GameState:
+        other = GameState.__new__(GameState)
+        other.options = self.options
+        other.n = self.n
+        other.rng = self.rng
+        other.town = self.town[:]
+        other.facedown = self.facedown[:]
+        other.slots = self.slots[:]
+        other.shop_ench = self.shop_ench[:]
+        other.shop_deck = self.shop_deck[:]
+        other.artisan_deck = self.artisan_deck[:]
+        other.removed = self.removed[:]
+        other.park = self.park[:]
+        other.fancy_deck = self.fancy_deck[:]
+        other.ench_deck = self.ench_deck[:]
+        other.ench_row = self.ench_row[:]
+        other.goods = [g[:] for g in self.goods]
+        other.coins = self.coins[:]
+        other.rep = self.rep[:]
+        other.rep_sources = [r[:] for r in self.rep_sources]
+        other.hand = [h[:] for h in self.hand]
+        other.fancy = [f[:] for f in self.fancy]
+        other.scored = [s[:] for s in self.scored]
+        other.reserved = self.reserved[:]
+        other.pos = self.pos[:]
+        other.counters = [c[:] for c in self.counters]
+        other.current = self.current
+        other.turn = self.turn
+        other.fired = self.fired
+        other.end_triggered = self.end_triggered
+        other.final_turns = self.final_turns
+        other.over = self.over
+        other.stack = self.stack[:]
+        other.shops_unused = self.shops_unused[:]
+        other.cache = self.cache
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name)
+                   for name in self.__slots__ if name != "cache")
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def town_shops(self) -> list[int]:
+        """Face-up Shops in Town, in space order."""
+        return [s for s in self.town if s != EMPTY and s not in self.facedown]
