@@ -1,0 +1,47 @@
+"""Flamecraft: an exact, fast rules engine for the board game, with its command line.
+
+The core API (everything an adapter needs)::
+
+    from flamecraft import start, legal_actions, apply, text, parse_action, view
+
+    s = start(players=4, seed=1)
+    while not s.over:
+        action = legal_actions(s)[0]
+        s = apply(s, action)          # or apply_in_place(s, action) for speed
+    print(s.rep, winners(s))
+"""
+
+from __future__ import annotations
+
+from .actions import Action
+from .cards import Catalog, load_catalog
+from .engine import (
+    apply,
+    apply_in_place,
+    describe_decision,
+    is_over,
+    legal_actions,
+    parse_action,
+    start,
+    text,
+    to_act,
+    winners,
+)
+from .errors import (
+    CardDataError,
+    FlamecraftError,
+    GameOverError,
+    IllegalActionError,
+    StateFormatError,
+)
+from .serialize import GameRecord, dump_record, dump_state, load_record, load_state, replay
+from .state import GameState, Options
+from .view import view
+
+__all__ = [
+    "Action", "CardDataError", "Catalog", "FlamecraftError", "GameOverError", "GameRecord",
+    "GameState", "IllegalActionError", "Options", "StateFormatError", "apply", "apply_in_place",
+    "describe_decision", "dump_record", "dump_state", "is_over", "legal_actions", "load_catalog",
+    "load_record", "load_state", "parse_action", "replay", "start", "text", "to_act", "view",
+    "winners",
+]

@@ -1,0 +1,388 @@
+"""The canonical JSON forms of a state and of a game record (documented in
+``docs/state-format.md``). Cards are written by id and the pending-decision stack by named
+fields, so a saved game reads clearly and survives reordering of the card files.
+``load_state(dump_state(s)) == s`` for every reachable state.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import frames as F
+from .board import CATALOG
+from .errors import FlamecraftError, StateFormatError
+from .goods import GOOD_BY_KEY, GOOD_KEYS
+from .invariants import problems
+from .state import (
+    COUNTER_NAMES,
+    EMPTY,
+    NUM_COUNTERS,
+    NUM_SOURCES,
+    SOURCE_NAMES,
+    GameState,
+    Options,
+)
+
+STATE_FORMAT, RECORD_FORMAT = "flamecraft-state", "flamecraft-record"
+STATE_VERSION, RECORD_VERSION = 1, 1
+
+_ARTISANS = [a.id for a in CATALOG.artisans]
+_SHOPS = [s.id for s in CATALOG.shops]
+_ENCH = [e.id for e in CATALOG.enchantments]
+_FANCY = [f.id for f in CATALOG.fancies]
+_LISTS = CATALOG.op_list_keys
+_PLACES = {F.NOWHERE: "nowhere", F.IN_HAND: "hand", F.IN_PARK: "park"}
+
+# The fields of each frame kind after its kind: player, here, then these.
+# "effect" stands for two ints (op list, index); "*fancy" for the rest of the tuple.
+_FRAME_FIELDS: dict[int, tuple[str, ...]] = {
+    F.P_RUN: ("player", "here", "effect", "artisan?"),
+    F.P_TURN_START: ("player",),
+    F.P_GATHER: ("player", "here"),
+    F.P_CAST_FINISH: ("player", "here", "enchantment", "sets"),
+    F.P_END_TURN: ("player",),
+    F.P_GAME_END: (),
+    F.P_FIRE: ("player", "here", "artisan"),
+    F.P_SETUP_DONE: (),
+    F.P_RETURN_REWARD: ("player", "here", "effect", "count"),
+    F.P_GIFT_EACH_REWARD: ("player", "here", "effect"),
+    F.P_REFILL: ("player",),
+    F.D_START_GOOD: ("player", "here"),
+    F.D_VISIT: ("player",),
+    F.D_ACTION: ("player", "here"),
+    F.D_GAIN_GOOD: ("player", "here"),
+    F.D_DRAW_ARTISAN: ("player", "here"),
+    F.D_PLACE: ("player", "here", "scope", "source", "optional", "effect?"),
+    F.D_FIRE_ONE: ("player", "here"),
+    F.D_ABILITY: ("player", "here"),
+    F.D_FIRE_ALL: ("player", "here"),
+    F.D_CAST: ("player", "here"),
+    F.D_PAY: ("player", "here", "enchantment", "sets", "good"),
+    F.D_END_TURN: ("player",),
+    F.D_DISCARD: ("player", "here"),
+    F.D_GAIN_TWO: ("player", "here", "n"),
+    F.D_GAIN_SET: ("player", "here", "n"),
+    F.D_GIFT: ("player", "here", "effect", "count"),
+    F.D_SWAP_FIRE: ("player", "here", "artisan"),
+    F.D_TRADE_ANY: ("player", "here", "effect", "n"),
+    F.D_TRADE_SAME: ("player", "here", "effect"),
+    F.D_RETURN_UP_TO: ("player", "here", "effect", "count"),
+    F.D_RESERVE: ("player", "here", "effect"),
+    F.D_FIRE_UP: ("player", "here", "effect"),
+    F.D_KEEP_DRAWN_FANCY: ("player", "here", "keep", "*fancy"),
+    F.D_FANCY_RETURN: ("player", "here", "effect"),
+    F.D_ARTISAN_LOOK: ("player", "here", "n"),
+    F.D_SCORE_MOON: ("player", "here", "effect"),
+    F.D_GIFT_EACH: ("player", "here", "effect"),
+    F.D_GIFT_ARTISAN: ("player", "here", "effect"),
+    F.D_SWAP_TWO: ("player", "here", "artisan?"),
+    F.D_PARK_CYCLE: ("player", "here", "count", "max"),
+    F.D_CHOOSE_TYPE: ("player", "here", "purpose", "n"),
+    F.D_GIVE_TO: ("player", "here", "to"),
+}
+_FRAME_NAMES = {getattr(F, name): name[2:].lower() if name.startswith("D_") else name.lower()
+                for name in dir(F) if name[:2] in ("D_", "P_")}
+_FRAME_NAMES = {k: ("decide_" + v if k < 100 else "phase_" + v[2:])
+                for k, v in _FRAME_NAMES.items()}
+_FRAME_KINDS = {v: k for k, v in _FRAME_NAMES.items()}
+
+
+def _opt_id(table: list[str], index: int) -> str | None:
+    return None if index == EMPTY else table[index]
+
+
+def _frame_to_json(f: tuple[int, ...]) -> dict[str, Any]:
+    out: dict[str, Any] = {"frame": _FRAME_NAMES[f[0]]}
+    values = list(f[1:])
+    for name in _FRAME_FIELDS[f[0]]:
+        if name == "*fancy":
+            out["fancy"] = [_FANCY[v] for v in values]
+            values = []
+            break
+        key = name.rstrip("?")
+        if key == "effect":
+            list_id, index = values.pop(0), values.pop(0)
+            out["effect"] = None if list_id < 0 else [_LISTS[list_id], index]
+            continue
+        v = values.pop(0)
+        if key == "here":
+            out[key] = _PLACES.get(v) or _SHOPS[v]
+        elif key == "scope":
+            out[key] = "anywhere" if v < 0 else _SHOPS[v]
+        elif key == "artisan":
+            out[key] = _opt_id(_ARTISANS, v)
+        elif key == "enchantment":
+            out[key] = _ENCH[v]
+        elif key == "good":
+            out[key] = GOOD_KEYS[v]
+        else:
+            out[key] = v
+    return out
+
+
+def _index(table: list[str], value: Any, what: str) -> int:
+    try:
+        return table.index(value)
+    except ValueError:
+        raise StateFormatError(f"unknown {what} {value!r}") from None
+
+
+def _frame_from_json(obj: Any) -> tuple[int, ...]:
+    if not isinstance(obj, dict) or obj.get("frame") not in _FRAME_KINDS:
+        raise StateFormatError(f"malformed stack frame {obj!r}")
+    kind = _FRAME_KINDS[obj["frame"]]
+    values: list[int] = [kind]
+    for name in _FRAME_FIELDS[kind]:
+        if name == "*fancy":
+            values.extend(_index(_FANCY, v, "Fancy Dragon") for v in obj.get("fancy", []))
+            break
+        key = name.rstrip("?")
+        if key not in obj:
+            raise StateFormatError(f"stack frame {obj['frame']!r} lacks {key!r}")
+        v = obj[key]
+        if key == "effect":
+            if v is None:
+                values.extend((-1, -1))
+            else:
+                values.extend((_index(_LISTS, v[0], "effect"), int(v[1])))
+        elif key == "here":
+            places = {name: code for code, name in _PLACES.items()}
+            values.append(places[v] if v in places else _index(_SHOPS, v, "Shop"))
+        elif key == "scope":
+            values.append(-1 if v == "anywhere" else _index(_SHOPS, v, "Shop"))
+        elif key == "artisan":
+            values.append(EMPTY if v is None else _index(_ARTISANS, v, "Artisan Dragon"))
+        elif key == "enchantment":
+            values.append(_index(_ENCH, v, "Enchantment"))
+        elif key == "good":
+            values.append(_index(list(GOOD_KEYS), v, "Good"))
+        elif isinstance(v, int) and not isinstance(v, bool):
+            values.append(v)
+        else:
+            raise StateFormatError(f"stack frame field {key!r} must be a whole number")
+    return tuple(values)
+
+
+def options_to_json(options: Options) -> dict[str, Any]:
+    return {"players": options.players, "deck": options.deck, "names": list(options.names)}
+
+
+def options_from_json(obj: Any) -> Options:
+    if not isinstance(obj, dict):
+        raise StateFormatError("'options' must be an object")
+    try:
+        return Options(int(obj["players"]), str(obj.get("deck", "purple")),
+                       tuple(str(n) for n in obj.get("names", [])))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise StateFormatError(f"malformed options: {exc}") from None
+
+
+def state_to_json(s: GameState) -> dict[str, Any]:
+    """The canonical JSON object of a state."""
+    players = []
+    for p in range(s.n):
+        c = s.counters[p]
+        counters: dict[str, Any] = dict(zip(COUNTER_NAMES, c, strict=True))
+        counters["shops_visited"] = [_SHOPS[i] for i in range(len(_SHOPS)) if c[6] >> i & 1]
+        counters["cast_icons"] = [GOOD_KEYS[g] for g in range(6) if c[7] >> g & 1]
+        del counters["visited_mask"], counters["cast_icons_mask"]
+        players.append({
+            "goods": dict(zip(GOOD_KEYS, s.goods[p], strict=True)),
+            "coins": s.coins[p],
+            "reputation": s.rep[p],
+            "reputation_sources": dict(zip(SOURCE_NAMES, s.rep_sources[p], strict=True)),
+            "hand": [_ARTISANS[a] for a in s.hand[p]],
+            "fancy": [_FANCY[f] for f in s.fancy[p]],
+            "scored": [_FANCY[f] for f in s.scored[p]],
+            "reserved": _opt_id(_ENCH, s.reserved[p]),
+            "position": _opt_id(_SHOPS, s.pos[p]),
+            "counters": counters,
+        })
+    return {
+        "format": STATE_FORMAT,
+        "version": STATE_VERSION,
+        "options": options_to_json(s.options),
+        "rng": f"{s.rng:016x}",
+        "town": [_opt_id(_SHOPS, t) for t in s.town],
+        "face_down": [_SHOPS[t] for t in s.facedown],
+        "slots": {_SHOPS[shop]: [_opt_id(_ARTISANS, a) for a in s.slots[shop * 3:shop * 3 + 3]]
+                  for shop in range(len(_SHOPS)) if any(
+                      a != EMPTY for a in s.slots[shop * 3:shop * 3 + 3])},
+        "shop_enchantments": {_SHOPS[shop]: [_ENCH[e] for e in tucked]
+                              for shop, tucked in enumerate(s.shop_ench) if tucked},
+        "shop_deck": [_SHOPS[t] for t in s.shop_deck],
+        "shops_unused": [_SHOPS[t] for t in s.shops_unused],
+        "artisan_deck": [_ARTISANS[a] for a in s.artisan_deck],
+        "artisans_removed": [_ARTISANS[a] for a in s.removed],
+        "park": [_ARTISANS[a] for a in s.park],
+        "fancy_deck": [_FANCY[f] for f in s.fancy_deck],
+        "enchantment_deck": [_ENCH[e] for e in s.ench_deck],
+        "enchantment_row": [_ENCH[e] for e in s.ench_row],
+        "players": players,
+        "current": s.current,
+        "turn": s.turn,
+        "fired": [_ARTISANS[a] for a in range(len(_ARTISANS)) if s.fired >> a & 1],
+        "end_triggered": s.end_triggered,
+        "final_turns": s.final_turns,
+        "over": s.over,
+        "stack": [_frame_to_json(f) for f in s.stack],
+    }
+
+
+def _ids(table: list[str], values: Any, what: str) -> list[int]:
+    if not isinstance(values, list):
+        raise StateFormatError(f"{what} must be a list")
+    return [_index(table, v, what) for v in values]
+
+
+def _check_version(obj: Any, fmt: str, version: int) -> None:
+    if not isinstance(obj, dict):
+        raise StateFormatError(f"not a {fmt} file: expected a JSON object")
+    if obj.get("format") != fmt:
+        raise StateFormatError(f"not a {fmt} file (format is {obj.get('format')!r})")
+    if obj.get("version") != version:
+        raise StateFormatError(f"unsupported {fmt} version {obj.get('version')!r} "
+                               f"(this program reads version {version})")
+
+
+def state_from_json(obj: Any) -> GameState:
+    """A state from its JSON object; raises StateFormatError naming what is wrong."""
+    _check_version(obj, STATE_FORMAT, STATE_VERSION)
+    try:
+        s = GameState.__new__(GameState)
+        s.options = options_from_json(obj["options"])
+        s.n = s.options.players
+        s.rng = int(obj["rng"], 16)
+        s.town = [EMPTY if t is None else _index(_SHOPS, t, "Shop") for t in obj["town"]]
+        s.facedown = _ids(_SHOPS, obj["face_down"], "Shop")
+        s.slots = [EMPTY] * (3 * len(_SHOPS))
+        for shop_id, dragons in obj["slots"].items():
+            shop = _index(_SHOPS, shop_id, "Shop")
+            if len(dragons) != 3:
+                raise StateFormatError(f"Shop {shop_id!r} must list 3 slots")
+            for k, d in enumerate(dragons):
+                s.slots[shop * 3 + k] = EMPTY if d is None else _index(_ARTISANS, d, "Artisan")
+        s.shop_ench = [()] * len(_SHOPS)
+        for shop_id, tucked in obj["shop_enchantments"].items():
+            s.shop_ench[_index(_SHOPS, shop_id, "Shop")] = tuple(_ids(_ENCH, tucked, "Enchantment"))
+        s.shop_deck = _ids(_SHOPS, obj["shop_deck"], "Shop")
+        s.shops_unused = _ids(_SHOPS, obj["shops_unused"], "Shop")
+        s.artisan_deck = _ids(_ARTISANS, obj["artisan_deck"], "Artisan Dragon")
+        s.removed = _ids(_ARTISANS, obj["artisans_removed"], "Artisan Dragon")
+        s.park = _ids(_ARTISANS, obj["park"], "Artisan Dragon")
+        s.fancy_deck = _ids(_FANCY, obj["fancy_deck"], "Fancy Dragon")
+        s.ench_deck = _ids(_ENCH, obj["enchantment_deck"], "Enchantment")
+        s.ench_row = _ids(_ENCH, obj["enchantment_row"], "Enchantment")
+        players = obj["players"]
+        if not isinstance(players, list) or len(players) != s.n:
+            raise StateFormatError(f"'players' must list {s.n} players")
+        s.goods, s.coins, s.rep, s.rep_sources = [], [], [], []
+        s.hand, s.fancy, s.scored, s.reserved, s.pos, s.counters = [], [], [], [], [], []
+        for pl in players:
+            s.goods.append([int(pl["goods"][k]) for k in GOOD_KEYS])
+            s.coins.append(int(pl["coins"]))
+            s.rep.append(int(pl["reputation"]))
+            s.rep_sources.append([int(pl["reputation_sources"][k]) for k in SOURCE_NAMES])
+            s.hand.append(_ids(_ARTISANS, pl["hand"], "Artisan Dragon"))
+            s.fancy.append(_ids(_FANCY, pl["fancy"], "Fancy Dragon"))
+            s.scored.append(_ids(_FANCY, pl["scored"], "Fancy Dragon"))
+            s.reserved.append(EMPTY if pl["reserved"] is None
+                              else _index(_ENCH, pl["reserved"], "Enchantment"))
+            s.pos.append(EMPTY if pl["position"] is None
+                         else _index(_SHOPS, pl["position"], "Shop"))
+            c = pl["counters"]
+            counters = [0] * NUM_COUNTERS
+            for i, name in enumerate(COUNTER_NAMES):
+                if name == "visited_mask":
+                    counters[i] = sum(1 << _index(_SHOPS, v, "Shop") for v in c["shops_visited"])
+                elif name == "cast_icons_mask":
+                    counters[i] = sum(1 << GOOD_BY_KEY[g] for g in c["cast_icons"])
+                else:
+                    counters[i] = int(c[name])
+            s.counters.append(counters)
+        s.current = int(obj["current"])
+        s.turn = int(obj["turn"])
+        s.fired = sum(1 << a for a in _ids(_ARTISANS, obj["fired"], "Artisan Dragon"))
+        s.end_triggered = bool(obj["end_triggered"])
+        s.final_turns = int(obj["final_turns"])
+        s.over = bool(obj["over"])
+        s.stack = [_frame_from_json(f) for f in obj["stack"]]
+        s.cache = None
+    except StateFormatError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise StateFormatError(f"malformed state: {type(exc).__name__}: {exc}") from None
+    if len(s.rep_sources[0]) != NUM_SOURCES:
+        raise StateFormatError("malformed reputation_sources")
+    found = problems(s)
+    if found:
+        raise StateFormatError("inconsistent state: " + "; ".join(found[:5]))
+    return s
+
+
+def dump_state(s: GameState) -> str:
+    return json.dumps(state_to_json(s), indent=1, ensure_ascii=False) + "\n"
+
+
+def load_state(text: str) -> GameState:
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise StateFormatError(f"not valid JSON: {exc}") from None
+    return state_from_json(obj)
+
+
+@dataclass
+class GameRecord:
+    """What replays a game: its options, its seed and the actions chosen (as texts)."""
+
+    options: Options
+    seed: int
+    actions: list[str] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"format": RECORD_FORMAT, "version": RECORD_VERSION,
+                               "options": options_to_json(self.options), "seed": self.seed,
+                               "actions": self.actions}
+        if self.result is not None:
+            out["result"] = self.result
+        return out
+
+    @staticmethod
+    def from_json(obj: Any) -> GameRecord:
+        _check_version(obj, RECORD_FORMAT, RECORD_VERSION)
+        seed, actions = obj.get("seed"), obj.get("actions")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise StateFormatError("'seed' must be a whole number")
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise StateFormatError("'actions' must be a list of action texts")
+        result = obj.get("result")
+        return GameRecord(options_from_json(obj.get("options")), seed, list(actions), result)
+
+
+def dump_record(record: GameRecord) -> str:
+    return json.dumps(record.to_json(), indent=1, ensure_ascii=False) + "\n"
+
+
+def load_record(text: str) -> GameRecord:
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise StateFormatError(f"not valid JSON: {exc}") from None
+    return GameRecord.from_json(obj)
+
+
+def replay(record: GameRecord) -> GameState:
+    """The final state of a record, applying its actions in order (raises on a bad one)."""
+    from .engine import apply_in_place, parse_action, start
+
+    s = start(record.options.players, record.seed, record.options.deck, record.options.names)
+    for number, typed in enumerate(record.actions, 1):
+        try:
+            apply_in_place(s, parse_action(s, typed))
+        except FlamecraftError as exc:
+            raise StateFormatError(f"action {number} ({typed!r}): {exc}") from None
+    return s
