@@ -240,7 +240,7 @@ class _Reader:
                 raise self.fail(name, "is missing")
             return default
         value = self.table[name]
-        if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+        if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
             raise self.fail(name, f"must be a {kind.__name__}, not {type(value).__name__}")
         return value
 

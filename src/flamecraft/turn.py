@@ -9,11 +9,11 @@ from __future__ import annotations
 from . import actions as A
 from .actions import Action
 from .board import (
+    ART_TYPE,
     CATALOG,
     GOODS_LIMIT,
     HAND_LIMIT,
     SHOPS,
-    ART_TYPE,
     add_rep,
     dragons_at,
     gain_reward,
@@ -21,6 +21,7 @@ from .board import (
     refill_park,
     refill_row,
 )
+from .cards import ICON_COIN, ICON_DRAGON, ICON_RAINBOW
 from .effects import place_frame, run_list
 from .frames import (
     D_ABILITY,
@@ -62,7 +63,6 @@ from .state import (
     VISITED,
     GameState,
 )
-from .cards import ICON_COIN, ICON_DRAGON, ICON_RAINBOW
 
 ENCHANTMENTS = CATALOG.enchantments
 MAX_ENCHANTMENTS = 3

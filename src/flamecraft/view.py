@@ -30,7 +30,7 @@ def _shop_view(s: GameState, shop: int) -> dict[str, Any]:
 def view(s: GameState, observer: int | None) -> dict[str, Any]:
     """The JSON-friendly view of ``observer`` (a seat), or of a spectator when None."""
     acting = to_act(s)
-    town = []
+    town: list[dict[str, Any] | None] = []
     for t in s.town:
         if t == EMPTY:
             town.append(None)
