@@ -1,0 +1,22 @@
+"""The simplest bot: a uniformly random legal action.
+
+It drives ``demo`` and ``simulate`` and serves fuzzing, so it asks the engine for the legal
+actions and nothing else: any action it returns is legal by construction.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .actions import Action
+from .engine import legal_actions
+from .errors import GameOverError
+from .state import GameState
+
+
+def random_action(state: GameState, rng: random.Random) -> Action:
+    """One of the legal actions of the player to act, chosen uniformly by ``rng``."""
+    actions = legal_actions(state)
+    if not actions:
+        raise GameOverError("the game is over: there is no action to choose")
+    return actions[rng.randrange(len(actions))]
