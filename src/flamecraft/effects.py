@@ -476,7 +476,7 @@ def _place_resolve(s: GameState, f: Frame, a: Action) -> None:
     place(s, f[1], a[1], a[2], a[3])
 
 
-register(D_PLACE, _place_legal, _place_resolve)
+register(D_PLACE, _place_legal, _place_resolve, sun_reveals=True)
 
 
 def _place(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int], dr: int) -> None:

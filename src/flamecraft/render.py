@@ -150,7 +150,8 @@ def _player(v: dict[str, Any], p: int, cards: _Cards) -> list[str]:
     return lines
 
 
-def _scores(v: dict[str, Any]) -> list[str]:
+def scores(v: dict[str, Any]) -> list[str]:
+    """The final scores of an ended game's view: Reputation by source and the winners."""
     names = [pl["name"] for pl in v["players"]]
     wide = max(len(n) for n in names)
     head = f"  {'player':<{wide}}  total  " + " ".join(f"{lab:>7}" for lab in
@@ -208,5 +209,5 @@ def render(v: dict[str, Any], catalog: Catalog, choosing: str | None = None,
         lines.extend(f"  {i}: {t}" for i, t in enumerate(v["legal_actions"]))
     if v["over"]:
         lines.append("")
-        lines.extend(_scores(v))
+        lines.extend(scores(v))
     return "\n".join(_fit(lines, width)) + "\n"

@@ -256,7 +256,9 @@ def _cast_resolve(s: GameState, f: Frame, a: Action) -> None:
     _pay_from(s, p, shop, e, sets, 0)
 
 
-register(D_CAST, _cast_legal, _cast_resolve, sun_reveals=True)
+# No Sun reveals here: a reveal that spends the Goods of the only affordable cast would
+# leave an Enchant turn without a cast (reveal at the gather/enchant choice instead).
+register(D_CAST, _cast_legal, _cast_resolve)
 
 
 def _pay_range(s: GameState, p: int, e: int, sets: int, good: int) -> tuple[int, int]:

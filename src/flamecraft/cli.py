@@ -1,0 +1,452 @@
+"""The ``flamecraft`` command line: start, inspect, advance, show, replay and simulate games.
+
+Every subcommand reads and writes the canonical JSON of ``serialize.py``, so a game can be
+played one action at a time from a shell, a script or a test. Bad input never shows a
+traceback: one line on stderr names the problem, the exit status is 2 for a usage error and 1
+for anything else, and no input file is ever changed (outputs are written whole, atomically).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from typing import NoReturn
+
+from .board import CATALOG
+from .bots import random_action
+from .engine import (
+    apply_in_place,
+    describe_decision,
+    legal_actions,
+    names,
+    parse_action,
+    start,
+    text,
+    to_act,
+    winners,
+)
+from .errors import FlamecraftError, StateFormatError
+from .render import render, scores
+from .serialize import GameRecord, dump_record, dump_state, load_record, load_state
+from .setup_game import MAX_PLAYERS, MIN_PLAYERS
+from .state import GameState
+from .view import view
+
+PROG = "flamecraft"
+MAX_DECISIONS = 100_000  # a random game that has not ended after this many choices is a bug
+
+
+class CliError(Exception):
+    """A problem to report on one line of stderr (exit status 1)."""
+
+
+class UsageError(Exception):
+    """A command-line usage problem (exit status 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error on one line instead of printing usage and exiting,
+    so ``main`` returns a status rather than raising SystemExit."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message} (see --help)")
+
+
+# ---------------------------------------------------------------- argument types
+
+
+def _players(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(
+            f"Flamecraft is for {MIN_PLAYERS}–{MAX_PLAYERS} players, not {n}")
+    return n
+
+
+def _positive(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
+
+
+def _names(value: str) -> tuple[str, ...]:
+    parts = tuple(" ".join(part.split()) for part in value.split(","))
+    if any(not part for part in parts):
+        raise argparse.ArgumentTypeError(f"an empty name in {value!r}")
+    if len({p.lower() for p in parts}) != len(parts):
+        raise argparse.ArgumentTypeError(f"a name is given twice in {value!r}")
+    if any(p.isdigit() or p.lower() == "spectator" for p in parts):
+        raise argparse.ArgumentTypeError("a name may not be a number or 'spectator'")
+    return parts
+
+
+# ---------------------------------------------------------------- files
+
+
+def _label(path: str) -> str:
+    return "<stdin>" if path == "-" else path
+
+
+def _read(path: str) -> str:
+    """The text of a file ('-' for stdin), or a CliError naming why it cannot be read."""
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CliError(f"{path}: is a directory, not a file") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{_label(path)}: not a text file (not UTF-8)") from None
+    except OSError as exc:
+        raise CliError(f"{_label(path)}: cannot read: {exc.strerror or exc}") from None
+
+
+def _load_state(path: str) -> GameState:
+    try:
+        return load_state(_read(path))
+    except StateFormatError as exc:
+        raise CliError(f"{_label(path)}: {exc}") from None
+
+
+def _load_record(path: str) -> GameRecord:
+    try:
+        return load_record(_read(path))
+    except StateFormatError as exc:
+        raise CliError(f"{_label(path)}: {exc}") from None
+
+
+def _new_file_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def write_atomically(path: str, content: str) -> None:
+    """Writes ``content`` to ``path`` whole or not at all: a temporary file in the same folder,
+    flushed to disk, then renamed over ``path``. A reader never sees half a file."""
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        mode = os.stat(path).st_mode & 0o777
+    except OSError:
+        mode = _new_file_mode()
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".flamecraft-", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise CliError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(content)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise CliError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        raise
+
+
+def _output(path: str | None, content: str) -> None:
+    if path is None or path == "-":
+        sys.stdout.write(content)
+    else:
+        write_atomically(path, content)
+
+
+def _deck(args: argparse.Namespace) -> str:
+    return str(args.enchantments)
+
+
+def _start(players: int, seed: int, deck: str, player_names: tuple[str, ...]) -> GameState:
+    try:
+        return start(players, seed, deck, player_names)
+    except FlamecraftError as exc:
+        raise CliError(str(exc)) from None
+
+
+def _who(s: GameState) -> str:
+    p = to_act(s)
+    return names(s)[p] if p >= 0 else "nobody"
+
+
+# ---------------------------------------------------------------- subcommands
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    """Writes a new game's state, waiting for its first choice."""
+    s = _start(args.players, args.seed, _deck(args), args.names or ())
+    _output(args.out, dump_state(s))
+    return 0
+
+
+def cmd_actions(args: argparse.Namespace) -> int:
+    """Lists the legal actions of the player to act, numbered for ``apply``."""
+    s = _load_state(args.state)
+    actions = legal_actions(s)
+    if not args.plain:
+        if s.over:
+            print("# the game is over: no actions")
+        else:
+            print(f"# {_who(s)} to act (turn {s.turn}): choosing {describe_decision(s)}")
+    for i, a in enumerate(actions):
+        print(text(s, a) if args.plain else f"{i}: {text(s, a)}")
+    return 0
+
+
+def cmd_apply(args: argparse.Namespace) -> int:
+    """Applies actions in order and writes the next state; nothing is written unless every
+    action was legal."""
+    s = _load_state(args.state)
+    for number, typed in enumerate(args.action, 1):
+        try:
+            apply_in_place(s, parse_action(s, typed))
+        except FlamecraftError as exc:
+            raise CliError(f"action {number} ({typed!r}): {exc}") from None
+    _output(args.out, dump_state(s))
+    if args.out not in (None, "-"):
+        now = "the game is over" if s.over else f"{_who(s)} to act: {describe_decision(s)}"
+        print(f"applied {len(args.action)} action(s) to {args.out}; {now}")
+    return 0
+
+
+def _observer(s: GameState, value: str | None) -> int | None:
+    if value is None:
+        p = to_act(s)
+        return p if p >= 0 else None
+    if value.lower() == "spectator":
+        return None
+    seats = names(s)
+    if value.isdigit() and 1 <= int(value) <= s.n:
+        return int(value) - 1
+    for p, name in enumerate(seats):
+        if name.lower() == value.lower():
+            return p
+    raise CliError(f"--as {value!r}: no such player (give 1–{s.n}, one of "
+                   f"{', '.join(seats)}, or 'spectator')")
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """Prints the board as one seat sees it (from its view only, so nothing hidden leaks)."""
+    s = _load_state(args.state)
+    observer = _observer(s, args.as_)
+    choosing = None if s.over else describe_decision(s)
+    sys.stdout.write(render(view(s, observer), CATALOG, choosing))
+    return 0
+
+
+def _result_lines(s: GameState) -> list[str]:
+    if s.over:
+        return scores(view(s, None))
+    rep = ", ".join(f"{n} {r}" for n, r in zip(names(s), s.rep, strict=True))
+    return [f"The game is not over (turn {s.turn}, {_who(s)} to act): Reputation {rep}"]
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replays a game record and prints its result (and each action with --verbose)."""
+    record = _load_record(args.record)
+    opts = record.options
+    s = _start(opts.players, record.seed, opts.deck, opts.names)
+    for number, typed in enumerate(record.actions, 1):
+        turn, who = s.turn, _who(s)
+        try:
+            apply_in_place(s, parse_action(s, typed))
+        except FlamecraftError as exc:
+            raise CliError(f"{_label(args.record)}: action {number} ({typed!r}): {exc}") from None
+        if args.verbose:
+            print(f"turn {turn:>3}  {who}: {typed}")
+    print("\n".join(_result_lines(s)))
+    stored = record.result
+    if s.over and isinstance(stored, dict) and "reputation" in stored:
+        if stored.get("reputation") != s.rep or stored.get("winners", winners(s)) != winners(s):
+            raise CliError(f"{_label(args.record)}: the replayed result differs from the "
+                           f"recorded one ({stored.get('reputation')} / {s.rep})")
+    return 0
+
+
+def play_random(s: GameState, rng: random.Random,
+                log: list[tuple[int, str, str]] | None = None) -> int:
+    """Plays random legal actions to the end; returns the number of choices made. ``log``
+    collects (turn, player name, action text) of each choice."""
+    count = 0
+    while not s.over:
+        if count >= MAX_DECISIONS:
+            raise CliError(f"the game did not end after {MAX_DECISIONS} decisions")
+        action = random_action(s, rng)
+        if log is not None:
+            log.append((s.turn, _who(s), text(s, action)))
+        apply_in_place(s, action)
+        count += 1
+    return count
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Plays one game of random bots and prints its log and result."""
+    s = _start(args.players, args.seed, _deck(args), args.names or ())
+    log: list[tuple[int, str, str]] = []
+    play_random(s, random.Random(args.seed), log)
+    print(f"Flamecraft demo: {s.n} random bots, seed {args.seed}, {_deck(args)} Enchantments "
+          "(steps with a single choice are taken automatically and not shown)")
+    wide = max(len(n) for n in names(s))
+    for turn, who, said in log:
+        print(f"turn {turn:>3}  {who:<{wide}}  {said}")
+    print()
+    print("\n".join(_result_lines(s)))
+    if args.record:
+        result = {"reputation": s.rep[:], "winners": winners(s), "turns": s.turn}
+        record = GameRecord(s.options, args.seed, [t for _, _, t in log], result)
+        write_atomically(args.record, dump_record(record))
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Plays many random games and prints per-seat statistics (a smoke test and benchmark)."""
+    n, games, seed = args.players, args.games, args.seed
+    reps: list[list[int]] = [[] for _ in range(n)]
+    wins = [0.0] * n
+    turns: list[int] = []
+    decisions: list[int] = []
+    began = time.perf_counter()
+    for i in range(games):
+        s = _start(n, seed + i, _deck(args), ())
+        decisions.append(play_random(s, random.Random(seed + i)))
+        turns.append(s.turn)
+        best = winners(s)
+        for p in range(n):
+            reps[p].append(s.rep[p])
+        for p in best:
+            wins[p] += 1 / len(best)
+    elapsed = time.perf_counter() - began
+    seat_names = [f"P{p + 1}" for p in range(n)]
+    print(f"simulate: {n} players, {games} games, seeds {seed}–{seed + games - 1}, "
+          f"{_deck(args)} Enchantments, random bots")
+    print(f"games: {games}")
+    print(f"elapsed: {elapsed:.2f} s ({1000 * elapsed / games:.1f} ms per game)")
+    print(f"turns per game: mean {statistics.fmean(turns):.1f}, min {min(turns)}, "
+          f"max {max(turns)}")
+    print(f"decisions per game: mean {statistics.fmean(decisions):.1f}, min {min(decisions)}, "
+          f"max {max(decisions)}")
+    print("seat  rep mean  rep min  rep max  win share")
+    for p in range(n):
+        print(f"{seat_names[p]:<4}  {statistics.fmean(reps[p]):>8.1f}  {min(reps[p]):>7}  "
+              f"{max(reps[p]):>7}  {100 * wins[p] / games:>8.1f}%")
+    return 0
+
+
+# ---------------------------------------------------------------- parser and main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = _Parser(prog=PROG, description="Flamecraft: play, inspect and simulate games. "
+                     "States and game records are JSON files; '-' reads stdin.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def game_options(p: argparse.ArgumentParser, names_too: bool = True) -> None:
+        p.add_argument("--players", type=_players, required=True,
+                       help=f"number of players ({MIN_PLAYERS}–{MAX_PLAYERS})")
+        p.add_argument("--seed", type=int, required=True, help="the game's random seed")
+        p.add_argument("--enchantments", choices=("purple", "golden"), default="purple",
+                       help="Enchantment deck (default: purple)")
+        if names_too:
+            p.add_argument("--names", type=_names, help="player names, comma-separated")
+
+    p = sub.add_parser("new", help="write a new game's state")
+    game_options(p)
+    p.add_argument("--out", help="file to write (default: stdout)")
+    p.set_defaults(func=cmd_new)
+
+    p = sub.add_parser("actions", help="list the legal actions of the player to act")
+    p.add_argument("state", help="state file")
+    p.add_argument("--plain", action="store_true", help="action texts only, no numbers")
+    p.set_defaults(func=cmd_actions)
+
+    p = sub.add_parser("apply", help="apply actions (by text or number) and write the result")
+    p.add_argument("state", help="state file (never changed unless --out names it)")
+    p.add_argument("action", nargs="+", help="action text or index, applied in order")
+    p.add_argument("--out", help="file to write the new state to (default: stdout)")
+    p.set_defaults(func=cmd_apply)
+
+    p = sub.add_parser("show", help="print the board as one player sees it")
+    p.add_argument("state", help="state file")
+    p.add_argument("--as", dest="as_", metavar="PLAYER",
+                   help="player number (1-based) or name, or 'spectator' "
+                        "(default: the player to act)")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("replay", help="replay a game record and print the result")
+    p.add_argument("record", help="game record file")
+    p.add_argument("--verbose", action="store_true", help="print every action")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("simulate", help="play random games and print statistics")
+    game_options(p, names_too=False)
+    p.add_argument("--games", type=_positive, required=True, help="number of games")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("demo", help="play one game of random bots and print its log")
+    game_options(p)
+    p.add_argument("--record", help="also write the game record (JSON) to this file")
+    p.set_defaults(func=cmd_demo)
+    return parser
+
+
+def _error(message: str) -> None:
+    print(f"{PROG}: {message}", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs one subcommand; returns the exit status (0 ok, 1 error, 2 usage error)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(list(argv) if argv is not None else None)
+        status: int = args.func(args)
+        sys.stdout.flush()
+        return status
+    except UsageError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    except SystemExit as exc:  # --help
+        return exc.code if isinstance(exc.code, int) else 0
+    except CliError as exc:
+        _error(str(exc))
+        return 1
+    except FlamecraftError as exc:
+        _error(str(exc))
+        return 1
+    except BrokenPipeError:
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return 130
+    except Exception as exc:
+        if os.environ.get("FLAMECRAFT_DEBUG"):
+            raise
+        _error(f"internal error: {type(exc).__name__}: {exc} "
+               "(please report it; FLAMECRAFT_DEBUG=1 shows the traceback)")
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

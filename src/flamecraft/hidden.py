@@ -1,0 +1,87 @@
+"""Sampling the hidden part of a state for one observer ("determinization").
+
+A search bot must not read what its seat cannot see. ``determinize`` keeps everything the
+observer sees — the public board, its own hand and Fancy Dragons, the size of every hidden
+pile — and deals every card the observer cannot see at random into the hidden places. The
+cards it deals are sorted before shuffling, so the result depends only on what the observer
+sees and the seed, never on where the hidden cards really are.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .board import CATALOG
+from .state import GameState
+
+_PILE_OF_SHOP = [shop.pile for shop in CATALOG.shops]
+OTHER_PILE = 6
+OTHER_PILE_DRAW = 4
+
+
+def _deal(pool: list[int], sizes: list[int], rng: random.Random) -> list[list[int]]:
+    pool = sorted(pool)
+    rng.shuffle(pool)
+    out, start = [], 0
+    for size in sizes:
+        out.append(pool[start:start + size])
+        start += size
+    return out
+
+
+def determinize(s: GameState, observer: int, seed: int) -> GameState:
+    """A copy of ``s`` whose hidden cards are re-dealt at random, consistently with what
+    ``observer`` sees. The copy's own generator is reseeded from ``seed`` too."""
+    rng = random.Random(seed)
+    t = s.copy()
+    others = [p for p in range(s.n) if p != observer]
+
+    # Artisan Dragons: other hands, the deck and the removed cards.
+    sizes = [len(t.hand[p]) for p in others] + [len(t.artisan_deck), len(t.removed)]
+    pool = [d for p in others for d in t.hand[p]] + t.artisan_deck + t.removed
+    dealt = _deal(pool, sizes, rng)
+    for p, cards in zip(others, dealt, strict=False):
+        t.hand[p] = cards
+    t.artisan_deck, t.removed = dealt[-2], dealt[-1]
+
+    # Fancy Dragons: others' unscored ones and the deck.
+    sizes = [len(t.fancy[p]) for p in others] + [len(t.fancy_deck)]
+    pool = [f for p in others for f in t.fancy[p]] + t.fancy_deck
+    dealt = _deal(pool, sizes, rng)
+    for p, cards in zip(others, dealt, strict=False):
+        t.fancy[p] = cards
+    t.fancy_deck = dealt[-1]
+
+    # Enchantments: only the deck's order is hidden.
+    t.ench_deck = _deal(t.ench_deck, [len(t.ench_deck)], rng)[0]
+
+    # Shops: the deck and face-down Shops hold 1 unseen Shop of each Good pile not yet seen
+    # in Town and the rest of the 4 from the other icons; the others are out of the game.
+    _determinize_shops(t, rng)
+
+    from .rng import seed_state
+    t.rng = seed_state(rng.getrandbits(63))
+    t.cache = None
+    return t
+
+
+def _determinize_shops(t: GameState, rng: random.Random) -> None:
+    seen = [shop for shop in t.town if shop >= 0 and shop not in t.facedown]
+    unseen = sorted([*t.shop_deck, *t.facedown, *t.shops_unused])
+    seen_piles = [_PILE_OF_SHOP[shop] for shop in seen if not CATALOG.shops[shop].starter]
+    chosen: list[int] = []
+    for pile in range(7):
+        candidates = [shop for shop in unseen if _PILE_OF_SHOP[shop] == pile]
+        want = OTHER_PILE_DRAW - seen_piles.count(OTHER_PILE) if pile == OTHER_PILE else (
+            0 if pile in seen_piles else 1)
+        rng.shuffle(candidates)
+        chosen.extend(candidates[:want])
+    rng.shuffle(chosen)
+    hidden_count = len(t.shop_deck) + len(t.facedown)
+    chosen = chosen[:hidden_count]
+    facedown_new = chosen[:len(t.facedown)]
+    for old, new in zip(t.facedown, facedown_new, strict=True):
+        t.town[t.town.index(old)] = new
+    t.facedown = facedown_new
+    t.shop_deck = chosen[len(t.facedown):]
+    t.shops_unused = sorted(shop for shop in unseen if shop not in chosen)

@@ -1,0 +1,59 @@
+"""Determinization: sampling the hidden part for one observer never reads hidden cards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from flamecraft import GameState, apply_in_place, legal_actions, start, view
+from flamecraft.hidden import determinize
+from flamecraft.invariants import problems
+
+
+def _midgame(players: int, seed: int) -> GameState:
+    s = start(players, seed)
+    rng = random.Random(seed)
+    for _ in range(120):
+        if s.over:
+            break
+        apply_in_place(s, rng.choice(legal_actions(s)))
+    return s
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_sample_is_sound_and_keeps_what_the_observer_sees(players: int) -> None:
+    s = _midgame(players, players)
+    observer = s.stack[-1][1]
+    t = determinize(s, observer, seed=1)
+    assert problems(t) == []
+    assert view(t, observer) == view(s, observer)
+    assert legal_actions(t) == legal_actions(s)
+    for p in range(players):
+        assert len(t.hand[p]) == len(s.hand[p]) and len(t.fancy[p]) == len(s.fancy[p])
+    assert len(t.artisan_deck) == len(s.artisan_deck)
+    assert sorted(t.ench_deck) == sorted(s.ench_deck)
+
+
+def test_sample_depends_only_on_the_observers_information() -> None:
+    """Swapping hidden cards between an opponent's hand and the deck changes nothing."""
+    s = _midgame(3, 12)
+    observer = s.stack[-1][1]
+    other = (observer + 1) % 3
+    u = s.copy()
+    assert u.hand[other] and u.fancy[other], "the scenario needs hidden cards to swap"
+    u.hand[other][0], u.artisan_deck[0] = u.artisan_deck[0], u.hand[other][0]
+    u.fancy[other][0], u.fancy_deck[-1] = u.fancy_deck[-1], u.fancy[other][0]
+    u.ench_deck.reverse()
+    assert u != s and view(u, observer) == view(s, observer)
+    assert determinize(u, observer, seed=4) == determinize(s, observer, seed=4)
+    assert determinize(s, observer, seed=4) != determinize(s, observer, seed=5)
+
+
+def test_sampled_games_play_to_the_end() -> None:
+    s = _midgame(4, 2)
+    t = determinize(s, s.stack[-1][1], seed=9)
+    rng = random.Random(0)
+    while not t.over:
+        apply_in_place(t, rng.choice(legal_actions(t)))
+    assert problems(t) == []
