@@ -81,8 +81,7 @@ def is_over(s: GameState) -> bool:
     return s.over
 
 
-def apply_in_place(s: GameState, action: Action) -> None:
-    """Applies a legal action to this state. An illegal one raises and changes nothing."""
+def _check_legal(s: GameState, action: Action) -> None:
     if s.cache is None:
         advance(s)
     if s.over:
@@ -90,6 +89,11 @@ def apply_in_place(s: GameState, action: Action) -> None:
     assert s.cache is not None
     if action not in s.cache:
         raise IllegalActionError(_why_illegal(s, action))
+
+
+def apply_in_place(s: GameState, action: Action) -> None:
+    """Applies a legal action to this state. An illegal one raises and changes nothing."""
+    _check_legal(s, action)
     s.cache = None
     _resolve(s, action)
     advance(s)
@@ -97,13 +101,7 @@ def apply_in_place(s: GameState, action: Action) -> None:
 
 def apply(s: GameState, action: Action) -> GameState:
     """A new state after a legal action; ``s`` itself is never changed."""
-    if s.cache is None:
-        advance(s)
-    if s.over:
-        raise GameOverError("the game is over: no action can be applied")
-    assert s.cache is not None
-    if action not in s.cache:
-        raise IllegalActionError(_why_illegal(s, action))
+    _check_legal(s, action)
     nxt = s.copy()
     nxt.cache = None
     _resolve(nxt, action)
@@ -160,15 +158,19 @@ def text(s: GameState, action: Action) -> str:
 
 
 def _why_illegal(s: GameState, action: object) -> str:
-    player = names(s)[to_act(s)]
-    legal = s.cache or []
-    shown = "; ".join(text(s, a) for a in legal[:6]) + ("; …" if len(legal) > 6 else "")
     try:
         what = repr(text(s, action))  # type: ignore[arg-type]
     except (ValueError, IndexError, TypeError):
         what = repr(action)
-    return (f"{what} is not legal now: {player} is choosing {describe_decision(s)}; "
-            f"legal: {shown}")
+    return _not_legal_now(s, what)
+
+
+def _not_legal_now(s: GameState, what: str) -> str:
+    player = names(s)[to_act(s)]
+    legal = s.cache or []
+    shown = "; ".join(text(s, a) for a in legal[:6]) + ("; …" if len(legal) > 6 else "")
+    return (f"{what} is not a legal action now: {player} is choosing "
+            f"{describe_decision(s)}; legal: {shown}")
 
 
 def parse_action(s: GameState, typed: str) -> Action:
@@ -186,15 +188,7 @@ def parse_action(s: GameState, typed: str) -> Action:
             return action
     if s.over:
         raise GameOverError("the game is over: no action can be applied")
-    raise IllegalActionError(_why_illegal_text(s, typed))
-
-
-def _why_illegal_text(s: GameState, typed: str) -> str:
-    player = names(s)[to_act(s)]
-    legal = s.cache or []
-    shown = "; ".join(text(s, a) for a in legal[:6]) + ("; …" if len(legal) > 6 else "")
-    return (f"{typed!r} is not a legal action now: {player} is choosing "
-            f"{describe_decision(s)}; legal: {shown}")
+    raise IllegalActionError(_not_legal_now(s, repr(typed)))
 
 
 def winners(s: GameState) -> list[int]:
