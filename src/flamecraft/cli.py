@@ -275,10 +275,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"turn {turn:>3}  {who}: {typed}")
     print("\n".join(_result_lines(s)))
     stored = record.result
-    if s.over and isinstance(stored, dict) and "reputation" in stored:
-        if stored.get("reputation") != s.rep or stored.get("winners", winners(s)) != winners(s):
-            raise CliError(f"{_label(args.record)}: the replayed result differs from the "
-                           f"recorded one ({stored.get('reputation')} / {s.rep})")
+    if (s.over and isinstance(stored, dict) and "reputation" in stored
+            and (stored["reputation"] != s.rep or stored.get("winners", winners(s)) != winners(s))):
+        raise CliError(f"{_label(args.record)}: the replayed result differs from the recorded "
+                       f"one (recorded Reputation {stored['reputation']}, replayed {s.rep})")
     return 0
 
 
@@ -303,8 +303,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     s = _start(args.players, args.seed, _deck(args), args.names or ())
     log: list[tuple[int, str, str]] = []
     play_random(s, random.Random(args.seed), log)
-    print(f"Flamecraft demo: {s.n} random bots, seed {args.seed}, {_deck(args)} Enchantments "
-          "(steps with a single choice are taken automatically and not shown)")
+    print(f"Flamecraft demo: {s.n} random bots, seed {args.seed}, {_deck(args)} Enchantments")
+    print("(a step with a single possible choice is taken automatically and not shown)")
     wide = max(len(n) for n in names(s))
     for turn, who, said in log:
         print(f"turn {turn:>3}  {who:<{wide}}  {said}")

@@ -131,7 +131,35 @@ DECISION_NAMES = {
     "D_START_GOOD": "which Good to take at setup",
     "D_VISIT": "which Shop to visit",
     "D_ACTION": "whether to gather or enchant",
-    "D_GIVE_TO": "what to give",
+    "D_GIVE_TO": "which Good or Coin to give",
+    "D_GAIN_GOOD": "which Good to gain",
+    "D_DRAW_ARTISAN": "which Artisan Dragon to draw",
+    "D_PLACE": "where to place an Artisan Dragon",
+    "D_FIRE_ONE": "which dragon to fire up",
+    "D_ABILITY": "whether to use the Shop's ability",
+    "D_FIRE_ALL": "which dragons to fire up, one at a time",
+    "D_CAST": "which Enchantment to cast",
+    "D_PAY": "how to pay with Goods and Coins",
+    "D_END_TURN": "whether to reveal a Sun Dragon before ending the turn",
+    "D_DISCARD": "which Artisan Dragon to discard down to 6",
+    "D_GAIN_TWO": "which Good to gain 2 of",
+    "D_GAIN_SET": "which different Goods to gain",
+    "D_GIFT": "what to gift, and to whom",
+    "D_SWAP_FIRE": "which dragon to swap with",
+    "D_TRADE_ANY": "which Good to return",
+    "D_TRADE_SAME": "which Good to return",
+    "D_RETURN_UP_TO": "what to return",
+    "D_RESERVE": "which Enchantment to reserve",
+    "D_FIRE_UP": "which dragon to fire up",
+    "D_KEEP_DRAWN_FANCY": "which Fancy Dragon to keep",
+    "D_FANCY_RETURN": "which Fancy Dragon to put back",
+    "D_ARTISAN_LOOK": "which Artisan Dragon to keep",
+    "D_SCORE_MOON": "which Moon Dragon to score now",
+    "D_GIFT_EACH": "whether to gift a Good to each other player",
+    "D_GIFT_ARTISAN": "which Artisan Dragon to gift, and to whom",
+    "D_SWAP_TWO": "which dragons to swap",
+    "D_PARK_CYCLE": "which Park dragons to send to the bottom of the deck",
+    "D_CHOOSE_TYPE": "which Good type",
 }
 
 
@@ -176,6 +204,8 @@ def _not_legal_now(s: GameState, what: str) -> str:
 def parse_action(s: GameState, typed: str) -> Action:
     """The legal action whose text is ``typed`` (case and spacing ignored), or its index."""
     actions = legal_actions(s)
+    if s.over:
+        raise GameOverError("the game is over: no action can be applied")
     key = normalize(typed)
     if key.isdigit():
         index = int(key)
@@ -186,8 +216,6 @@ def parse_action(s: GameState, typed: str) -> Action:
     for action in actions:
         if normalize(text(s, action)) == key:
             return action
-    if s.over:
-        raise GameOverError("the game is over: no action can be applied")
     raise IllegalActionError(_not_legal_now(s, repr(typed)))
 
 

@@ -127,16 +127,18 @@ def _player(v: dict[str, Any], p: int, cards: _Cards) -> list[str]:
         marks.append("their turn")
     if v["to_act"] == p:
         marks.append("to act")
-    where = cards.shop_name(pl["position"]) if pl["position"] else "not in Town yet"
+    where = f"at {cards.shop_name(pl['position'])}" if pl["position"] else "not in Town yet"
     head = f"  {'>' if v['to_act'] == p else ' '} {pl['name']}"
     if marks:
         head += f" ({', '.join(marks)})"
-    lines = [f"{head} — Reputation {pl['reputation']}, Coins {pl['coins']}, at {where}"]
+    lines = [f"{head} — Reputation {pl['reputation']}, Coins {pl['coins']}, {where}"]
     goods = ", ".join(f"{GOOD_NAMES[g]} {pl['goods'][k]}" for g, k in enumerate(GOOD_KEYS))
     lines.append(f"      Goods: {goods}")
     reserved = cards.ench(pl["reserved"]).name if pl["reserved"] else "none"
     lines.append(f"      Hand: {_count(pl['hand_count'], 'Artisan Dragon')}; Fancy Dragons: "
                  f"{pl['fancy_count']} unscored; reserved Enchantment: {reserved}")
+    if pl["reserved"]:
+        lines.append(f"      Reserved: {enchantment_line(cards.ench(pl['reserved']))}")
     if pl["scored"]:
         lines.append("      Scored: " + ", ".join(cards.fancy_name(f) for f in pl["scored"]))
     if "hand" in pl:
@@ -153,7 +155,7 @@ def _player(v: dict[str, Any], p: int, cards: _Cards) -> list[str]:
 def scores(v: dict[str, Any]) -> list[str]:
     """The final scores of an ended game's view: Reputation by source and the winners."""
     names = [pl["name"] for pl in v["players"]]
-    wide = max(len(n) for n in names)
+    wide = max(len("player"), *(len(n) for n in names))
     head = f"  {'player':<{wide}}  total  " + " ".join(f"{lab:>7}" for lab in
                                                       SOURCE_LABELS.values())
     lines = ["FINAL SCORES (Reputation by source)", head]
