@@ -92,7 +92,7 @@ def test_actions_lists_numbered_legal_actions(tmp_path: Path,
     status, out, _ = run(capsys, "actions", str(path))
     lines = out.splitlines()
     assert status == 0
-    assert lines[0].startswith("# P1 to act") and "keep drawn fancy" in lines[0]
+    assert lines[0].startswith("# P1 to act") and "which Fancy Dragon to keep" in lines[0]
     expected = [f"{i}: {text(s, a)}" for i, a in enumerate(legal_actions(s))]
     assert lines[1:] == expected and len(expected) == 2
 
