@@ -1,0 +1,161 @@
+"""The documentation stays true to the code: the generated card list is current, and the
+vocabularies the docs promise to list (primitives, measures, frames, modules, Sun reveal points)
+are all there."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from flamecraft import carddocs, frames
+from flamecraft.board import CATALOG
+from flamecraft.cards import MEASURES, OP_SCHEMA, Op
+from flamecraft.serialize import _FRAME_NAMES
+from helpers import A, do, fresh, give_fancy, set_goods, texts, to_hand, to_row
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+
+
+def _read(name: str) -> str:
+    return (DOCS / name).read_text(encoding="utf-8")
+
+
+# --- docs/cards.md ------------------------------------------------------------------------------
+
+def test_cards_md_is_current() -> None:
+    """docs/cards.md is exactly what `python -m flamecraft.carddocs` writes from the data."""
+    assert _read("cards.md") == carddocs.render(), (
+        "docs/cards.md is out of date: run `python -m flamecraft.carddocs`")
+    assert carddocs.main(["--check"]) == 0
+
+
+def test_carddocs_check_fails_on_a_stale_or_missing_file(tmp_path: Path) -> None:
+    """`--check` exits 1 when the file is missing or differs, 0 once it has been written."""
+    target = tmp_path / "cards.md"
+    assert carddocs.main(["--check", "--output", str(target)]) == 1
+    target.write_text(carddocs.render().replace("Fogo de Char", "Fogo de Chair"), "utf-8")
+    assert carddocs.main(["--check", "--output", str(target)]) == 1
+    assert carddocs.main(["--output", str(target)]) == 0
+    assert carddocs.main(["--check", "--output", str(target)]) == 0
+
+
+def test_cards_md_lists_every_card_with_its_provenance() -> None:
+    """Every card id of the catalog appears in docs/cards.md, with its provenance level."""
+    text = _read("cards.md")
+    cards = [*CATALOG.shops, *CATALOG.artisans, *CATALOG.enchantments, *CATALOG.fancies]
+    missing = [c.id for c in cards if f"`{c.id}`" not in text]
+    assert not missing
+    assert "Generated" in text.splitlines()[2] and "python -m flamecraft.carddocs" in text
+    for shop in CATALOG.shops:
+        section = text.split(f"#### {shop.name}\n", 1)[1].split("####", 1)[0]
+        assert f"Provenance: **{shop.provenance.level}**" in section
+        if shop.provenance.reason:
+            assert shop.provenance.reason in section
+
+
+def test_every_primitive_has_words() -> None:
+    """carddocs can word every primitive of OP_SCHEMA (a new one must be given words)."""
+    for name in OP_SCHEMA:
+        params = {"cond": "lowest_rep"} if name == "if" else {}
+        assert carddocs.op_words(CATALOG, Op(name, params))
+
+
+# --- docs/adding-a-card.md and docs/card-data-format.md ------------------------------------------
+
+def _table_rows(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("|")]
+
+
+def test_every_primitive_and_parameter_is_documented() -> None:
+    """docs/adding-a-card.md has a table row for every primitive in cards.OP_SCHEMA, naming
+    each of its parameters."""
+    rows = {}
+    for row in _table_rows(_read("adding-a-card.md")):
+        match = re.match(r"\| `([a-z_]+)` \|", row)
+        if match:
+            rows[match.group(1)] = row
+    for name, params in OP_SCHEMA.items():
+        assert name in rows, f"primitive {name!r} is not documented in docs/adding-a-card.md"
+        for param in params:
+            assert f"`{param}`" in rows[name], f"{name}: parameter {param!r} is not documented"
+
+
+def test_every_measure_is_documented() -> None:
+    """docs/card-data-format.md's measure table names every measure in cards.MEASURES."""
+    rows = "\n".join(_table_rows(_read("card-data-format.md")))
+    missing = [m for m in MEASURES if f"`{m}`" not in rows]
+    assert not missing, f"measures missing from docs/card-data-format.md: {missing}"
+
+
+# --- docs/state-format.md and docs/architecture.md -----------------------------------------------
+
+def test_state_format_names_every_frame_kind() -> None:
+    """docs/state-format.md lists every stack frame name that serialize.py writes."""
+    text = _read("state-format.md")
+    missing = [name for name in _FRAME_NAMES.values() if f"`{name}`" not in text]
+    assert not missing
+
+
+def test_architecture_maps_every_module() -> None:
+    """docs/architecture.md's module map has a row for every module in src/flamecraft."""
+    rows = "\n".join(_table_rows(_read("architecture.md")))
+    modules = sorted(p.name for p in (ROOT / "src" / "flamecraft").glob("*.py"))
+    missing = [m for m in modules if f"`{m}`" not in rows]
+    assert not missing, f"modules missing from the map in docs/architecture.md: {missing}"
+
+
+# --- docs/rules.md, further ruling 5: the Sun Dragon reveal points --------------------------------
+
+def test_reveal_points_are_the_documented_ones() -> None:
+    """docs/rules.md further ruling 5: Sun Dragons may be revealed at the visit, the
+    gather/enchant choice, the placement, the fire-up steps, the ability choice, end turn and the
+    discards — and at no other decision."""
+    documented = {frames.D_VISIT, frames.D_ACTION, frames.D_PLACE, frames.D_FIRE_ONE,
+                  frames.D_FIRE_ALL, frames.D_ABILITY, frames.D_END_TURN, frames.D_DISCARD}
+    actual = {kind for kind, d in frames.DECISIONS.items() if d.sun_reveals}
+    assert actual == documented
+
+
+def test_no_reveal_at_the_cast_so_enchant_always_casts() -> None:
+    """docs/rules.md further ruling 5 (ruling 21, ruling 11): a Sun Dragon cannot be revealed
+    at the cast choice, where spending its Goods could leave an Enchant turn without a cast; it
+    can be revealed just before, at the gather/enchant choice."""
+    s = fresh(2, 0)
+    to_row(s, "displacer-beef", "smelting-pot")          # Meat: 2 Bread + 3 Iron; Iron Shop
+    set_goods(s, 0, coins=0, BREAD=3, IRON=3, MEAT=3, PLANT=1, CRYSTAL=2)
+    give_fancy(s, 0, "scone-ranger")                      # spend 3 Bread + 2 Meat
+    do(s, "visit Draco Bell")
+    assert "reveal Scone Ranger" in texts(s)              # the gather/enchant choice
+    do(s, "enchant")
+    # Displacer Beef is the only cast here; it is taken automatically, with no reveal between.
+    assert s.shop_ench[CATALOG.shop_by_id["draco-bell"]] == (CATALOG.enchantment_by_id[
+        "displacer-beef"],)
+
+
+def test_reveal_at_the_placement() -> None:
+    """docs/rules.md further ruling 5: a Sun Dragon may be revealed at the Gather placement,
+    e.g. Clutch Player (7 dragons in hand) before placing brings the hand back to 6."""
+    s = fresh(2, 0)
+    give_fancy(s, 0, "clutch-player")
+    to_hand(s, 0, "cookie", "loaf", "honey", "fondue")
+    assert len(s.hand[0]) == 7
+    do(s, "visit Critical Rolls")
+    do(s, "gather")
+    assert any(t.startswith("place ") for t in texts(s))
+    assert "reveal Clutch Player" in texts(s)
+    do(s, "reveal Clutch Player")
+    assert s.rep[0] == 5 and A["cookie"] in s.hand[0]
+    assert "place Cookie on Critical Rolls slot 2" in texts(s)  # the placement is asked again
+
+
+@pytest.mark.parametrize("name", ["architecture.md", "rules.md", "state-format.md",
+                                  "adding-a-card.md"])
+def test_docs_name_no_missing_doc(name: str) -> None:
+    """Every `X.md` a hand-written doc mentions exists in docs/ (or is a shared reference)."""
+    text = _read(name)
+    for ref in re.findall(r"`([a-z-]+\.md)`", text):
+        if ref not in ("design.md", "rulings.md"):  # in shared/reference, outside the repo
+            assert (DOCS / ref).exists(), f"{name} mentions {ref}, which is not in docs/"
