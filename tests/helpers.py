@@ -119,3 +119,141 @@ def to_row(s: GameState, *ench_ids: str) -> None:
 
 def sound(s: GameState) -> None:
     assert problems(s) == []
+
+
+# --- Scenario helpers for the card tests (Shop abilities, fire-ups, Fancy Dragons, casts) ---
+
+
+def shop_name(shop_id: str) -> str:
+    return CATALOG.shops[S[shop_id]].name
+
+
+def gather(s: GameState, shop_id: str) -> GameState:
+    """Visits a Shop and Gathers there. "gather" is typed only when offered: with nothing
+    castable it is the only choice and the engine takes it by itself."""
+    do(s, f"visit {shop_name(shop_id)}")
+    if "gather" in texts(s):
+        do(s, "gather")
+    return s
+
+
+def enchant(s: GameState, shop_id: str) -> GameState:
+    """Visits a Shop and chooses to Enchant it."""
+    return do(s, f"visit {shop_name(shop_id)}", "enchant")
+
+
+def to_ability(s: GameState) -> GameState:
+    """Declines the optional placement and fire-up of a Gather turn, up to the Shop ability
+    (Gather steps 2 and 3 are skipped only when they offer a choice)."""
+    for _ in range(4):
+        options = texts(s)
+        if any(t.startswith("use ") for t in options):
+            return s
+        if "do not place" in options:
+            do(s, "do not place")
+        elif "do not fire up" in options:
+            do(s, "do not fire up")
+        else:
+            break
+    raise AssertionError(f"no Shop ability to use: {texts(s)}")
+
+
+def hold_turn(s: GameState, p: int) -> None:
+    """Keeps p's turn open at "end turn", so a test can read the state before the end-of-turn
+    steps (limits, refills) run: p holds Enchanté with its goal met, so every step of the turn
+    offers a reveal and no step is taken automatically."""
+    give_fancy(s, p, "enchante")
+    s.counters[p][0] = max(s.counters[p][0], 3)  # CASTS
+    s.cache = None
+
+
+def tuck(s: GameState, shop_id: str, *ench_ids: str) -> None:
+    """Tucks Enchantments (from the deck or the row) behind a Shop in Town."""
+    for e in ench_ids:
+        card = E[e]
+        for pile in (s.ench_deck, s.ench_row):
+            if card in pile:
+                pile.remove(card)
+        s.shop_ench[S[shop_id]] = (*s.shop_ench[S[shop_id]], card)
+    s.cache = None
+
+
+def set_park(s: GameState, *dragon_ids: str) -> None:
+    """Makes the Park exactly these dragons; the dragons it held go to the bottom of the deck."""
+    old = s.park[:]
+    s.park.clear()
+    s.artisan_deck[0:0] = old
+    for d in dragon_ids:
+        _remove_artisan(s, A[d])
+        s.park.append(A[d])
+    s.cache = None
+
+
+def deck_top(s: GameState, *dragon_ids: str) -> None:
+    """Puts dragons on top of the Artisan deck, the last one named on the very top."""
+    for d in dragon_ids:
+        _remove_artisan(s, A[d])
+        s.artisan_deck.append(A[d])
+    s.cache = None
+
+
+def clear_fancy(s: GameState, p: int) -> None:
+    """Returns p's unscored Fancy Dragons to the bottom of the Fancy deck."""
+    s.fancy_deck[0:0] = s.fancy[p]
+    s.fancy[p] = []
+    s.cache = None
+
+
+def end_game(s: GameState) -> GameState:
+    """Runs the end-game scoring phase on this state now (Coins, then Moon Dragons)."""
+    from flamecraft.frames import P_GAME_END
+
+    s.stack = [(P_GAME_END,)]
+    s.cache = None
+    legal_actions(s)
+    return s
+
+
+def goods_of(s: GameState, p: int) -> dict[str, int]:
+    """p's Goods by upper-case name (only those held)."""
+    return {g: n for g, n in zip(GOODS, s.goods[p], strict=True) if n}
+
+
+# --- Scenario helpers for the rule tests (turns, end of game) ---
+
+
+def finish_turn(s: GameState) -> GameState:
+    """Plays the rest of the turn in progress declining everything optional ("do not …",
+    "stop …" and "end turn" first, else the first legal action), until the next turn starts
+    or the game ends."""
+    turn = s.turn
+    while not s.over and s.turn == turn:
+        actions = legal_actions(s)
+        declines = [a for a in actions
+                    if text(s, a).startswith(("end turn", "do not", "stop", "keep your"))]
+        apply_in_place(s, (declines or actions)[0])
+    return s
+
+
+def stand(s: GameState, p: int, shop_id: str) -> None:
+    """Puts p's Flamekeeper on a Shop, as if p had visited it last turn."""
+    s.pos[p] = S[shop_id]
+    s.cache = None
+
+
+def artisan_deck_down_to(s: GameState, n: int) -> None:
+    """Takes cards from the bottom of the Artisan deck out of the game until n are left."""
+    while len(s.artisan_deck) > n:
+        s.removed.append(s.artisan_deck.pop(0))
+    s.cache = None
+
+
+def set_row(s: GameState, *ench_ids: str) -> None:
+    """Makes the Enchantment row exactly these cards (taken from the deck); the cards it held
+    go to the bottom of the deck."""
+    s.ench_deck[0:0] = s.ench_row
+    s.ench_row = []
+    for e in ench_ids:
+        s.ench_deck.remove(E[e])
+        s.ench_row.append(E[e])
+    s.cache = None
