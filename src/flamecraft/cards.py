@@ -306,6 +306,30 @@ def _cards(file: str, data: Mapping[str, Any], key: str) -> list[tuple[_Reader, 
     return readers
 
 
+# Parameters an op cannot do without: a list means "exactly one of these".
+OP_REQUIRED: dict[str, tuple[str | tuple[str, ...], ...]] = {
+    "trade": (("give", "give_any", "give_same", "give_coins"), "then"),
+    "if": ("cond",),
+    "return_up_to": ("max",),
+    "gift": ("max",),
+}
+# Parameters limited to one value because the engine supports no other yet.
+OP_ONLY = {("artisan_look", "keep"): 1}
+
+
+def _check_required(reader: _Reader, where: str, name: str, params: dict[str, Any]) -> None:
+    for need in OP_REQUIRED.get(name, ()):
+        if isinstance(need, tuple):
+            given = [p for p in need if p in params]
+            if len(given) != 1:
+                raise reader.fail(where, f"'{name}' needs exactly one of {need}, not {given}")
+        elif need not in params:
+            raise reader.fail(f"{where}.{need}", f"'{name}' needs '{need}'")
+    for (op, param), only in OP_ONLY.items():
+        if op == name and params.get(param, only) != only:
+            raise reader.fail(f"{where}.{param}", f"only {only} is supported")
+
+
 class _OpCompiler:
     def __init__(self, catalog: Catalog):
         self.catalog = catalog
@@ -330,6 +354,7 @@ class _OpCompiler:
                     raise reader.fail(f"{where}.{param}", f"'{name}' takes no parameter {param!r}")
                 params[param] = self._param(reader, f"{where}.{param}", schema[param], arg,
                                             f"{key}.{position}.{param}", (name, param))
+            _check_required(reader, where, name, params)
             ops.append(Op(name, params))
         self.catalog.op_lists.append(tuple(ops))
         self.catalog.op_list_keys.append(key)

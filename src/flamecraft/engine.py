@@ -123,7 +123,9 @@ def reveal_sun(s: GameState, p: int, card: int) -> None:
     s.counters[p][SUN_SCORED] += 1
     s.counters[p][FANCY_SCORED] += 1
     add_rep(s, p, rep, SRC_SUN)
-    extras = Reward(coins=fancy.reward.coins, artisan=fancy.reward.artisan)
+    reward = fancy.reward
+    extras = Reward(coins=reward.coins, artisan=reward.artisan, fancy=reward.fancy,
+                    good_choice=reward.good_choice)
     gain_reward(s, p, extras, SRC_SUN)
 
 

@@ -1,7 +1,8 @@
 """What one seat may see: the public board, its own hidden cards, counts of the others'.
 
 Every adapter (command line, bots, web, RL) reads a seat's view rather than the state, so no
-adapter can leak a hidden card. ``observer=None`` gives the spectators' view: public information only.
+adapter can leak a hidden card. ``observer=None`` gives the spectators' view: public
+information only.
 """
 
 from __future__ import annotations
