@@ -162,8 +162,10 @@ def hold_turn(s: GameState, p: int) -> None:
     """Keeps p's turn open at "end turn", so a test can read the state before the end-of-turn
     steps (limits, refills) run: p holds Enchanté with its goal met, so every step of the turn
     offers a reveal and no step is taken automatically."""
+    from flamecraft.state import CASTS
+
     give_fancy(s, p, "enchante")
-    s.counters[p][0] = max(s.counters[p][0], 3)  # CASTS
+    s.counters[p][CASTS] = max(s.counters[p][CASTS], 3)
     s.cache = None
 
 

@@ -395,7 +395,7 @@ def test_enchantment_must_match_the_shop_icon_rainbow_takes_any() -> None:
     add_shop(s, "bizarre-bazaar")  # Imp'anadas
     set_goods(s, 0, coins=0, **RICH)
     meat = do(apply(s, parse_action(s, "visit Draco Bell")), "enchant")
-    assert _casts(meat) == ["cast Displacer Beef", "cast Smoked Gorgon with 1 sets",
+    assert _casts(meat) == ["cast Displacer Beef", "cast Smoked Gorgon with 1 set",
                             "cast Smoked Gorgon with 2 sets", "cast Smoked Gorgon with 3 sets",
                             "cast Smoked Gorgon with 4 sets"]
     rainbow = do(apply(s, parse_action(s, "visit Bizarre Bazaar")), "enchant")
@@ -499,11 +499,11 @@ def test_variable_enchantment_is_paid_in_whole_sets_one_set_gives_nothing() -> N
     set_goods(s, 0, coins=1, IRON=2, POTION=3, BREAD=1)
     do(s, "visit Fragile Reptile", "enchant")
     # 3 sets need 3 Iron + 3 Potion: 1 Coin covers the missing Iron. 4 sets would need 2.
-    assert texts(s) == ["cast Mirror of Truth with 1 sets", "cast Mirror of Truth with 2 sets",
+    assert texts(s) == ["cast Mirror of Truth with 1 set", "cast Mirror of Truth with 2 sets",
                         "cast Mirror of Truth with 3 sets"]
     results = {}
     for sets in (1, 2, 3):
-        after = apply(s, parse_action(s, f"cast Mirror of Truth with {sets} sets"))
+        after = apply(s, parse_action(s, f"cast Mirror of Truth with {sets} set" + ("s" if sets > 1 else "")))
         while after.current == 0 and not after.shop_ench[S["fragile-reptile"]]:
             do(after, texts(after)[0])  # pay with as few Coins as possible
         results[sets] = after

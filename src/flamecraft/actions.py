@@ -70,7 +70,9 @@ def action_text(action: Action, catalog: Catalog, names: tuple[str, ...]) -> str
         return f"use {catalog.shops[a].ability_name}"
     if kind == CAST:
         card = catalog.enchantments[a]
-        return f"cast {card.name} with {b} sets" if card.variable else f"cast {card.name}"
+        if not card.variable:
+            return f"cast {card.name}"
+        return f"cast {card.name} with {b} set" + ("s" if b != 1 else "")
     if kind == PAY:
         need_goods = b
         return f"pay {item_name(a)} with {need_goods} {item_name(a)} and {c} Coin" + (
