@@ -503,7 +503,8 @@ def test_variable_enchantment_is_paid_in_whole_sets_one_set_gives_nothing() -> N
                         "cast Mirror of Truth with 3 sets"]
     results = {}
     for sets in (1, 2, 3):
-        after = apply(s, parse_action(s, f"cast Mirror of Truth with {sets} set" + ("s" if sets > 1 else "")))
+        typed = f"cast Mirror of Truth with {sets} set" + ("s" if sets > 1 else "")
+        after = apply(s, parse_action(s, typed))
         while after.current == 0 and not after.shop_ench[S["fragile-reptile"]]:
             do(after, texts(after)[0])  # pay with as few Coins as possible
         results[sets] = after
