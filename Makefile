@@ -8,11 +8,11 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,rl]'
 	touch $(STAMP)
 
 play: $(STAMP)
-	$(VENV)/bin/flamecraft demo --players 4 --seed $${SEED:-1}
+	$(VENV)/bin/flamecraft play
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check src tests bench

@@ -15,14 +15,14 @@ MAX_DECISIONS = 3000  # far above the longest random game seen (about 700)
 
 
 def play_checked(players: int, seed: int, deck: str, *, every_action: bool = False,
-                 round_trip_every: int = 1) -> GameRecord:
+                 round_trip_every: int = 1, companions: bool = False) -> GameRecord:
     """Plays one random game, asserting the invariants after each action; returns its record.
 
     ``every_action``: also apply every listed action to a copy at each decision.
     ``round_trip_every``: dump/load the state every that many decisions (0: never).
     """
     rng = random.Random(seed * 7919 + players)
-    s = start(players, seed, deck)
+    s = start(players, seed, deck, companions=companions)
     record = GameRecord(s.options, seed)
     turn, current = s.turn, s.current
     for decision in range(MAX_DECISIONS):

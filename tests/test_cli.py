@@ -425,7 +425,7 @@ def test_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     ["new", "--players", "7", "--seed", "1"],
     ["new", "--players", "two", "--seed", "1"],
     ["new", "--players", "3"],
-    ["simulate", "--players", "1", "--games", "2", "--seed", "1"],
+    ["simulate", "--players", "0", "--games", "2", "--seed", "1"],
     ["simulate", "--players", "3", "--games", "0", "--seed", "1"],
     ["demo", "--players", "3", "--seed", "1", "--enchantments", "green"],
     ["new", "--players", "2", "--seed", "1", "--names", "Ann,ann"],
@@ -442,7 +442,7 @@ def test_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> No
 def test_players_seven_message(capsys: pytest.CaptureFixture[str]) -> None:
     """--players 7 names the argument and the allowed range."""
     _, _, err = run(capsys, "new", "--players", "7", "--seed", "1")
-    assert "--players" in err and "2–5 players, not 7" in err
+    assert "--players" in err and "1–5 players, not 7" in err
 
 
 def test_names_count_mismatch(capsys: pytest.CaptureFixture[str]) -> None:
@@ -480,3 +480,20 @@ def test_console_script(tmp_path: Path) -> None:
                           text=True, timeout=60)
     assert done.returncode == 2 and done.stdout == ""
     assert len(done.stderr.splitlines()) == 1
+
+
+def test_solo_game_with_companions_from_the_command_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 6 on the command line: `new --players 1 --companions` starts with the draft of
+    2 Companions; `show` names the chosen Companion; a demo ends with the solo rating."""
+    path = tmp_path / "solo.json"
+    assert run(capsys, "new", "--players", "1", "--seed", "3", "--companions",
+               "--out", str(path))[0] == 0
+    status, out, _ = run(capsys, "actions", str(path), "--plain")
+    offered = out.splitlines()
+    assert status == 0 and len(offered) == 2 and all(t.startswith("take ") for t in offered)
+    assert run(capsys, "apply", str(path), "0", "--out", str(path))[0] == 0
+    status, out, _ = run(capsys, "show", str(path))
+    assert status == 0 and "Companion: " + offered[0][len("take "):] in out
+    status, out, _ = run(capsys, "demo", "--players", "1", "--seed", "4")
+    assert status == 0 and "Solo rating: " in out and "achieve" in out

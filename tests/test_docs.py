@@ -4,15 +4,17 @@ are all there."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from flamecraft import carddocs, frames
 from flamecraft.board import CATALOG
-from flamecraft.cards import MEASURES, OP_SCHEMA, Op
-from flamecraft.serialize import _FRAME_NAMES
+from flamecraft.cards import COMPANION_HOOKS, MEASURES, OP_SCHEMA, Op
+from flamecraft.serialize import _FRAME_NAMES, load_record, replay, state_to_json
 from helpers import A, do, fresh, give_fancy, set_goods, texts, to_hand, to_row
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,6 +58,25 @@ def test_cards_md_lists_every_card_with_its_provenance() -> None:
             assert shop.provenance.reason in section
 
 
+def test_cards_md_lists_every_companion_achievement_and_rating() -> None:
+    """docs/cards.md has a section for each Companion (its hook, text and provenance), a row for
+    each solo achievement (its requirement and reward) and every title of the rating table."""
+    text = _read("cards.md")
+    companions = text.split("## Companions", 1)[1].split("\n## ", 1)[0]
+    for card in CATALOG.companions:
+        section = companions.split(f"#### {card.name}\n", 1)[1].split("####", 1)[0]
+        assert f"`{card.id}`" in section and f"hook `{card.hook}`" in section
+        assert card.text in section
+        assert f"Provenance: **{card.provenance.level}**" in section
+        assert card.provenance.reason in section
+    solo = text.split("## Solo mode", 1)[1]
+    for a in CATALOG.achievements:
+        row = next(line for line in solo.splitlines() if f"`{a.id}`" in line)
+        assert f"{a.measure}" in row and f"≥ {a.at_least}`" in row and f"{a.rep} Reputation" in row
+    for lowest, title in CATALOG.ratings:
+        assert re.search(rf"\| {lowest}(–\d+|\+) \| {re.escape(title)} \|", solo), title
+
+
 def test_every_primitive_has_words() -> None:
     """carddocs can word every primitive of OP_SCHEMA (a new one must be given words)."""
     for name in OP_SCHEMA:
@@ -83,6 +104,15 @@ def test_every_primitive_and_parameter_is_documented() -> None:
             assert f"`{param}`" in rows[name], f"{name}: parameter {param!r} is not documented"
 
 
+def test_every_companion_hook_is_documented() -> None:
+    """docs/card-data-format.md's hook table names every hook in cards.COMPANION_HOOKS, and
+    carddocs words each one."""
+    rows = "\n".join(_table_rows(_read("card-data-format.md")))
+    missing = [h for h in COMPANION_HOOKS if f"| `{h}` |" not in rows]
+    assert not missing, f"hooks missing from docs/card-data-format.md: {missing}"
+    assert set(carddocs.HOOK_WORDS) == set(COMPANION_HOOKS)
+
+
 def test_every_measure_is_documented() -> None:
     """docs/card-data-format.md's measure table names every measure in cards.MEASURES."""
     rows = "\n".join(_table_rows(_read("card-data-format.md")))
@@ -107,14 +137,61 @@ def test_architecture_maps_every_module() -> None:
     assert not missing, f"modules missing from the map in docs/architecture.md: {missing}"
 
 
+def _matches(shown: Any, real: Any, where: str = "state") -> None:
+    """The doc's example agrees with the real value: a list ending in "…" is a prefix of the
+    real one, a dict with the key "…" shows some of the real keys, anything else is equal."""
+    if isinstance(shown, list):
+        assert isinstance(real, list), where
+        cut = bool(shown) and shown[-1] == "…"
+        items = shown[:-1] if cut else shown
+        assert len(real) >= len(items) if cut else len(real) == len(items), where
+        for k, item in enumerate(items):
+            _matches(item, real[k], f"{where}[{k}]")
+    elif isinstance(shown, dict):
+        assert isinstance(real, dict), where
+        keys = [k for k in shown if k != "…"]
+        if "…" not in shown:
+            assert list(shown) == list(real), f"{where}: the example's keys differ"
+        for k in keys:
+            assert k in real, f"{where}.{k}"
+            _matches(shown[k], real[k], f"{where}.{k}")
+    else:
+        assert shown == real, f"{where}: {shown!r} != {real!r}"
+
+
+def test_state_format_example_is_real_output() -> None:
+    """docs/state-format.md's example state is what its example record replays to (every
+    field present, the shown parts equal), and the record is a version-1 record."""
+    blocks = re.findall(r"```json\n(.*?)```", _read("state-format.md"), re.S)
+    examples = [json.loads(b) for b in blocks if b.lstrip().startswith('{\n "format"')]
+    records = [b for b in blocks if '"flamecraft-record"' in b]
+    assert len(examples) == 1 and len(records) == 1
+    record = load_record(records[0])
+    assert json.loads(records[0])["version"] == 1
+    _matches(examples[0], state_to_json(replay(record)))
+
+
+def test_rules_md_covers_solo_and_companions() -> None:
+    """docs/rules.md has its solo and Companion sections, names every Companion, and no longer
+    says that either is missing."""
+    text = _read("rules.md")
+    assert "\n## Solo mode\n" in text and "\n## Companions\n" in text
+    assert "Not implemented" not in text and "not implemented" not in text
+    for card in CATALOG.companions:
+        assert card.name in text.split("\n## Companions\n", 1)[1], card.name
+    for name in ("Town Bustle", "achievements", "rating"):
+        assert name in text.split("\n## Solo mode\n", 1)[1].split("\n## Companions\n")[0]
+
+
 # --- docs/rules.md, further ruling 5: the Sun Dragon reveal points --------------------------------
 
 def test_reveal_points_are_the_documented_ones() -> None:
-    """docs/rules.md further ruling 5: Sun Dragons may be revealed at the visit, the
-    gather/enchant choice, the placement, the fire-up steps, the ability choice, end turn and the
-    discards — and at no other decision."""
-    documented = {frames.D_VISIT, frames.D_ACTION, frames.D_PLACE, frames.D_FIRE_ONE,
-                  frames.D_FIRE_ALL, frames.D_ABILITY, frames.D_END_TURN, frames.D_DISCARD}
+    """docs/rules.md further ruling 5: Sun Dragons may be revealed (and Knick Knack used) at
+    the visit, the gather/enchant choice, the placement, Hardhat Hattie's use decision, the
+    fire-up steps, the ability choice, end turn and the discards — and at no other decision."""
+    documented = {frames.D_VISIT, frames.D_ACTION, frames.D_PLACE, frames.D_COMPANION_USE,
+                  frames.D_FIRE_ONE, frames.D_FIRE_ALL, frames.D_ABILITY, frames.D_END_TURN,
+                  frames.D_DISCARD}
     actual = {kind for kind, d in frames.DECISIONS.items() if d.sun_reveals}
     assert actual == documented
 

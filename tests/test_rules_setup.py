@@ -11,7 +11,7 @@ from flamecraft import apply_in_place, legal_actions, parse_action, start, to_ac
 from flamecraft.board import ART_TYPE, CATALOG
 from flamecraft.cards import ICON_RAINBOW
 from flamecraft.frames import D_VISIT
-from flamecraft.state import EMPTY
+from flamecraft.state import EMPTY, NUM_SOURCES
 from helpers import fresh, sound, texts
 
 SHOPS = CATALOG.shops
@@ -171,7 +171,7 @@ def test_everyone_starts_at_zero_outside_the_town(players: int) -> None:
     Town; the first player (seat 1) takes the first turn."""
     s = fresh(players, seed=6)
     assert s.rep == [0] * players
-    assert s.rep_sources == [[0] * 7 for _ in range(players)]
+    assert s.rep_sources == [[0] * NUM_SOURCES for _ in range(players)]
     assert s.pos == [EMPTY] * players
     assert s.scored == [[] for _ in range(players)]
     assert s.reserved == [EMPTY] * players

@@ -15,16 +15,18 @@ Action = tuple[int, int, int, int]
 (KEEP_FANCY, TAKE_GOOD, VISIT, GIVE, GATHER, ENCHANT, GAIN_GOOD, DRAW_PARK, DRAW_DECK, PLACE,
  SKIP, FIRE, USE_ABILITY, CAST, PAY, GAIN_TWO, GAIN_SET, GIFT, SWAP, DISCARD, REVEAL, END_TURN,
  RETURN, RESERVE, EXCHANGE, CHOOSE_TYPE, PUT_BACK_FANCY, KEEP_ARTISAN, SCORE_MOON, GIFT_ARTISAN,
- PARK_BOTTOM, PICK, GIFT_EACH, DISCARD_GOOD) = range(34)
-NUM_ACTION_KINDS = 34
+ PARK_BOTTOM, PICK, GIFT_EACH, DISCARD_GOOD, PICK_COMPANION, USE_COMPANION,
+ EXCHANGE_GOOD) = range(37)
+NUM_ACTION_KINDS = 37
 
 # The variants of SKIP: what the player declines, as its text says.
 (NO_PLACE, NO_FIRE, NO_ABILITY, STOP_FIRING, NO_RESERVE, STOP_RETURNING, NO_GIFT, NO_PUT_BACK,
- NO_SCORE, NO_SWAP, STOP_PARK, NO_TRADE) = range(12)
+ NO_SCORE, NO_SWAP, STOP_PARK, NO_TRADE, NO_COMPANION) = range(13)
 SKIP_TEXTS = (
     "do not place", "do not fire up", "do not use the Shop ability", "stop firing up",
     "do not reserve", "stop returning", "do not gift", "keep your Fancy Dragons",
     "do not score a Moon Dragon", "do not swap", "stop sending dragons", "do not trade",
+    "do not use your Companion",
 )
 
 GOOD_SET_NAMES: dict[int, str] = {}
@@ -49,7 +51,8 @@ def action_text(action: Action, catalog: Catalog, names: tuple[str, ...]) -> str
     if kind == VISIT:
         return f"visit {catalog.shops[a].name}"
     if kind in (GIVE, GIFT):
-        return f"{'give' if kind == GIVE else 'gift'} {item_name(a)} to {names[b]}"
+        to = "the supply" if b < 0 else names[b]
+        return f"{'give' if kind == GIVE else 'gift'} {item_name(a)} to {to}"
     if kind == GATHER:
         return "gather"
     if kind == ENCHANT:
@@ -106,13 +109,20 @@ def action_text(action: Action, catalog: Catalog, names: tuple[str, ...]) -> str
     if kind == SCORE_MOON:
         return f"score {catalog.fancies[a].name}"
     if kind == GIFT_ARTISAN:
-        return f"gift {art[a].name} to {names[b]}"
+        to = "the bottom of the Artisan deck" if b < 0 else names[b]
+        return f"gift {art[a].name} to {to}"
     if kind == PARK_BOTTOM:
         return f"send {art[a].name} to the bottom of the deck"
     if kind == PICK:
         return f"pick {art[a].name}"
     if kind == GIFT_EACH:
         return "gift a Good to each other player"
+    if kind == PICK_COMPANION:
+        return f"take {catalog.companions[a].name}"
+    if kind == USE_COMPANION:
+        return f"use {catalog.companions[a].name}"
+    if kind == EXCHANGE_GOOD:
+        return f"return {item_name(a)} for {item_name(b)}"
     raise ValueError(f"unknown action kind {kind}")
 
 

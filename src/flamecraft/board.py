@@ -6,8 +6,8 @@ of the Artisan or Enchantment deck drawn or revealed, ruling 17) is checked in o
 
 from __future__ import annotations
 
-from .cards import ANY_SLOT, ICON_COIN, Reward, load_catalog
-from .frames import D_DRAW_ARTISAN, D_GAIN_GOOD, NOWHERE
+from .cards import ANY_SLOT, ICON_COIN, CompanionCard, Reward, load_catalog
+from .frames import D_DRAW_ARTISAN, D_GAIN_GOOD, NOWHERE, P_RUN, SUPPLY
 from .goods import NUM_GOODS
 from .state import COMPLETED, EMPTY, GIFTS, PLACED, SRC_SLOT, GameState
 
@@ -17,6 +17,7 @@ SHOPS = CATALOG.shops
 HAND_LIMIT = 6
 GOODS_LIMIT = 7
 ROW_SIZE = 5
+COMPANIONS = CATALOG.companions
 
 
 def add_rep(s: GameState, p: int, amount: int, source: int) -> None:
@@ -77,14 +78,51 @@ def gain_reward(s: GameState, p: int, reward: Reward, source: int, times: int = 
 
 
 def give_item(s: GameState, p: int, item: int, to: int) -> None:
-    """p gives 1 Good (0-5) or 1 Coin (6) to player ``to``; counts as a gift given."""
+    """p gives 1 Good (0-5) or 1 Coin (6) to player ``to`` (or to the supply in a solo game,
+    ``to == SUPPLY``); counts as a gift given."""
     if item == NUM_GOODS:
         s.coins[p] -= 1
-        s.coins[to] += 1
+        if to != SUPPLY:
+            s.coins[to] += 1
     else:
         s.goods[p][item] -= 1
-        s.goods[to][item] += 1
+        if to != SUPPLY:
+            s.goods[to][item] += 1
+    count_gift(s, p)
+
+
+def recipients(s: GameState, p: int) -> list[int]:
+    """Whom p may gift to: every other player, or the supply in a solo game."""
+    return [q for q in range(s.n) if q != p] if s.n > 1 else [SUPPLY]
+
+
+def count_gift(s: GameState, p: int) -> None:
+    """Counts 1 gift given by p, and triggers an ``after_gift`` Companion (Santa Claws)."""
     s.counters[p][GIFTS] += 1
+    card = companion_ready(s, p, "after_gift")
+    if card is not None and p == s.current:
+        use_companion(s, p)
+        s.stack.append((P_RUN, p, NOWHERE, card.effect, 0, -1))
+
+
+def companion_ready(s: GameState, p: int, hook: str) -> CompanionCard | None:
+    """p's Companion if it acts on ``hook`` and has a use left this game and this turn."""
+    index = s.companion[p]
+    if index == EMPTY:
+        return None
+    card = COMPANIONS[index]
+    if card.hook != hook:
+        return None
+    if card.uses_per_game and s.companion_uses[p] >= card.uses_per_game:
+        return None
+    if card.per_turn and s.companion_turn[p] >= card.per_turn:
+        return None
+    return card
+
+
+def use_companion(s: GameState, p: int) -> None:
+    s.companion_uses[p] += 1
+    s.companion_turn[p] += 1
 
 
 def held_items(s: GameState, p: int) -> list[int]:

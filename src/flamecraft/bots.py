@@ -7,6 +7,7 @@ actions and nothing else: any action it returns is legal by construction.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from .actions import Action
 from .engine import legal_actions
@@ -20,3 +21,11 @@ def random_action(state: GameState, rng: random.Random) -> Action:
     if not actions:
         raise GameOverError("the game is over: there is no action to choose")
     return actions[rng.randrange(len(actions))]
+
+
+BotPolicy = Callable[[GameState, random.Random], Action]
+
+# The seat kinds a game can be set up with, by name. A stronger bot registers itself here and
+# becomes available to ``flamecraft play --seats`` without any change to the play screen.
+BOTS: dict[str, BotPolicy] = {"random": random_action}
+DEFAULT_BOT = "random"

@@ -21,8 +21,10 @@ from .cards import (
     OP_SCHEMA,
     PROVENANCES,
     SHOP_ICONS,
+    Achievement,
     ArtisanCard,
     Catalog,
+    CompanionCard,
     EnchantmentCard,
     FancyCard,
     Op,
@@ -257,6 +259,8 @@ def op_words(catalog: Catalog, op: Op) -> str:
     if name == "forage":
         return (f"choose 1 Good type; gain 1 of it for each Artisan Dragon of that type in the "
                 f"Park, at most {p.get('max', 3)}")
+    if name == "exchange_good":
+        return "return 1 Good to gain 1 Good of a different type of your choice"
     raise ValueError(f"no words for primitive {name!r}")
 
 
@@ -439,12 +443,122 @@ def _fancy_lines(catalog: Catalog) -> list[str]:
     return lines
 
 
+# When each Companion hook acts, as turn.py, board.py and engine.py call it.
+HOOK_WORDS = {
+    "after_cast": "after you cast an Enchantment: once its rewards are gained, before the "
+                  "Enchant fire-up step",
+    "after_gift": "after you give a gift (any gift, visiting gifts included) during your own turn",
+    "gather_fire_all": "Gather step 3, offered as `use <Companion>` beside `fire up X` when at "
+                       "least 2 dragons at the Shop could be fired up",
+    "gather_extra_place": "after Gather step 2 (`use <Companion>` or `do not use your "
+                          "Companion`), offered only when a placement anywhere in Town is "
+                          "possible",
+    "free_action": "a free action (`use <Companion>`) offered at the Sun Dragon reveal points "
+                   "of your turn, while you hold a Good",
+    "setup_fancy": "at setup, when the Fancy Dragons are dealt (after the Companion draft)",
+}
+
+
+def _limit_words(card: CompanionCard) -> str:
+    """How often a Companion may act: its ``uses_per_game`` and ``per_turn``."""
+    if card.hook == "setup_fancy":
+        return "once, at setup"
+    times = {1: "once", 2: "twice"}
+    if card.uses_per_game:
+        text = f"{times.get(card.uses_per_game, f'{card.uses_per_game} times')} per game"
+        if card.per_turn and card.per_turn < card.uses_per_game:
+            text += f", at most {times.get(card.per_turn, f'{card.per_turn} times')} per turn"
+        return text
+    if card.per_turn:
+        return f"{times.get(card.per_turn, f'{card.per_turn} times')} per turn"
+    return "every time"
+
+
+def _companion_effect_words(catalog: Catalog, card: CompanionCard) -> str:
+    if card.hook == "setup_fancy":
+        return (f"you are dealt {card.fancy_dealt} Fancy Dragons instead of 2 and keep "
+                f"{card.fancy_kept}; the others go to the bottom of the Fancy deck")
+    if card.hook == "gather_fire_all":
+        return ("fire up the Artisan Dragons at the Shop that have not been fired up this turn, "
+                "one at a time in any order, as on an Enchant turn (`stop firing up` ends it)")
+    return ops_words(catalog, card.effect) if card.effect >= 0 else "nothing"
+
+
+def _companion_section(catalog: Catalog, card: CompanionCard) -> list[str]:
+    lines = [f"#### {card.name}", "",
+             f"- id `{card.id}`; hook `{card.hook}`; {_limit_words(card)}",
+             f"- Text: {card.text}",
+             f"- When the engine acts: {HOOK_WORDS[card.hook]}.",
+             f"- What the engine does: {_companion_effect_words(catalog, card)}."]
+    if card.effect >= 0:
+        lines.append(f"- Data: `effect = {ops_toml(catalog, card.effect)}`")
+    lines.extend(_provenance_lines(card.provenance))
+    lines.append("")
+    return lines
+
+
+def _companion_lines(catalog: Catalog) -> list[str]:
+    lines = ["## Companions (optional module)", "",
+             f"{len(catalog.companions)} Companions (`data/companions.toml`), used only in a "
+             "game set up with Companions (`--companions`). At setup, 1 more than the number "
+             "of players are revealed and each player takes 1, the last seat first; the rest "
+             "go back to the box. Companions are public. \"Every time\" means no limit; "
+             "Reputation a Companion gives counts as `companions` in the score breakdown.",
+             ""]
+    for card in catalog.companions:
+        lines += _companion_section(catalog, card)
+    return lines
+
+
+def _requirement_text(card: Achievement) -> str:
+    return card.measure + (f"({card.arg})" if card.arg else "") + f" ≥ {card.at_least}"
+
+
+def _rating_ranges(catalog: Catalog) -> list[tuple[str, str]]:
+    out = []
+    table = catalog.ratings
+    for k, (lowest, title) in enumerate(table):
+        if k + 1 < len(table):
+            out.append((f"{lowest}–{table[k + 1][0] - 1}", title))
+        else:
+            out.append((f"{lowest}+", title))
+    return out
+
+
+def _solo_lines(catalog: Catalog) -> list[str]:
+    total = sum(a.rep for a in catalog.achievements)
+    lines = ["## Solo mode: achievements and rating", "",
+             f"In a 1-player game all {len(catalog.achievements)} achievements "
+             "(`data/solo.toml`) are in play. They are checked at the end of each turn (after "
+             "Town Bustle and the refill) and once more after end-game scoring; each one met "
+             "then is claimed once and pays its Reputation (`achievements` in the score "
+             f"breakdown). {total} Reputation in all. Requirement: a goal measure "
+             "(`docs/card-data-format.md`) that must reach the number shown. In solo, every "
+             "gift the cards above mention goes to the general supply (an Artisan Dragon: to "
+             "the bottom of the Artisan deck) and still counts as a gift given; the rules are "
+             "in `docs/rules.md`.", "",
+             "| # | name | id | text | requirement | reward | provenance | why designed / note |",
+             "|---|---|---|---|---|---|---|---|"]
+    for number, a in enumerate(catalog.achievements, 1):
+        lines.append(f"| {number} | {_cell(a.name)} | `{a.id}` | {_cell(a.text)} | "
+                     f"`{_cell(_requirement_text(a))}` | {a.rep} Reputation | "
+                     f"{_provenance_cell(a.provenance)} | {_why_cell(a.provenance)} |")
+    lines += ["", "### Rating", "",
+              "The title of a solo game, by final Reputation (the highest threshold reached; "
+              "the view's `rating` once the game is over):", "",
+              "| final Reputation | title |", "|---|---|"]
+    lines += [f"| {span} | {_cell(title)} |" for span, title in _rating_ranges(catalog)]
+    lines.append("")
+    return lines
+
+
 def _summary_lines(catalog: Catalog) -> list[str]:
     kinds: list[tuple[str, list[Provenance]]] = [
         ("Shops", [s.provenance for s in catalog.shops]),
         ("Artisan Dragons", [a.provenance for a in catalog.artisans]),
         ("Enchantments", [e.provenance for e in catalog.enchantments]),
         ("Fancy Dragons", [f.provenance for f in catalog.fancies]),
+        ("Companions", [c.provenance for c in catalog.companions]),
     ]
     lines = ["## Summary by provenance", "",
              "| kind | " + " | ".join(PROVENANCES) + " | with designed parts | total |",
@@ -496,6 +610,8 @@ def render(catalog: Catalog | None = None) -> str:
     lines += _artisan_lines(catalog)
     lines += _enchantment_lines(catalog)
     lines += _fancy_lines(catalog)
+    lines += _companion_lines(catalog)
+    lines += _solo_lines(catalog)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -55,6 +55,7 @@ OP_SCHEMA: dict[str, dict[str, str]] = {
     "park_cycle": {"max": "int"},
     "if": {"cond": "str", "then": "ops", "otherwise": "ops"},
     "forage": {"max": "int"},
+    "exchange_good": {},
 }
 OP_STR_CHOICES = {
     ("return_up_to", "item"): ("goods", "coins"),
@@ -71,7 +72,10 @@ MEASURES = (
     "shops_with_enchantments_at_least", "most_dragons_of_one_type_in_town", "showpiece_shops",
     "town_shops", "enchantments_cast", "distinct_cast_icons", "max_variable_sets",
     "dragons_placed", "shops_completed", "gifts_given", "shops_visited", "sun_scored",
+    "coins", "fancy_scored",
 )
+COMPANION_HOOKS = ("after_cast", "after_gift", "gather_fire_all", "gather_extra_place",
+                   "free_action", "setup_fancy")
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +206,38 @@ class FancyCard:
 
 
 @dataclass(frozen=True, slots=True)
+class CompanionCard:
+    """An optional Companion: when it acts (``hook``), how often, and what it does."""
+
+    index: int
+    id: str
+    name: str
+    hook: str
+    text: str
+    effect: int  # op-list id, or -1
+    uses_per_game: int  # 0: unlimited
+    per_turn: int  # 0: unlimited
+    fancy_dealt: int  # setup_fancy only
+    fancy_kept: int
+    provenance: Provenance
+
+
+@dataclass(frozen=True, slots=True)
+class Achievement:
+    """A solo achievement: a goal measure that must reach ``at_least``, and its Reputation."""
+
+    index: int
+    id: str
+    name: str
+    text: str
+    measure: str
+    arg: int
+    at_least: int
+    rep: int
+    provenance: Provenance
+
+
+@dataclass(frozen=True, slots=True)
 class Op:
     """One effect primitive: its name and parameters (sub-lists are op-list ids)."""
 
@@ -223,6 +259,10 @@ class Catalog:
     shop_by_id: dict[str, int] = field(default_factory=dict)
     enchantment_by_id: dict[str, int] = field(default_factory=dict)
     fancy_by_id: dict[str, int] = field(default_factory=dict)
+    companions: list[CompanionCard] = field(default_factory=list)
+    companion_by_id: dict[str, int] = field(default_factory=dict)
+    achievements: list[Achievement] = field(default_factory=list)
+    ratings: tuple[tuple[int, str], ...] = ()  # (lowest final Reputation, title), ascending
 
 
 class _Reader:
@@ -526,6 +566,52 @@ def build_catalog(files: Mapping[str, tuple[str, Mapping[str, Any]]]) -> Catalog
             reader.get("text", str), goal, reward, int(raw_reward.get("rep_per", 0)),
             int(raw_reward.get("max", 999)), rep_table, end_only, reader.provenance()))
     catalog.fancy_by_id = {f.id: f.index for f in catalog.fancies}
+
+    file, data = files["companions"]
+    for reader, card_id in _cards(file, data, "companion"):
+        hook = reader.get("hook", str)
+        if hook not in COMPANION_HOOKS:
+            raise reader.fail("hook", f"must be one of {COMPANION_HOOKS}")
+        effect = -1
+        if "effect" in reader.table:
+            effect = compiler.compile(reader, "effect", reader.table["effect"],
+                                      f"companion.{card_id}")
+        elif hook not in ("gather_fire_all", "setup_fancy"):
+            raise reader.fail("effect", f"a '{hook}' Companion needs an effect")
+        dealt = reader.get("fancy_dealt", int, default=2, required=False)
+        kept = reader.get("fancy_kept", int, default=1, required=False)
+        if not 1 <= kept < dealt:
+            raise reader.fail("fancy_kept", "must be at least 1 and less than fancy_dealt")
+        catalog.companions.append(CompanionCard(
+            len(catalog.companions), card_id, reader.get("name", str), hook,
+            reader.get("text", str), effect,
+            reader.get("uses_per_game", int, default=0, required=False),
+            reader.get("per_turn", int, default=0, required=False), dealt, kept,
+            reader.provenance()))
+    catalog.companion_by_id = {c.id: c.index for c in catalog.companions}
+
+    file, data = files["solo"]
+    for reader, card_id in _cards(file, data, "achievement"):
+        raw = reader.get("requirement", dict)
+        need = _Reader(file, card_id, raw)
+        measure = need.get("measure", str)
+        if measure not in MEASURES:
+            raise reader.fail("requirement.measure", f"unknown measure {measure!r}")
+        catalog.achievements.append(Achievement(
+            len(catalog.achievements), card_id, reader.get("name", str), reader.get("text", str),
+            measure, need.get("arg", int, default=0, required=False), need.get("at_least", int),
+            reader.get("rep", int), reader.provenance()))
+    ratings = data.get("rating")
+    if not isinstance(ratings, list) or not ratings:
+        raise CardDataError(file, "-", "rating", "expected a list of [[rating]] tables")
+    table = []
+    for number, raw in enumerate(ratings, 1):
+        reader = _Reader(file, f"rating #{number}", raw)
+        table.append((reader.get("min", int, default=0, required=False),
+                      reader.get("title", str)))
+    if [t[0] for t in table] != sorted({t[0] for t in table}):
+        raise CardDataError(file, "rating", "min", "ratings must rise strictly")
+    catalog.ratings = tuple(table)
     return catalog
 
 
@@ -535,6 +621,8 @@ DATA_FILES = {
     "shops": "shops.toml",
     "enchantments": "enchantments.toml",
     "fancy": "fancy.toml",
+    "companions": "companions.toml",
+    "solo": "solo.toml",
 }
 
 

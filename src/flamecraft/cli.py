@@ -37,6 +37,7 @@ from .render import render, scores
 from .serialize import GameRecord, dump_record, dump_state, load_record, load_state
 from .setup_game import MAX_PLAYERS, MIN_PLAYERS
 from .state import GameState
+from .tui import add_play_arguments, cmd_play
 from .view import view
 
 PROG = "flamecraft"
@@ -176,9 +177,10 @@ def _deck(args: argparse.Namespace) -> str:
     return str(args.enchantments)
 
 
-def _start(players: int, seed: int, deck: str, player_names: tuple[str, ...]) -> GameState:
+def _start(players: int, seed: int, deck: str, player_names: tuple[str, ...],
+           companions: bool = False) -> GameState:
     try:
-        return start(players, seed, deck, player_names)
+        return start(players, seed, deck, player_names, companions)
     except FlamecraftError as exc:
         raise CliError(str(exc)) from None
 
@@ -193,7 +195,7 @@ def _who(s: GameState) -> str:
 
 def cmd_new(args: argparse.Namespace) -> int:
     """Writes a new game's state, waiting for its first choice."""
-    s = _start(args.players, args.seed, _deck(args), args.names or ())
+    s = _start(args.players, args.seed, _deck(args), args.names or (), args.companions)
     _output(args.out, dump_state(s))
     return 0
 
@@ -264,7 +266,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     """Replays a game record and prints its result (and each action with --verbose)."""
     record = _load_record(args.record)
     opts = record.options
-    s = _start(opts.players, record.seed, opts.deck, opts.names)
+    s = _start(opts.players, record.seed, opts.deck, opts.names, opts.companions)
     for number, typed in enumerate(record.actions, 1):
         turn, who = s.turn, _who(s)
         try:
@@ -300,7 +302,7 @@ def play_random(s: GameState, rng: random.Random,
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Plays one game of random bots and prints its log and result."""
-    s = _start(args.players, args.seed, _deck(args), args.names or ())
+    s = _start(args.players, args.seed, _deck(args), args.names or (), args.companions)
     log: list[tuple[int, str, str]] = []
     play_random(s, random.Random(args.seed), log)
     print(f"Flamecraft demo: {s.n} random bots, seed {args.seed}, {_deck(args)} Enchantments")
@@ -326,7 +328,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     decisions: list[int] = []
     began = time.perf_counter()
     for i in range(games):
-        s = _start(n, seed + i, _deck(args), ())
+        s = _start(n, seed + i, _deck(args), (), args.companions)
         decisions.append(play_random(s, random.Random(seed + i)))
         turns.append(s.turn)
         best = winners(s)
@@ -360,12 +362,19 @@ def build_parser() -> argparse.ArgumentParser:
                      "States and game records are JSON files; '-' reads stdin.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
+    p = sub.add_parser("play", help="play in the terminal, against bots or friends at one "
+                       "keyboard (alone: you against 3 bots)")
+    add_play_arguments(p)
+    p.set_defaults(func=cmd_play)
+
     def game_options(p: argparse.ArgumentParser, names_too: bool = True) -> None:
         p.add_argument("--players", type=_players, required=True,
                        help=f"number of players ({MIN_PLAYERS}–{MAX_PLAYERS})")
         p.add_argument("--seed", type=int, required=True, help="the game's random seed")
         p.add_argument("--enchantments", choices=("purple", "golden"), default="purple",
                        help="Enchantment deck (default: purple)")
+        p.add_argument("--companions", action="store_true",
+                       help="play with the Companion module (off by default)")
         if names_too:
             p.add_argument("--names", type=_names, help="player names, comma-separated")
 

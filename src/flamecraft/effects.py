@@ -19,6 +19,7 @@ from .board import (
     CATALOG,
     add_rep,
     check_end,
+    count_gift,
     dragons_at,
     draw_artisan_from_deck,
     draw_fancy,
@@ -29,6 +30,7 @@ from .board import (
     one_per_type,
     place,
     placements,
+    recipients,
     refill_park,
     shop_goods,
     take_from_park,
@@ -39,6 +41,7 @@ from .frames import (
     D_ARTISAN_LOOK,
     D_CHOOSE_TYPE,
     D_DRAW_ARTISAN,
+    D_EXCHANGE_GOOD,
     D_FANCY_RETURN,
     D_FIRE_UP,
     D_GAIN_GOOD,
@@ -64,15 +67,27 @@ from .frames import (
     P_GIFT_EACH_REWARD,
     P_RETURN_REWARD,
     P_RUN,
+    SUPPLY,
     Frame,
     register,
     register_phase,
 )
 from .goals import FANCIES, early_moons, fancy_value
 from .goods import COIN, NUM_GOODS
-from .state import EMPTY, FANCY_SCORED, GIFTS, SRC_ABILITY, SRC_GIFT, SRC_MOON, GameState
+from .state import (
+    EMPTY,
+    FANCY_SCORED,
+    SRC_ABILITY,
+    SRC_COMPANION,
+    SRC_GIFT,
+    SRC_MOON,
+    GameState,
+)
 
 OPS = CATALOG.op_lists
+# Where Reputation gained by an op list counts in the score breakdown: its card's kind.
+LIST_SOURCE = [SRC_COMPANION if key.startswith("companion.") else SRC_ABILITY
+               for key in CATALOG.op_list_keys]
 GOOD_SETS = {n: [sum(1 << g for g in combo) for combo in combinations(range(NUM_GOODS), n)]
              for n in range(1, NUM_GOODS + 1)}
 
@@ -119,7 +134,7 @@ def _gain(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int], dragon:
         rep += per_ench * len(s.shop_ench[here])
     reward = Reward(rep=rep, coins=params.get("coins", 0), artisan=params.get("artisan", 0),
                     fancy=params.get("fancy", 0), good_choice=params.get("good_choice", 0))
-    gain_reward(s, p, reward, SRC_ABILITY)
+    gain_reward(s, p, reward, LIST_SOURCE[ref[0]])
 
 
 def _gain_good_legal(s: GameState, f: Frame) -> list[Action]:
@@ -675,7 +690,7 @@ def _gift(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int], dr: int
 def _gift_legal(s: GameState, f: Frame) -> list[Action]:
     p = f[1]
     out: list[Action] = [(A.GIFT, item, to, -1) for item in held_items(s, p)
-                         for to in range(s.n) if to != p]
+                         for to in recipients(s, p)]
     if out and (_op(f).params.get("optional", False) or f[5] > 0):
         out.append((A.SKIP, A.NO_GIFT, -1, -1))
     return out
@@ -700,7 +715,7 @@ register(D_GIFT, _gift_legal, _gift_resolve)
 
 
 def _gift_each(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int], dr: int) -> None:
-    if s.n > 1 and sum(s.goods[p]) + s.coins[p] >= s.n - 1:
+    if sum(s.goods[p]) + s.coins[p] >= len(recipients(s, p)):
         s.stack.append((D_GIFT_EACH, p, here, *ref))
 
 
@@ -713,9 +728,8 @@ def _gift_each_resolve(s: GameState, f: Frame, a: Action) -> None:
         return
     p, here = f[1], f[2]
     s.stack.append((P_GIFT_EACH_REWARD, p, here, f[3], f[4]))
-    for to in reversed(range(s.n)):
-        if to != p:
-            s.stack.append((D_GIVE_TO, p, here, to))
+    for to in reversed(recipients(s, p)):
+        s.stack.append((D_GIVE_TO, p, here, to))
 
 
 register(D_GIFT_EACH, _gift_each_legal, _gift_each_resolve)
@@ -724,7 +738,7 @@ register(D_GIFT_EACH, _gift_each_legal, _gift_each_resolve)
 def _gift_each_reward(s: GameState, f: Frame) -> None:
     _, p, here, list_id, index = f
     op = OPS[list_id][index]
-    add_rep(s, p, op.params.get("per_gift_rep", 0) * (s.n - 1), SRC_GIFT)
+    add_rep(s, p, op.params.get("per_gift_rep", 0) * len(recipients(s, p)), SRC_GIFT)
     run_list(s, p, here, _param_list(op, "then"))
 
 
@@ -744,14 +758,14 @@ register(D_GIVE_TO, _give_to_legal, _give_to_resolve)
 
 def _gift_artisan(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int],
                   dr: int) -> None:
-    if s.hand[p] and s.n > 1:
+    if s.hand[p]:
         s.stack.append((D_GIFT_ARTISAN, p, here, *ref))
 
 
 def _gift_artisan_legal(s: GameState, f: Frame) -> list[Action]:
     p = f[1]
     out: list[Action] = [(A.GIFT_ARTISAN, d, to, -1) for d in one_per_type(s.hand[p])
-                         for to in range(s.n) if to != p]
+                         for to in recipients(s, p)]
     out.append((A.SKIP, A.NO_GIFT, -1, -1))
     return out
 
@@ -761,8 +775,11 @@ def _gift_artisan_resolve(s: GameState, f: Frame, a: Action) -> None:
         return
     p = f[1]
     s.hand[p].remove(a[1])
-    s.hand[a[2]].append(a[1])
-    s.counters[p][GIFTS] += 1
+    if a[2] == SUPPLY:  # solo: a gifted dragon goes to the bottom of the Artisan deck
+        s.artisan_deck.insert(0, a[1])
+    else:
+        s.hand[a[2]].append(a[1])
+    count_gift(s, p)
     run_list(s, p, f[2], _param_list(_op(f), "then"))
 
 
@@ -779,6 +796,27 @@ CONDITIONS: dict[str, Callable[[GameState, int], bool]] = {
 def _if(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int], dr: int) -> None:
     branch = "then" if CONDITIONS[op.params["cond"]](s, p) else "otherwise"
     run_list(s, p, here, _param_list(op, branch))
+
+
+def _exchange_good(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int],
+                   dr: int) -> None:
+    if sum(s.goods[p]):
+        s.stack.append((D_EXCHANGE_GOOD, p, here))
+
+
+def _exchange_legal(s: GameState, f: Frame) -> list[Action]:
+    goods = s.goods[f[1]]
+    return [(A.EXCHANGE_GOOD, g, h, -1) for g in range(NUM_GOODS) if goods[g]
+            for h in range(NUM_GOODS) if h != g]
+
+
+def _exchange_resolve(s: GameState, f: Frame, a: Action) -> None:
+    goods = s.goods[f[1]]
+    goods[a[1]] -= 1
+    goods[a[2]] += 1
+
+
+register(D_EXCHANGE_GOOD, _exchange_legal, _exchange_resolve)
 
 
 OpRunner = Callable[[GameState, int, int, Op, tuple[int, int], int], None]
@@ -804,4 +842,5 @@ OP_RUNNERS: dict[str, OpRunner] = {
     "park_cycle": _park_cycle,
     "if": _if,
     "forage": _forage,
+    "exchange_good": _exchange_good,
 }

@@ -13,14 +13,15 @@ from . import actions as A
 from . import effects as _effects  # noqa: F401  (registers the effect decisions)
 from . import turn as _turn  # noqa: F401  (registers the turn decisions)
 from .actions import Action, action_text, normalize
-from .board import CATALOG, add_rep, gain_reward
+from .board import CATALOG, COMPANIONS, add_rep, gain_reward
 from .cards import Reward
+from .companions import free_actions, use_free_action
 from .errors import GameOverError, IllegalActionError
 from .frames import DECISIONS, PHASES, Frame
 from .goals import FANCIES, fancy_value, revealable_suns
 from .goods import NUM_GOODS
 from .setup_game import new_game
-from .state import FANCY_SCORED, SRC_SUN, SUN_SCORED, GameState, Options
+from .state import EMPTY, FANCY_SCORED, SRC_SUN, SUN_SCORED, GameState, Options
 
 __all__ = ["apply", "apply_in_place", "is_over", "legal_actions", "new_game", "to_act"]
 
@@ -28,14 +29,21 @@ __all__ = ["apply", "apply_in_place", "is_over", "legal_actions", "new_game", "t
 def _decision_actions(s: GameState, f: Frame) -> list[Action]:
     decision = DECISIONS[f[0]]
     actions = decision.legal(s, f)
-    if decision.sun_reveals and actions and s.fancy[f[1]]:
-        actions.extend((A.REVEAL, card, -1, -1) for card in revealable_suns(s, f[1]))
+    if decision.sun_reveals and actions:
+        p = f[1]
+        if s.fancy[p]:
+            actions.extend((A.REVEAL, card, -1, -1) for card in revealable_suns(s, p))
+        if s.companion[p] != EMPTY:
+            actions.extend(free_actions(s, p))
     return actions
 
 
 def _resolve(s: GameState, action: Action) -> None:
     if action[0] == A.REVEAL:
         reveal_sun(s, s.stack[-1][1], action[1])
+        return
+    if action[0] == A.USE_COMPANION and COMPANIONS[action[1]].hook == "free_action":
+        use_free_action(s, s.stack[-1][1], action[1])
         return
     f = s.stack.pop()
     DECISIONS[f[0]].resolve(s, f, action)
@@ -162,6 +170,9 @@ DECISION_NAMES = {
     "D_SWAP_TWO": "which dragons to swap",
     "D_PARK_CYCLE": "which Park dragons to send to the bottom of the deck",
     "D_CHOOSE_TYPE": "which Good type",
+    "D_COMPANION_PICK": "which Companion to take",
+    "D_COMPANION_USE": "whether to use your Companion",
+    "D_EXCHANGE_GOOD": "which Good to return and which to gain",
 }
 
 
@@ -231,8 +242,8 @@ def winners(s: GameState) -> list[int]:
 
 
 def start(players: int, seed: int, deck: str = "purple",
-          player_names: tuple[str, ...] = ()) -> GameState:
+          player_names: tuple[str, ...] = (), companions: bool = False) -> GameState:
     """A new game advanced to its first decision."""
-    s = new_game(Options(players, deck, player_names), seed)
+    s = new_game(Options(players, deck, player_names, companions), seed)
     advance(s)
     return s

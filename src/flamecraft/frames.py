@@ -18,6 +18,7 @@ from .state import GameState
 Frame = tuple[int, ...]
 
 NOWHERE, IN_HAND, IN_PARK = -1, -2, -3
+SUPPLY = -1  # the recipient of a gift in a solo game: the general supply
 
 # Decision kinds.
 (D_START_GOOD, D_VISIT, D_ACTION, D_GAIN_GOOD, D_DRAW_ARTISAN,
@@ -25,11 +26,11 @@ NOWHERE, IN_HAND, IN_PARK = -1, -2, -3
  D_GAIN_TWO, D_GAIN_SET, D_GIFT, D_SWAP_FIRE, D_TRADE_ANY, D_TRADE_SAME, D_RETURN_UP_TO,
  D_RESERVE, D_FIRE_UP, D_KEEP_DRAWN_FANCY, D_FANCY_RETURN, D_ARTISAN_LOOK, D_SCORE_MOON,
  D_GIFT_EACH, D_GIFT_ARTISAN, D_SWAP_TWO, D_PARK_CYCLE, D_CHOOSE_TYPE,
- D_GIVE_TO) = range(32)
+ D_GIVE_TO, D_COMPANION_PICK, D_COMPANION_USE, D_EXCHANGE_GOOD) = range(35)
 
 # Phase kinds (run without a decision).
 (P_RUN, P_TURN_START, P_GATHER, P_CAST_FINISH, P_END_TURN, P_GAME_END, P_FIRE, P_SETUP_DONE,
- P_RETURN_REWARD, P_GIFT_EACH_REWARD, P_REFILL) = range(100, 111)
+ P_RETURN_REWARD, P_GIFT_EACH_REWARD, P_REFILL, P_DEAL_FANCY) = range(100, 112)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from .state import (
     CASTS,
     COMPLETED,
     EMPTY,
+    FANCY_SCORED,
     GIFTS,
     MAX_SETS,
     PLACED,
@@ -96,6 +97,8 @@ MEASURE_FUNCTIONS: dict[str, Callable[[GameState, int, int], int]] = {
     "gifts_given": lambda s, p, a: s.counters[p][GIFTS],
     "shops_visited": lambda s, p, a: s.counters[p][VISITED].bit_count(),
     "sun_scored": lambda s, p, a: s.counters[p][SUN_SCORED],
+    "coins": lambda s, p, a: s.coins[p],
+    "fancy_scored": lambda s, p, a: s.counters[p][FANCY_SCORED],
 }
 
 

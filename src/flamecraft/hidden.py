@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 from .board import CATALOG
+from .frames import D_ARTISAN_LOOK, D_KEEP_DRAWN_FANCY
 from .state import GameState
 
 _PILE_OF_SHOP = [shop.pile for shop in CATALOG.shops]
@@ -36,13 +37,18 @@ def determinize(s: GameState, observer: int, seed: int) -> GameState:
     t = s.copy()
     others = [p for p in range(s.n) if p != observer]
 
-    # Artisan Dragons: other hands, the deck and the removed cards.
-    sizes = [len(t.hand[p]) for p in others] + [len(t.artisan_deck), len(t.removed)]
-    pool = [d for p in others for d in t.hand[p]] + t.artisan_deck + t.removed
+    # Artisan Dragons: other hands, the deck and the removed cards. An observer choosing
+    # among the top cards of the deck (D_ARTISAN_LOOK) sees them: they stay on top.
+    top = s.stack[-1] if s.stack else ()
+    seen = min(top[3], len(t.artisan_deck)) if top[:2] == (D_ARTISAN_LOOK, observer) else 0
+    deck, on_top = t.artisan_deck[:len(t.artisan_deck) - seen], t.artisan_deck[len(
+        t.artisan_deck) - seen:]
+    sizes = [len(t.hand[p]) for p in others] + [len(deck), len(t.removed)]
+    pool = [d for p in others for d in t.hand[p]] + deck + t.removed
     dealt = _deal(pool, sizes, rng)
     for p, cards in zip(others, dealt, strict=False):
         t.hand[p] = cards
-    t.artisan_deck, t.removed = dealt[-2], dealt[-1]
+    t.artisan_deck, t.removed = dealt[-2] + on_top, dealt[-1]
 
     # Fancy Dragons: others' unscored ones and the deck.
     sizes = [len(t.fancy[p]) for p in others] + [len(t.fancy_deck)]
@@ -51,6 +57,11 @@ def determinize(s: GameState, observer: int, seed: int) -> GameState:
     for p, cards in zip(others, dealt, strict=False):
         t.fancy[p] = cards
     t.fancy_deck = dealt[-1]
+    # Another seat's pending keep decision (at setup) names the cards it was dealt: the
+    # re-dealt cards take their places, so the sample stays playable.
+    renamed = {old: new for p in others for old, new in zip(s.fancy[p], t.fancy[p], strict=True)}
+    t.stack = [f if f[0] != D_KEEP_DRAWN_FANCY or f[1] == observer
+               else (*f[:4], *(renamed.get(c, c) for c in f[4:])) for f in t.stack]
 
     # Enchantments: only the deck's order is hidden.
     t.ench_deck = _deal(t.ench_deck, [len(t.ench_deck)], rng)[0]

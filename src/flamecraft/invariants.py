@@ -40,7 +40,8 @@ def problems(s: GameState) -> list[str]:
     exactly_once("Fancy Dragon", fancies, set(range(len(CATALOG.fancies))))
 
     deck = 0 if s.options.deck == "purple" else 1
-    enchantments = [*s.ench_deck, *s.ench_row, *(e for e in s.reserved if e != EMPTY)]
+    enchantments = [*s.ench_deck, *s.ench_row, *(e for e in s.reserved if e != EMPTY),
+                    *s.ench_removed]
     for tucked in s.shop_ench:
         enchantments.extend(tucked)
     exactly_once("Enchantment", enchantments,
@@ -48,6 +49,12 @@ def problems(s: GameState) -> list[str]:
 
     shops = [*(t for t in s.town if t != EMPTY), *s.shop_deck, *s.shops_unused]
     exactly_once("Shop", shops, set(range(len(CATALOG.shops))))
+
+    companions = [*s.companion_offer, *s.companion_box, *(c for c in s.companion if c != EMPTY)]
+    expected = set(range(len(CATALOG.companions))) if s.options.companions else set()
+    exactly_once("Companion", companions, expected)
+    if s.n > 1 and any(s.achievements):
+        out.append("achievements are claimed only in a solo game")
 
     in_town = set(s.town)
     for index, dragon in enumerate(s.slots):

@@ -15,7 +15,8 @@ from .goods import GOOD_KEYS, GOOD_NAMES
 WIDTH = 100
 SOURCE_LABELS = {
     "slots": "slots", "enchantments": "enchant", "sun_dragons": "sun", "moon_dragons": "moon",
-    "gifts": "gifts", "abilities": "ability", "coins": "coins",
+    "gifts": "gifts", "abilities": "ability", "coins": "coins", "companions": "compan",
+    "achievements": "achieve",
 }
 
 
@@ -141,6 +142,13 @@ def _player(v: dict[str, Any], p: int, cards: _Cards) -> list[str]:
         lines.append(f"      Reserved: {enchantment_line(cards.ench(pl['reserved']))}")
     if pl["scored"]:
         lines.append("      Scored: " + ", ".join(cards.fancy_name(f) for f in pl["scored"]))
+    if pl.get("companion"):
+        companion = cards.c.companions[cards.c.companion_by_id[pl["companion"]]]
+        lines.append(f"      Companion: {companion.name} (used {pl['companion_uses']}): "
+                     f"{companion.text}")
+    if "achievements" in pl:
+        claimed = [a.name for a in cards.c.achievements if a.id in pl["achievements"]]
+        lines.append("      Achievements: " + (", ".join(claimed) or "none yet"))
     if "hand" in pl:
         shown = ", ".join(cards.artisan(a) for a in pl["hand"]) or "empty"
         lines.append(f"      Your hand: {shown}")
@@ -164,7 +172,11 @@ def scores(v: dict[str, Any]) -> list[str]:
         row = " ".join(f"{src.get(key, 0):>7}" for key in SOURCE_LABELS)
         lines.append(f"  {pl['name']:<{wide}}  {pl['reputation']:>5}  {row}")
     winners = [names[p] for p in v.get("winners", [])]
-    lines.append(("Winner: " if len(winners) == 1 else "Winners (shared): ") + ", ".join(winners))
+    if v.get("solo"):
+        lines.append(f"Solo rating: {v.get('rating', '?')}")
+    else:
+        lines.append(("Winner: " if len(winners) == 1 else "Winners (shared): ")
+                     + ", ".join(winners))
     return lines
 
 

@@ -26,12 +26,14 @@ from .state import (
 )
 
 STATE_FORMAT, RECORD_FORMAT = "flamecraft-state", "flamecraft-record"
-STATE_VERSION, RECORD_VERSION = 1, 1
+STATE_VERSION, RECORD_VERSION = 2, 1
 
 _ARTISANS = [a.id for a in CATALOG.artisans]
 _SHOPS = [s.id for s in CATALOG.shops]
 _ENCH = [e.id for e in CATALOG.enchantments]
 _FANCY = [f.id for f in CATALOG.fancies]
+_COMPANIONS = [c.id for c in CATALOG.companions]
+_ACHIEVEMENTS = [a.id for a in CATALOG.achievements]
 _LISTS = CATALOG.op_list_keys
 _PLACES = {F.NOWHERE: "nowhere", F.IN_HAND: "hand", F.IN_PARK: "park"}
 
@@ -81,6 +83,10 @@ _FRAME_FIELDS: dict[int, tuple[str, ...]] = {
     F.D_PARK_CYCLE: ("player", "here", "count", "max"),
     F.D_CHOOSE_TYPE: ("player", "here", "purpose", "n"),
     F.D_GIVE_TO: ("player", "here", "to"),
+    F.D_COMPANION_PICK: ("player", "here"),
+    F.D_COMPANION_USE: ("player", "here", "companion"),
+    F.D_EXCHANGE_GOOD: ("player", "here"),
+    F.P_DEAL_FANCY: (),
 }
 _FRAME_NAMES = {getattr(F, name): name[2:].lower() if name.startswith("D_") else name.lower()
                 for name in dir(F) if name[:2] in ("D_", "P_")}
@@ -115,6 +121,8 @@ def _frame_to_json(f: tuple[int, ...]) -> dict[str, Any]:
             out[key] = _opt_id(_ARTISANS, v)
         elif key == "enchantment":
             out[key] = _ENCH[v]
+        elif key == "companion":
+            out[key] = _COMPANIONS[v]
         elif key == "good":
             out[key] = GOOD_KEYS[v]
         else:
@@ -156,6 +164,8 @@ def _frame_from_json(obj: Any) -> tuple[int, ...]:
             values.append(EMPTY if v is None else _index(_ARTISANS, v, "Artisan Dragon"))
         elif key == "enchantment":
             values.append(_index(_ENCH, v, "Enchantment"))
+        elif key == "companion":
+            values.append(_index(_COMPANIONS, v, "Companion"))
         elif key == "good":
             values.append(_index(list(GOOD_KEYS), v, "Good"))
         elif isinstance(v, int) and not isinstance(v, bool):
@@ -166,7 +176,8 @@ def _frame_from_json(obj: Any) -> tuple[int, ...]:
 
 
 def options_to_json(options: Options) -> dict[str, Any]:
-    return {"players": options.players, "deck": options.deck, "names": list(options.names)}
+    return {"players": options.players, "deck": options.deck, "names": list(options.names),
+            "companions": options.companions}
 
 
 def options_from_json(obj: Any) -> Options:
@@ -174,7 +185,8 @@ def options_from_json(obj: Any) -> Options:
         raise StateFormatError("'options' must be an object")
     try:
         return Options(int(obj["players"]), str(obj.get("deck", "purple")),
-                       tuple(str(n) for n in obj.get("names", [])))
+                       tuple(str(n) for n in obj.get("names", [])),
+                       bool(obj.get("companions", False)))
     except (KeyError, TypeError, ValueError) as exc:
         raise StateFormatError(f"malformed options: {exc}") from None
 
@@ -199,6 +211,10 @@ def state_to_json(s: GameState) -> dict[str, Any]:
             "reserved": _opt_id(_ENCH, s.reserved[p]),
             "position": _opt_id(_SHOPS, s.pos[p]),
             "counters": counters,
+            "companion": _opt_id(_COMPANIONS, s.companion[p]),
+            "companion_uses": s.companion_uses[p],
+            "companion_uses_this_turn": s.companion_turn[p],
+            "achievements": [_ACHIEVEMENTS[a] for a in s.achievements[p]],
         })
     return {
         "format": STATE_FORMAT,
@@ -220,6 +236,9 @@ def state_to_json(s: GameState) -> dict[str, Any]:
         "fancy_deck": [_FANCY[f] for f in s.fancy_deck],
         "enchantment_deck": [_ENCH[e] for e in s.ench_deck],
         "enchantment_row": [_ENCH[e] for e in s.ench_row],
+        "enchantments_removed": [_ENCH[e] for e in s.ench_removed],
+        "companion_offer": [_COMPANIONS[c] for c in s.companion_offer],
+        "companion_box": [_COMPANIONS[c] for c in s.companion_box],
         "players": players,
         "current": s.current,
         "turn": s.turn,
@@ -275,11 +294,15 @@ def state_from_json(obj: Any) -> GameState:
         s.fancy_deck = _ids(_FANCY, obj["fancy_deck"], "Fancy Dragon")
         s.ench_deck = _ids(_ENCH, obj["enchantment_deck"], "Enchantment")
         s.ench_row = _ids(_ENCH, obj["enchantment_row"], "Enchantment")
+        s.ench_removed = _ids(_ENCH, obj["enchantments_removed"], "Enchantment")
+        s.companion_offer = _ids(_COMPANIONS, obj["companion_offer"], "Companion")
+        s.companion_box = _ids(_COMPANIONS, obj["companion_box"], "Companion")
         players = obj["players"]
         if not isinstance(players, list) or len(players) != s.n:
             raise StateFormatError(f"'players' must list {s.n} players")
         s.goods, s.coins, s.rep, s.rep_sources = [], [], [], []
         s.hand, s.fancy, s.scored, s.reserved, s.pos, s.counters = [], [], [], [], [], []
+        s.companion, s.companion_uses, s.companion_turn, s.achievements = [], [], [], []
         for pl in players:
             s.goods.append([int(pl["goods"][k]) for k in GOOD_KEYS])
             s.coins.append(int(pl["coins"]))
@@ -302,6 +325,11 @@ def state_from_json(obj: Any) -> GameState:
                 else:
                     counters[i] = int(c[name])
             s.counters.append(counters)
+            s.companion.append(EMPTY if pl["companion"] is None
+                               else _index(_COMPANIONS, pl["companion"], "Companion"))
+            s.companion_uses.append(int(pl["companion_uses"]))
+            s.companion_turn.append(int(pl["companion_uses_this_turn"]))
+            s.achievements.append(_ids(_ACHIEVEMENTS, pl["achievements"], "achievement"))
         s.current = int(obj["current"])
         s.turn = int(obj["turn"])
         s.fired = sum(1 << a for a in _ids(_ARTISANS, obj["fired"], "Artisan Dragon"))
@@ -379,7 +407,8 @@ def replay(record: GameRecord) -> GameState:
     """The final state of a record, applying its actions in order (raises on a bad one)."""
     from .engine import apply_in_place, parse_action, start
 
-    s = start(record.options.players, record.seed, record.options.deck, record.options.names)
+    s = start(record.options.players, record.seed, record.options.deck, record.options.names,
+              record.options.companions)
     for number, typed in enumerate(record.actions, 1):
         try:
             apply_in_place(s, parse_action(s, typed))

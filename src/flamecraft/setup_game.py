@@ -4,31 +4,31 @@ from __future__ import annotations
 
 from .board import CATALOG
 from .errors import FlamecraftError
-from .frames import D_KEEP_DRAWN_FANCY, D_START_GOOD, NOWHERE, P_SETUP_DONE
+from .frames import D_COMPANION_PICK, D_START_GOOD, NOWHERE, P_DEAL_FANCY, P_SETUP_DONE
 from .rng import seed_state, shuffle
 from .state import EMPTY, NUM_COUNTERS, NUM_SOURCES, GameState, Options
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 5
+MIN_PLAYERS, MAX_PLAYERS = 1, 5
 HAND_SIZE = 3
-FANCY_DEALT = 2
 PARK_SIZE = 5
 ROW_SIZE = 5
 GOOD_PILE_DRAW, OTHER_PILE_DRAW = 1, 4
 
 
 def town_spaces(players: int) -> int:
-    """14 Shop spaces at 3–5 players, 12 at 2 (ruling 4)."""
+    """14 Shop spaces at 3–5 players, 12 at 1–2 (ruling 4)."""
     return 12 if players <= 2 else 14
 
 
 def artisans_removed_per_type(players: int) -> int:
-    """2 of each type at 2 players, 1 at 3, none at 4–5 (ruling 3)."""
-    return {2: 2, 3: 1}.get(players, 0)
+    """2 of each type at 1–2 players, 1 at 3, none at 4–5 (ruling 3, design §7)."""
+    return {1: 2, 2: 2, 3: 1}.get(players, 0)
 
 
 def new_game(options: Options, seed: int) -> GameState:
-    """A new game, waiting for the first setup decision (each player keeps 1 of 2 Fancy
-    Dragons, then seats 4 and 5 each take 1 Good)."""
+    """A new game, waiting for the first setup decision: with Companions, the draft (the last
+    seat picks first); then each player keeps 1 of 2 Fancy Dragons; then seats 4 and 5 each
+    take 1 Good."""
     n = options.players
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise FlamecraftError(f"players must be {MIN_PLAYERS}–{MAX_PLAYERS}, not {n}")
@@ -91,7 +91,7 @@ def new_game(options: Options, seed: int) -> GameState:
     s.rep = [0] * n
     s.rep_sources = [[0] * NUM_SOURCES for _ in range(n)]
     s.hand = [[s.artisan_deck.pop() for _ in range(HAND_SIZE)] for _ in range(n)]
-    s.fancy = [[s.fancy_deck.pop() for _ in range(FANCY_DEALT)] for _ in range(n)]
+    s.fancy = [[] for _ in range(n)]  # dealt by P_DEAL_FANCY, after the Companion draft
     s.scored = [[] for _ in range(n)]
     s.reserved = [EMPTY] * n
     s.pos = [EMPTY] * n
@@ -102,12 +102,25 @@ def new_game(options: Options, seed: int) -> GameState:
     s.end_triggered = False
     s.final_turns = -1
     s.over = False
+    s.companion = [EMPTY] * n
+    s.companion_uses = [0] * n
+    s.companion_turn = [0] * n
+    s.companion_offer, s.companion_box = [], []
+    if options.companions:
+        pool = list(range(len(CATALOG.companions)))
+        rng = shuffle(pool, rng)
+        revealed = n + 1  # one more than the players (solo: 2, keep 1)
+        s.companion_offer, s.companion_box = pool[:revealed], sorted(pool[revealed:])
+    s.achievements = [[] for _ in range(n)]
+    s.ench_removed = []
     s.rng = rng
     s.cache = None
 
     s.stack = [(P_SETUP_DONE,)]
     for p in reversed(range(3, n)):
         s.stack.append((D_START_GOOD, p, NOWHERE))
-    for p in reversed(range(n)):
-        s.stack.append((D_KEEP_DRAWN_FANCY, p, NOWHERE, 1, *s.fancy[p]))
+    s.stack.append((P_DEAL_FANCY,))
+    if options.companions:
+        for p in range(n):  # the last seat picks first: it is on top of the stack
+            s.stack.append((D_COMPANION_PICK, p, NOWHERE))
     return s

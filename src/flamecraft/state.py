@@ -16,10 +16,11 @@ COUNTER_NAMES = ("casts", "placed", "completed", "gifts", "sun_scored", "fancy_s
                  "visited_mask", "cast_icons_mask", "max_variable_sets")
 
 # Indices into GameState.rep_sources[player]: where Reputation came from (score breakdown).
-SRC_SLOT, SRC_ENCHANT, SRC_SUN, SRC_MOON, SRC_GIFT, SRC_ABILITY, SRC_COINS = range(7)
-NUM_SOURCES = 7
+(SRC_SLOT, SRC_ENCHANT, SRC_SUN, SRC_MOON, SRC_GIFT, SRC_ABILITY, SRC_COINS, SRC_COMPANION,
+ SRC_ACHIEVEMENT) = range(9)
+NUM_SOURCES = 9
 SOURCE_NAMES = ("slots", "enchantments", "sun_dragons", "moon_dragons", "gifts",
-                "abilities", "coins")
+                "abilities", "coins", "companions", "achievements")
 
 EMPTY = -1
 
@@ -28,9 +29,10 @@ EMPTY = -1
 class Options:
     """What a game is set up with; part of every state and every game record."""
 
-    players: int
+    players: int  # 1 (solo) to 5
     deck: str = "purple"  # "purple" or "golden"
     names: tuple[str, ...] = ()
+    companions: bool = False  # the optional Companion module
 
     def player_names(self) -> tuple[str, ...]:
         if self.names:
@@ -42,12 +44,19 @@ class GameState:
     """Everything about one game at one moment. Use ``copy()``, never ``copy.deepcopy``."""
 
     __slots__ = (
+        "achievements",
         "artisan_deck",
         "cache",
         "coins",
+        "companion",
+        "companion_box",
+        "companion_offer",
+        "companion_turn",
+        "companion_uses",
         "counters",
         "current",
         "ench_deck",
+        "ench_removed",
         "ench_row",
         "end_triggered",
         "facedown",
@@ -109,6 +118,13 @@ class GameState:
     over: bool
     stack: list[tuple[int, ...]]
     shops_unused: list[int]  # Shops not in this game (out of the box)
+    companion: list[int]  # per player: their Companion, or EMPTY
+    companion_offer: list[int]  # Companions revealed for the draft, not yet taken
+    companion_box: list[int]  # Companions out of the game
+    companion_uses: list[int]  # per player: uses of their Companion this game
+    companion_turn: list[int]  # per player: uses of their Companion this turn
+    achievements: list[list[int]]  # per player: solo achievements claimed
+    ench_removed: list[int]  # Enchantments removed from the game (solo Town Bustle)
     cache: list[tuple[int, int, int, int]] | None  # legal actions now (not part of the state)
 
     def copy(self) -> GameState:
@@ -145,6 +161,13 @@ class GameState:
         other.over = self.over
         other.stack = self.stack[:]
         other.shops_unused = self.shops_unused[:]
+        other.companion = self.companion[:]
+        other.companion_offer = self.companion_offer[:]
+        other.companion_box = self.companion_box[:]
+        other.companion_uses = self.companion_uses[:]
+        other.companion_turn = self.companion_turn[:]
+        other.achievements = [a[:] for a in self.achievements]
+        other.ench_removed = self.ench_removed[:]
         other.cache = self.cache
         return other
 

@@ -11,15 +11,18 @@ from .actions import Action
 from .board import (
     ART_TYPE,
     CATALOG,
+    COMPANIONS,
     GOODS_LIMIT,
     HAND_LIMIT,
     SHOPS,
     add_rep,
+    companion_ready,
     dragons_at,
     gain_reward,
     one_per_type,
     refill_park,
     refill_row,
+    use_companion,
 )
 from .cards import ICON_COIN, ICON_DRAGON, ICON_RAINBOW
 from .effects import place_frame, run_list
@@ -27,6 +30,7 @@ from .frames import (
     D_ABILITY,
     D_ACTION,
     D_CAST,
+    D_COMPANION_USE,
     D_DISCARD,
     D_DRAW_ARTISAN,
     D_END_TURN,
@@ -52,10 +56,12 @@ from .frames import (
 )
 from .goals import FANCIES, fancy_value
 from .goods import NUM_GOODS
+from .solo import check_achievements, town_bustle
 from .state import (
     CAST_ICONS,
     CASTS,
     EMPTY,
+    FANCY_SCORED,
     MAX_SETS,
     SRC_COINS,
     SRC_ENCHANT,
@@ -93,6 +99,7 @@ def _turn_start(s: GameState, f: Frame) -> None:
     s.current = p
     s.turn += 1
     s.fired = 0
+    s.companion_turn[p] = 0
     s.stack.append((P_END_TURN, p))
     s.stack.append((D_END_TURN, p))
     s.stack.append((D_VISIT, p))
@@ -161,6 +168,8 @@ def _gather(s: GameState, f: Frame) -> None:
     if card.ability >= 0:
         s.stack.append((D_ABILITY, p, shop))
     s.stack.append((D_FIRE_ONE, p, shop))
+    if s.companion[p] != EMPTY and COMPANIONS[s.companion[p]].hook == "gather_extra_place":
+        s.stack.append((D_COMPANION_USE, p, shop, s.companion[p]))
     s.stack.append(place_frame(p, shop, shop, 0, True))
     goods = s.goods[p]
     if card.icon < NUM_GOODS:
@@ -188,11 +197,17 @@ def _fire_one_legal(s: GameState, f: Frame) -> list[Action]:
     out: list[Action] = [(A.FIRE, d, -1, -1) for d in _unfired_here(s, f[2])]
     if out:
         out.append((A.SKIP, A.NO_FIRE, -1, -1))
+        bellows = companion_ready(s, f[1], "gather_fire_all")
+        if bellows is not None and len(out) > 2:
+            out.append((A.USE_COMPANION, bellows.index, -1, -1))
     return out
 
 
 def _fire_resolve(s: GameState, f: Frame, a: Action) -> None:
-    if a[0] == A.FIRE:
+    if a[0] == A.USE_COMPANION:  # Old Bellows: fire up every dragon here instead of 1
+        use_companion(s, f[1])
+        s.stack.append((D_FIRE_ALL, f[1], f[2]))
+    elif a[0] == A.FIRE:
         if f[0] == D_FIRE_ALL:
             s.stack.append(f)
         s.stack.append((P_FIRE, f[1], f[2], a[1]))
@@ -317,6 +332,10 @@ def _cast_finish(s: GameState, f: Frame) -> None:
     counters = s.counters[p]
     counters[CASTS] += 1
     counters[CAST_ICONS] |= 1 << card.icon
+    companion = companion_ready(s, p, "after_cast")
+    if companion is not None:
+        use_companion(s, p)
+        run_list(s, p, shop, companion.effect)
     if card.variable:
         counters[MAX_SETS] = max(counters[MAX_SETS], sets)
         add_rep(s, p, card.rep_by_sets[sets - 1], SRC_ENCHANT)
@@ -383,8 +402,12 @@ register(D_DISCARD, _discard_legal, _discard_resolve, sun_reveals=True)
 def _refill(s: GameState, f: Frame) -> None:
     """Step 3: refill the Park and the row; then the next turn, or the end (ruling 17)."""
     p = f[1]
+    if s.n == 1:
+        town_bustle(s)
     refill_park(s)
     refill_row(s)
+    if s.n == 1:
+        check_achievements(s, p)
     if s.end_triggered:
         s.final_turns = s.n if s.final_turns < 0 else s.final_turns - 1
         if s.final_turns == 0:
@@ -407,7 +430,10 @@ def _game_end(s: GameState, f: Frame) -> None:
             if rep > 0:
                 s.fancy[p].remove(card)
                 s.scored[p].append(card)
+                s.counters[p][FANCY_SCORED] += 1
                 add_rep(s, p, rep, SRC_MOON)
+    if s.n == 1:
+        check_achievements(s, 0)
     s.over = True
 
 

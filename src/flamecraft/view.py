@@ -12,9 +12,11 @@ from typing import Any
 from .board import CATALOG, dragons_at
 from .engine import legal_actions, names, text, to_act, winners
 from .goods import GOOD_KEYS
+from .solo import rating
 from .state import EMPTY, SOURCE_NAMES, GameState
 
 _A, _S, _E, _F = CATALOG.artisans, CATALOG.shops, CATALOG.enchantments, CATALOG.fancies
+_C, _ACH = CATALOG.companions, CATALOG.achievements
 
 
 def _shop_view(s: GameState, shop: int) -> dict[str, Any]:
@@ -52,7 +54,11 @@ def view(s: GameState, observer: int | None) -> dict[str, Any]:
             "hand_count": len(s.hand[p]),
             "fancy_count": len(s.fancy[p]),
             "scored": [_F[f].id for f in s.scored[p]],
+            "companion": _C[s.companion[p]].id if s.companion[p] != EMPTY else None,
+            "companion_uses": s.companion_uses[p],
         }
+        if s.n == 1:
+            entry["achievements"] = [_ACH[a].id for a in s.achievements[p]]
         if mine:
             entry["hand"] = [_A[a].id for a in s.hand[p]]
             entry["fancy"] = [_F[f].id for f in s.fancy[p]]
@@ -72,11 +78,17 @@ def view(s: GameState, observer: int | None) -> dict[str, Any]:
         "to_act": acting,
         "end_triggered": s.end_triggered,
         "over": s.over,
+        "solo": s.n == 1,
+        "companions": s.options.companions,
     }
+    if s.companion_offer:
+        out["companion_offer"] = [_C[c].id for c in s.companion_offer]
     if observer is not None and acting == observer:
         out["legal_actions"] = [text(s, a) for a in legal_actions(s)]
     if s.over:
         out["winners"] = winners(s)
+        if s.n == 1:
+            out["rating"] = rating(s.rep[0])
     return out
 
 

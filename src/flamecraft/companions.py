@@ -1,0 +1,94 @@
+"""The optional Companion module (design §6): the draft at setup, and the decisions that
+use a Companion. The hooks that trigger Companions live where their moment is: ``turn.py``
+(after a cast, on a Gather turn), ``board.count_gift`` (after a gift) and ``engine.py``
+(a free action, offered like a Sun Dragon reveal).
+"""
+
+from __future__ import annotations
+
+from . import actions as A
+from .actions import Action
+from .board import COMPANIONS, companion_ready, draw_fancy, placements, use_companion
+from .effects import run_list
+from .frames import (
+    D_COMPANION_PICK,
+    D_COMPANION_USE,
+    D_KEEP_DRAWN_FANCY,
+    NOWHERE,
+    P_DEAL_FANCY,
+    Frame,
+    register,
+    register_phase,
+)
+from .state import EMPTY, GameState
+
+FANCY_DEALT, FANCY_KEPT = 2, 1
+
+
+def _pick_legal(s: GameState, f: Frame) -> list[Action]:
+    return [(A.PICK_COMPANION, c, -1, -1) for c in s.companion_offer]
+
+
+def _pick_resolve(s: GameState, f: Frame, a: Action) -> None:
+    s.companion_offer.remove(a[1])
+    s.companion[f[1]] = a[1]
+
+
+register(D_COMPANION_PICK, _pick_legal, _pick_resolve)
+
+
+def _deal_fancy(s: GameState, f: Frame) -> None:
+    """Setup step 7's Fancy Dragons: dealt 2, keep 1 (a ``setup_fancy`` Companion changes
+    both); the Companions nobody took go back to the box."""
+    s.companion_box.extend(s.companion_offer)
+    s.companion_offer.clear()
+    keeps = []
+    for p in range(s.n):
+        dealt, kept = FANCY_DEALT, FANCY_KEPT
+        card = s.companion[p]
+        if card != EMPTY and COMPANIONS[card].hook == "setup_fancy":
+            dealt, kept = COMPANIONS[card].fancy_dealt, COMPANIONS[card].fancy_kept
+        cards = [draw_fancy(s, p) for _ in range(dealt)]
+        keeps.append((D_KEEP_DRAWN_FANCY, p, NOWHERE, kept, *(c for c in cards if c >= 0)))
+    s.stack.extend(reversed(keeps))  # the first seat chooses first
+
+
+register_phase(P_DEAL_FANCY, _deal_fancy)
+
+
+def _feasible(s: GameState, p: int, hook: str) -> bool:
+    if hook == "gather_extra_place":
+        return bool(placements(s, s.hand[p], -1))
+    return True
+
+
+def _use_legal(s: GameState, f: Frame) -> list[Action]:
+    p = f[1]
+    card = COMPANIONS[f[3]]
+    if s.companion[p] != card.index or companion_ready(s, p, card.hook) is None:
+        return []
+    if not _feasible(s, p, card.hook):
+        return []
+    return [(A.USE_COMPANION, card.index, -1, -1), (A.SKIP, A.NO_COMPANION, -1, -1)]
+
+
+def _use_resolve(s: GameState, f: Frame, a: Action) -> None:
+    if a[0] == A.USE_COMPANION:
+        use_companion(s, f[1])
+        run_list(s, f[1], f[2], COMPANIONS[a[1]].effect)
+
+
+register(D_COMPANION_USE, _use_legal, _use_resolve, sun_reveals=True)
+
+
+def free_actions(s: GameState, p: int) -> list[Action]:
+    """A ``free_action`` Companion that p may use at this step (Knick Knack)."""
+    card = companion_ready(s, p, "free_action")
+    if card is None or not sum(s.goods[p]):
+        return []
+    return [(A.USE_COMPANION, card.index, -1, -1)]
+
+
+def use_free_action(s: GameState, p: int, companion: int) -> None:
+    use_companion(s, p)
+    run_list(s, p, NOWHERE, COMPANIONS[companion].effect)

@@ -1,0 +1,242 @@
+"""The Companion module (design §6): the draft, and each Companion's ability and timing."""
+
+from __future__ import annotations
+
+import pytest
+
+from flamecraft import GameState, apply_in_place, legal_actions, start, to_act
+from flamecraft.board import CATALOG
+from flamecraft.frames import D_COMPANION_PICK, D_VISIT
+from flamecraft.state import EMPTY, SRC_COMPANION
+from helpers import (
+    add_shop,
+    do,
+    enchant,
+    finish_turn,
+    gather,
+    set_goods,
+    set_row,
+    sound,
+    stand,
+    texts,
+    to_hand,
+    to_slot,
+)
+
+C = CATALOG.companion_by_id
+
+
+def name(cid: str) -> str:
+    return CATALOG.companions[C[cid]].name
+
+
+def with_companion(cid: str, players: int = 2, seed: int = 0, p: int = 0) -> GameState:
+    """A game with Companions past setup, in which player p holds ``cid`` (set directly)."""
+    s = start(players, seed, companions=True)
+    while s.stack[-1][0] != D_VISIT:
+        apply_in_place(s, legal_actions(s)[0])
+    holder = s.companion.index(C[cid]) if C[cid] in s.companion else -1
+    if holder >= 0:
+        s.companion[holder], s.companion[p] = s.companion[p], s.companion[holder]
+    else:
+        s.companion_box.remove(C[cid])
+        s.companion_box.append(s.companion[p])
+        s.companion[p] = C[cid]
+    s.cache = None
+    sound(s)
+    return s
+
+
+# --- the draft ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
+def test_draft_reveals_one_more_than_players_and_last_seat_picks_first(players: int) -> None:
+    """design §6: reveal players + 1 (solo: 2, keep 1); pick in reverse seat order; the rest
+    go back to the box; no Fancy Dragon is dealt before the draft."""
+    s = start(players, 3, companions=True)
+    assert len(s.companion_offer) == players + 1
+    assert len(s.companion_box) == 7 - players - 1
+    assert all(not f for f in s.fancy)
+    order = []
+    while s.stack[-1][0] == D_COMPANION_PICK:
+        order.append(to_act(s))
+        offered = texts(s)
+        assert len(offered) == len(s.companion_offer) >= 2
+        do(s, offered[-1])
+    assert order == list(reversed(range(players)))
+    assert all(c != EMPTY for c in s.companion)
+    assert not s.companion_offer and len(s.companion_box) == 7 - players
+    sound(s)
+
+
+def test_without_the_module_nobody_has_a_companion() -> None:
+    """The module is off by default: no draft, no Companion."""
+    s = start(3, 3)
+    assert s.companion == [EMPTY] * 3 and not s.companion_offer and not s.companion_box
+
+
+def test_fortune_cookie_deals_three_keeps_two() -> None:
+    """Fortune Cookie: dealt 3 Fancy Dragons instead of 2, keep 2, the third to the bottom."""
+    for seed in range(40):
+        s = start(2, seed, companions=True)
+        if C["fortune-cookie"] in s.companion_offer:
+            break
+    else:
+        pytest.fail("no seed revealed Fortune Cookie")
+    while s.stack[-1][0] == D_COMPANION_PICK:
+        wanted = f"take {name('fortune-cookie')}"
+        do(s, wanted if wanted in texts(s) else texts(s)[0])
+    p = s.companion.index(C["fortune-cookie"])
+    while to_act(s) != p:
+        apply_in_place(s, legal_actions(s)[0])
+    assert len(s.fancy[p]) == 3
+    bottom_before = s.fancy_deck[0]
+    do(s, texts(s)[0])
+    do(s, texts(s)[0])
+    assert len(s.fancy[p]) == 2
+    assert s.fancy_deck[0] != bottom_before  # the third went to the bottom
+    sound(s)
+
+
+# --- each Companion ----------------------------------------------------------------------------
+
+def test_hexley_gains_a_good_after_each_cast() -> None:
+    """Hexley: after you cast an Enchantment, gain 1 Good of your choice (every cast)."""
+    s = with_companion("hexley")
+    set_row(s, "displacer-beef", "smelting-pot", "creme-brulee", "wraith-rose", "elfspresso")
+    set_goods(s, 0, BREAD=2, IRON=3)
+    enchant(s, "draco-bell")
+    do(s, "draw from the Artisan deck")  # Displacer Beef's own reward comes first
+    assert "gain Plant" in texts(s)
+    do(s, "gain Plant")
+    assert s.goods[0][5] == 1 and s.goods[0][2] == 0
+
+
+def test_maitre_drake_reserves_after_a_cast_only_without_a_reservation() -> None:
+    """Maître D'rake: after a cast, if you have no reserved Enchantment, you may reserve one."""
+    s = with_companion("maitre-drake")
+    set_row(s, "displacer-beef", "smelting-pot", "creme-brulee", "wraith-rose", "elfspresso")
+    set_goods(s, 0, BREAD=2, IRON=3)
+    enchant(s, "draco-bell")
+    do(s, "draw from the Artisan deck")
+    assert "reserve Smelting Pot" in texts(s) and "do not reserve" in texts(s)
+    do(s, "reserve Smelting Pot")
+    assert s.reserved[0] == CATALOG.enchantment_by_id["smelting-pot"]
+    s2 = with_companion("maitre-drake")
+    set_row(s2, "displacer-beef", "smelting-pot", "creme-brulee", "wraith-rose", "elfspresso")
+    s2.reserved[0] = s2.ench_row.pop()  # already holding Elfspresso
+    s2.ench_row.append(s2.ench_deck.pop())
+    set_goods(s2, 0, BREAD=2, IRON=3)
+    enchant(s2, "draco-bell")
+    do(s2, "draw from the Artisan deck")
+    assert not any(t.startswith("reserve") for t in texts(s2))
+
+
+def test_old_bellows_fires_every_dragon_once_per_game() -> None:
+    """Old Bellows: once per game, on a Gather turn, fire up every dragon at the Shop."""
+    s = with_companion("old-bellows")
+    to_slot(s, "draco-bell", 1, "cutlet")
+    to_hand(s, 0)
+    gather(s, "draco-bell")
+    if "do not place" in texts(s):
+        do(s, "do not place")
+    assert f"use {name('old-bellows')}" in texts(s)
+    do(s, f"use {name('old-bellows')}")
+    fired = 0
+    while "stop firing up" in texts(s) and fired < 2:
+        fire = next(t for t in texts(s) if t.startswith("fire up"))
+        do(s, fire)
+        fired += 1
+        while texts(s) and not any(t.startswith(("fire up", "stop")) for t in texts(s)):
+            do(s, texts(s)[0])
+    assert fired == 2 and s.companion_uses[0] == 1
+    finish_turn(s)
+    finish_turn(s)
+    stand(s, 0, "critical-rolls")
+    gather(s, "draco-bell")
+    if "do not place" in texts(s):
+        do(s, "do not place")
+    assert f"use {name('old-bellows')}" not in texts(s)
+
+
+def test_old_bellows_is_not_offered_for_a_single_dragon() -> None:
+    """With only one dragon to fire, Old Bellows would change nothing: not offered."""
+    s = with_companion("old-bellows")
+    gather(s, "draco-bell")
+    if "do not place" in texts(s):
+        do(s, "do not place")
+    assert f"use {name('old-bellows')}" not in texts(s)
+
+
+def test_santa_claws_once_per_turn_after_gifts_visiting_gifts_included() -> None:
+    """Santa Claws: once per turn, after you give 1 or more gifts, gain 1 Reputation."""
+    s = with_companion("santa-claws", players=3)
+    stand(s, 1, "draco-bell")
+    stand(s, 2, "draco-bell")
+    set_goods(s, 0, BREAD=1, MEAT=1)
+    do(s, "visit Draco Bell", "give Bread to P2")  # the Meat to P3 is then the only choice
+    assert s.goods[1][0] == 1 and s.goods[2][1] == 1
+    assert s.rep[0] == 1 and s.rep_sources[0][SRC_COMPANION] == 1
+    assert s.counters[0][3] == 2  # both gifts counted
+
+
+def test_santa_claws_does_not_trigger_without_gifts() -> None:
+    s = with_companion("santa-claws", players=3)
+    set_goods(s, 0, BREAD=2)
+    gather(s, "draco-bell")
+    assert s.rep_sources[0][SRC_COMPANION] == 0
+
+
+def test_knick_knack_exchanges_one_good_once_per_turn() -> None:
+    """Knick Knack: once per turn, return 1 Good to gain 1 Good of another type."""
+    s = with_companion("knick-knack")
+    set_goods(s, 0, BREAD=1)
+    use = f"use {name('knick-knack')}"
+    assert use in texts(s)
+    do(s, use)
+    assert "return Bread for Bread" not in texts(s)
+    do(s, "return Bread for Meat")
+    assert s.goods[0][0] == 0 and s.goods[0][1] == 1
+    assert use not in texts(s)
+
+
+def test_knick_knack_needs_a_good() -> None:
+    s = with_companion("knick-knack")
+    set_goods(s, 0)
+    assert f"use {name('knick-knack')}" not in texts(s)
+
+
+def test_hardhat_hattie_places_anywhere_twice_per_game() -> None:
+    """Hardhat Hattie: twice per game (not twice in a turn), after Gather step 2, place 1
+    more dragon from your hand anywhere in Town, gaining the slot's reward."""
+    s = with_companion("hardhat-hattie")
+    add_shop(s, "fogo-de-char")
+    to_hand(s, 0, "cutlet", "brisket", "skewart", "flambe")
+    use = f"use {name('hardhat-hattie')}"
+    for round_ in range(3):
+        stand(s, 0, "smith-mart" if round_ % 2 else "critical-rolls")
+        gather(s, "draco-bell")
+        if round_ < 2:
+            if "do not place" in texts(s):
+                do(s, "do not place")
+            assert use in texts(s), round_
+            do(s, use)
+            place = next(t for t in texts(s) if "Fogo de Char" in t)
+            do(s, place)
+        else:
+            assert use not in texts(s)
+        finish_turn(s)
+        finish_turn(s)
+    assert s.companion_uses[0] == 2
+    sound(s)
+
+
+def test_companion_effects_do_not_act_for_other_players() -> None:
+    """Companions act only for their owner."""
+    s = with_companion("hexley", p=1)
+    set_row(s, "displacer-beef", "smelting-pot", "creme-brulee", "wraith-rose", "elfspresso")
+    set_goods(s, 0, BREAD=2, IRON=3)
+    enchant(s, "draco-bell")
+    do(s, "draw from the Artisan deck")
+    assert not any(t.startswith("gain ") for t in texts(s))
+    assert s.current == 0 or sum(s.goods[0]) == 0

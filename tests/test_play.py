@@ -1,0 +1,594 @@
+"""``flamecraft play``: whole games through the real program in a pseudo-terminal (pexpect), and
+the pieces it is built from (input matching, undo, saving, the end scores, the screens) called
+directly. The screens must never show another seat's hidden cards."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from flamecraft import (
+    GameState,
+    apply_in_place,
+    legal_actions,
+    parse_action,
+    start,
+    text,
+    to_act,
+    winners,
+)
+from flamecraft.actions import GIFT_ARTISAN
+from flamecraft.board import CATALOG
+from flamecraft.bots import BOTS, random_action
+from flamecraft.serialize import GameRecord
+from flamecraft.setup_game import MAX_PLAYERS, MIN_PLAYERS
+from flamecraft.state import Options
+from flamecraft.tui import (
+    ChoiceError,
+    LogEntry,
+    Seat,
+    Session,
+    Setup,
+    SetupError,
+    default_names,
+    end_summary,
+    find_card,
+    load_session,
+    match_text,
+    public_text,
+    reveals,
+    seat_kind,
+    setup_from_args,
+    tie_break,
+)
+from flamecraft.tui_screen import (
+    Cards,
+    Style,
+    card_text,
+    hand_detail,
+    players_detail,
+    strip_ansi,
+    summary,
+    town_detail,
+    visible_len,
+    wrap,
+)
+from helpers import A, add_shop, do, fresh, gather, to_ability
+
+EXE = str(Path(sys.executable).parent / "flamecraft")
+COLOR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+# ---------------------------------------------------------------- typed input
+
+VISITS = ["visit Critical Rolls", "visit Draco Bell", "visit Draconic Tonic", "visit Smith Mart",
+          "gather"]
+
+
+def test_match_by_number_is_one_based() -> None:
+    """Choices are numbered from 1 on the screen; the number picks that choice."""
+    assert match_text("1", VISITS) == 0
+    assert match_text(" 5 ", VISITS) == 4
+
+
+@pytest.mark.parametrize("typed", ["0", "6", "99", "-1"])
+def test_number_out_of_range_names_the_range(typed: str) -> None:
+    with pytest.raises(ChoiceError, match="from 1 to 5"):
+        match_text(typed, VISITS)
+
+
+def test_match_by_unique_prefix_exact_text_and_words() -> None:
+    """A unique prefix picks its choice (case and spacing ignored); an exact text wins over
+    longer texts it begins; failing a prefix, words that begin words of one choice pick it."""
+    assert match_text("visit sm", VISITS) == 3
+    assert match_text("VISIT   crit", VISITS) == 0
+    assert match_text("ga", VISITS) == 4
+    assert match_text("smith", VISITS) == 3
+    assert match_text("dr bell", VISITS) == 1
+    assert match_text("keep X", ["keep X", "keep X Y"]) == 0
+
+
+@pytest.mark.parametrize("typed", ["visit", "visit dra", "draco", "v"])
+def test_ambiguous_prefix_lists_the_candidates(typed: str) -> None:
+    with pytest.raises(ChoiceError, match="fits") as err:
+        match_text(typed, VISITS)
+    assert "visit Draco Bell" in str(err.value)
+    assert "gather" not in str(err.value)
+
+
+@pytest.mark.parametrize("typed", ["zzz", "", "   ", "visit Nowhere", "1x"])
+def test_garbage_is_refused_with_a_message(typed: str) -> None:
+    with pytest.raises(ChoiceError):
+        match_text(typed, VISITS)
+
+
+def test_find_card_by_name_and_prefix() -> None:
+    """`card NAME` finds any card by its name or a unique prefix; numbers are not names."""
+    assert find_card("draco bell") is CATALOG.shops[CATALOG.shop_by_id["draco-bell"]]
+    assert find_card("Three of a K") is CATALOG.fancies[CATALOG.fancy_by_id["three-of-a-kindle"]]
+    with pytest.raises(ChoiceError, match="Draco Bell"):
+        find_card("draco")
+    with pytest.raises(ChoiceError):
+        find_card("12")
+
+
+def test_every_card_has_a_full_text_that_fits_the_screen() -> None:
+    """`card NAME` works for every card (each name picks its own card) and its text, in
+    colour, wraps to 80 columns: a Shop lists its 3 slots, an Artisan its fire-up, an
+    Enchantment its cost, a Fancy Dragon its goal."""
+    style = Style(True)
+    for name, card in Cards(CATALOG).all_named():
+        assert find_card(name) is card
+        lines = wrap(card_text(style, card), 80)
+        assert max(visible_len(line) for line in lines) <= 80
+        joined = strip_ansi(" ".join(line.strip() for line in lines))
+        assert joined.startswith(name)
+        assert any(key in joined for key in ("slot 3: takes", "Fire up:", "Cost", "Dragon ("))
+
+
+# ---------------------------------------------------------------- setup
+
+
+def _args(**kw: object) -> argparse.Namespace:
+    base = dict(players=None, seats=None, names=None, enchantments=None, seed=None, load=None)
+    base.update(kw)
+    return argparse.Namespace(**base)
+
+
+def test_default_setup_is_one_person_against_three_bots() -> None:
+    setup = setup_from_args(_args(seed=3))
+    assert setup.kinds == ["human", "random", "random", "random"]
+    assert setup.names == ("You", "Ember", "Cinder", "Ash")
+    assert (setup.deck, setup.seed) == ("purple", 3)
+
+
+def test_setup_flags() -> None:
+    setup = setup_from_args(_args(seats="human,bot,Human", names="Ann,Bo,Cy",
+                                  enchantments="golden", seed=7))
+    assert setup.kinds == ["human", "random", "human"]
+    assert setup.names == ("Ann", "Bo", "Cy") and setup.deck == "golden"
+    assert default_names(["human", "random", "human"]) == ("Player 1", "Ember", "Player 3")
+
+
+@pytest.mark.parametrize("kw, problem", [
+    ({"players": 3, "seats": "human,bot"}, "2 seats for 3"),
+    ({"players": 2, "names": "A,B,C"}, "3 names for 2"),
+    ({"players": 6}, "–5 players, not 6"),
+    ({"seats": "human,wizard"}, "unknown seat kind"),
+    ({"names": "Ann,ann"}, "same name"),
+])
+def test_bad_setup_is_refused(kw: dict[str, object], problem: str) -> None:
+    with pytest.raises(SetupError, match=problem):
+        setup_from_args(_args(**kw))
+
+
+def test_seat_kinds_come_from_the_bot_registry() -> None:
+    """Seat kinds are pluggable by name: every bot in bots.BOTS is a seat kind."""
+    assert BOTS["random"] is random_action
+    for name in BOTS:
+        assert seat_kind(name) == name and seat_kind(f"bot:{name}") == name
+    assert seat_kind("bot") == "random" and seat_kind("Human") == "human"
+
+
+# ---------------------------------------------------------------- undo, log, save
+
+
+def _session(s: GameState, players: int = 2) -> Session:
+    seats = [Seat("human", n) for n in ("P1", "P2", "P3", "P4", "P5")[:players]]
+    return Session(s, 1, seats)
+
+
+def _play(session: Session, *typed: str) -> None:
+    for t in typed:
+        session.play(parse_action(session.state, t))
+
+
+def test_undo_goes_back_within_the_turn_but_not_past_a_deck_draw() -> None:
+    """Undo restores the state before each of this turn's choices, until a card is drawn from
+    the hidden Artisan deck (a Bread Dragon's fire-up); after that there is nothing to undo."""
+    s = fresh(2, seed=4)
+    session = _session(s)
+    before = session.state.copy()
+    _play(session, "visit Critical Rolls")
+    assert session.undo(0).startswith("undone: visit Critical Rolls")
+    assert session.state == before and session.actions == [] and session.log == []
+    _play(session, "visit Critical Rolls")
+    while "fire up Pan" not in [text(session.state, a) for a in legal_actions(session.state)]:
+        _play(session, "do not place")
+    _play(session, "fire up Pan")
+    assert session.undo_stack  # still undoable: nothing hidden shown yet
+    _play(session, "draw from the Artisan deck")
+    assert session.undo(0).startswith("nothing to undo")
+    assert session.actions[-1] == "draw from the Artisan deck"
+
+
+def test_undo_is_only_for_the_seat_that_chose() -> None:
+    session = _session(fresh(2, seed=4))
+    _play(session, "visit Critical Rolls")
+    assert session.undo(1).startswith("nothing to undo")
+    assert session.actions == ["visit Critical Rolls"]
+
+
+def test_looking_at_the_artisan_deck_cannot_be_undone() -> None:
+    """Choosing among the top cards of the Artisan deck shows hidden cards: the action that
+    led there is a barrier for undo even though no pile has shrunk yet."""
+    s = fresh(2, seed=1)
+    add_shop(s, "la-petite-dragonne")
+    gather(s, "la-petite-dragonne")
+    to_ability(s)
+    before = s.copy()
+    ability = next(t for t in (text(s, a) for a in legal_actions(s)) if t.startswith("use "))
+    do(s, ability)
+    assert reveals(before, s)
+    assert not reveals(fresh(2, seed=1), do(fresh(2, seed=1), "visit Smith Mart"))
+
+
+def test_log_hides_the_cards_a_choice_names_from_the_other_seats() -> None:
+    """A kept Fancy Dragon is named to its keeper only; a gifted Artisan Dragon to the giver
+    and the receiver only."""
+    s = start(3, 2)
+    keep = legal_actions(s)[0]
+    full = text(s, keep)
+    public, also = public_text(s, keep, full)
+    entry = LogEntry(0, 0, full, public, also)
+    assert entry.for_seat(0) == full and entry.for_seat(1) == "keep a Fancy Dragon"
+    gift = (GIFT_ARTISAN, A["pan"], 2, -1)
+    full = text(s, gift)
+    public, also = public_text(s, gift, full)
+    entry = LogEntry(1, 0, full, public, also)
+    assert entry.for_seat(2) == full == "gift Pan to P3"
+    assert entry.for_seat(1) == "gift an Artisan Dragon to P3"
+
+
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    """A save is a game record with a 'seats' key; loading replays it to the same state with
+    the same seats."""
+    setup = Setup(["human", "random", "human"], ("Ann", "Bo", "Cy"), "golden", 9)
+    session = Session.new(setup)
+    rng = random.Random(1)
+    for _ in range(40):
+        session.play(random_action(session.state, rng))
+    path = tmp_path / "g.json"
+    path.write_text(session.to_json(), encoding="utf-8")
+    obj = json.loads(path.read_text(encoding="utf-8"))
+    assert obj["format"] == "flamecraft-record" and len(obj["actions"]) == 40
+    assert obj["seats"] == [{"name": "Ann", "kind": "human"}, {"name": "Bo", "kind": "random"},
+                            {"name": "Cy", "kind": "human"}]
+    loaded = load_session(str(path))
+    assert loaded.state == session.state
+    assert loaded.seats == session.seats and loaded.seed == 9
+
+
+def test_load_a_record_without_seats_and_bad_files(tmp_path: Path) -> None:
+    """A plain record (say from `demo --record`) loads with seat 1 a person, the rest bots;
+    a bad file is refused with a message naming it."""
+    record = GameRecord(Options(3), 3).to_json()
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert [seat.kind for seat in load_session(str(path)).seats] == ["human", "random", "random"]
+    path.write_text("{not json", encoding="utf-8")
+    with pytest.raises(SetupError, match=r"r\.json: not valid JSON"):
+        load_session(str(path))
+    record["actions"] = ["visit Nowhere"]
+    path.write_text(json.dumps(record), encoding="utf-8")
+    with pytest.raises(SetupError, match="action 1"):
+        load_session(str(path))
+    with pytest.raises(SetupError, match="no such file"):
+        load_session(str(tmp_path / "missing.json"))
+
+
+# ---------------------------------------------------------------- the end
+
+
+def _finished(players: int, seed: int) -> tuple[GameState, GameState]:
+    s = start(players, seed)
+    rng = random.Random(seed)
+    prev = s
+    while not s.over:
+        prev = s.copy()
+        apply_in_place(s, random_action(s, rng))
+    return s, prev
+
+
+def test_end_summary_adds_up() -> None:
+    """Rules, End of the game: Reputation by source sums to the total; Moon Dragons scored at
+    the end are listed with what each paid, and they add up to the Moon column."""
+    for seed in range(4):
+        s, prev = _finished(3, seed)
+        end = end_summary(s, prev)
+        for p, row in enumerate(end["players"]):
+            assert sum(row["sources"].values()) == row["reputation"] == s.rep[p]
+            paid = sum(rep for name, rep in row["moons"] if "during the game" not in name)
+            assert paid <= row["sources"]["moon_dragons"]
+        assert end["winners"] == winners(s)
+
+
+def test_tie_break_explains_the_rules_tiebreakers() -> None:
+    """Rules, Tiebreakers: most Artisan Dragons in hand, then most Goods, else a shared win;
+    the explanation agrees with engine.winners."""
+    s, _ = _finished(3, 1)
+    s.rep[:] = [20, 20, 5]
+    s.hand[0], s.hand[1] = [1, 2], [3]
+    line = tie_break(s)
+    assert "P1 and P2 tied at 20" in line and "in hand breaks it (P1 2, P2 1)" in line
+    assert line.endswith("P1 wins.") and winners(s) == [0]
+    s.hand[1] = [3, 4]
+    s.goods[0], s.goods[1] = [0, 1, 0, 0, 0, 0], [3, 0, 0, 0, 0, 0]
+    line = tie_break(s)
+    assert "Still tied on Artisan Dragons" in line and line.endswith("P2 wins.")
+    assert winners(s) == [1]
+    s.goods[1] = [1, 0, 0, 0, 0, 0]
+    assert tie_break(s).endswith("They share the victory.")
+    assert winners(s) == [0, 1]
+    s.rep[:] = [20, 19, 5]
+    assert tie_break(s) == ""
+
+
+# ---------------------------------------------------------------- screens
+
+
+def _hidden_names(s: GameState, seat: int) -> set[str]:
+    """Names of the cards other seats hold hidden (hands and unscored Fancy Dragons)."""
+    out = set()
+    for p in range(s.n):
+        if p != seat:
+            out.update(CATALOG.artisans[a].name for a in s.hand[p])
+            out.update(CATALOG.fancies[f].name for f in s.fancy[p])
+    return out
+
+
+def _named(screen: str, names: set[str]) -> list[str]:
+    return [n for n in names if re.search(rf"(?<![\w']){re.escape(n)}(?![\w'])", screen)]
+
+
+def test_screens_never_show_another_seats_hidden_cards() -> None:
+    """Every screen of the seat to act (summary, town, hand, players) in random 3- and
+    4-player games names none of the cards the other seats hold hidden; its own hand does
+    appear (so the check can fail)."""
+    style, cards = Style(False), Cards(CATALOG)
+    for players, seed in ((3, 5), (4, 6)):
+        kinds = ["human"] * players
+        session = Session.new(Setup(kinds, default_names(kinds), "purple", seed))
+        rng = random.Random(seed)
+        checked = 0
+        while not session.state.over:
+            p = to_act(session.state)
+            sv = session.screen_view(p)
+            sv["log"] = []  # the log names publicly drawn cards; checked on its own
+            v = sv["view"]
+            screen = "\n".join([*summary(style, sv, CATALOG, 80, 24), *town_detail(style, v, cards),
+                                *hand_detail(style, v, sv, cards),
+                                *players_detail(style, v, sv, cards)])
+            assert _named(screen, _hidden_names(session.state, p)) == []
+            own = {CATALOG.artisans[a].name for a in session.state.hand[p]}
+            assert set(_named(screen, own)) == own
+            checked += 1
+            session.play(random_action(session.state, rng))
+        assert checked > 100
+
+
+def test_summary_fits_80_by_24() -> None:
+    """The summary screen is at most 80 columns wide, and at most 24 lines whenever the
+    choices fit in a few rows (long lists of placements may scroll)."""
+    style = Style(True)
+    for players, seed in ((2, 1), (5, 2)):
+        kinds = ["human"] * players
+        session = Session.new(Setup(kinds, default_names(kinds), "purple", seed))
+        rng = random.Random(seed)
+        while not session.state.over:
+            lines = summary(style, session.screen_view(to_act(session.state)), CATALOG, 80, 24)
+            assert max(visible_len(line) for line in lines) <= 80
+            if len(legal_actions(session.state)) <= 10:
+                assert len(lines) <= 24, "\n".join(strip_ansi(line) for line in lines)
+            session.play(random_action(session.state, rng))
+
+
+# ---------------------------------------------------------------- the real program in a pty
+
+
+def _spawn(tmp_path: Path, *args: str, **env: str) -> pexpect.spawn:
+    environ = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    environ.update(TERM="xterm", **env)
+    return pexpect.spawn(EXE, ["play", *args], cwd=str(tmp_path), env=environ,
+                         encoding="utf-8", timeout=20, dimensions=(24, 80))
+
+
+def _finish(child: pexpect.spawn, status: int = 0) -> None:
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == status
+
+
+def test_whole_game_against_a_bot_in_a_pty(tmp_path: Path) -> None:
+    """A 2-player game, a person always answering "1" against the random bot, played to the
+    end through the real program: every screen is at most 80 columns wide and never names the
+    bot's unscored Fancy Dragons; the score screen matches a replay of the saved record."""
+    child = _spawn(tmp_path, "--players", "2", "--seed", "11", "--bot-delay", "0", "--no-color")
+    screens = []
+    while child.expect(["You> ", r"Game over\. Press Enter"]) == 0:
+        screens.append(child.before)
+        child.sendline("1")
+    scores = child.before
+    child.sendline("save end.json")
+    child.expect("saved to end.json")
+    child.expect(r"Game over\. Press Enter")
+    child.sendline("")
+    _finish(child)
+    for screen in screens:
+        assert max(len(line) for line in screen.split("\r\n")) <= 80
+        assert "\x1b[3" not in screen  # --no-color
+    assert "REPUTATION BY SOURCE" in scores and "MOON DRAGONS" in scores
+    record = json.loads((tmp_path / "end.json").read_text(encoding="utf-8"))
+    s = start(2, 11, "purple", ("You", "Ember"))
+    k = 0
+    for typed in record["actions"]:
+        if to_act(s) == 0:
+            bot_fancy = {CATALOG.fancies[f].name for f in s.fancy[1]}
+            assert _named(screens[k], bot_fancy) == [], k
+            k += 1
+        apply_in_place(s, parse_action(s, typed))
+    assert s.over and k == len(screens) > 20
+    for p, name in enumerate(("You", "Ember")):
+        row = re.search(rf"^  {name} +(.*)$", scores, re.M)
+        assert row is not None and int(row.group(1).split()[-1]) == s.rep[p]
+    best = " and ".join(("You", "Ember")[p] for p in winners(s))
+    assert (f"Winner: {best} with {s.rep[winners(s)[0]]} Reputation" in scores
+            if len(winners(s)) == 1 else "sharing the victory" in scores)
+
+
+def test_bad_input_commands_undo_save_quit_then_load_and_eof(tmp_path: Path) -> None:
+    """Bad input (garbage, out of range, ambiguous) is answered and asked again; help, card,
+    town and log answer; undo takes back a visit; save writes a record with the seats; quit
+    offers to save; --load resumes it; end of input saves to the autosave file."""
+    child = _spawn(tmp_path, "--seats", "human,bot", "--names", "Ann,Bo", "--seed", "4",
+                   "--bot-delay", "0", "--no-color")
+    child.expect("Ann> ")
+    for typed, answer in (("zzz", "no choice matches 'zzz'"), ("0", "there is no choice 0"),
+                          ("17", "there is no choice 17"), ("keep", "fits 2 choices"),
+                          ("help", "HOW TO PLAY"), ("card draco bell", "slot 3: takes"),
+                          ("card", "which card"), ("log", "nothing has happened")):
+        child.sendline(typed)
+        child.expect_exact(answer)
+        child.expect("Ann> ")
+    child.sendline("1")
+    child.expect("choose which Shop to visit")
+    child.expect("Ann> ")
+    visits = re.findall(r"\d+ (visit [A-Z][\w' ]+?)(?=\s{2,}|\r)", child.before)
+    child.sendline("visit sm")
+    child.expect("Ann> ")
+    child.sendline("undo")
+    child.expect_exact("undone: visit Smith Mart")
+    child.expect("choose which Shop to visit")
+    child.expect("Ann> ")
+    child.sendline("town")
+    child.expect_exact("Smith Mart [Ir]")
+    child.expect("Ann> ")
+    child.sendline("2")
+    child.expect("Ann> ")
+    child.sendline("save mid.json")
+    child.expect_exact("saved to mid.json")
+    child.expect("Ann> ")
+    child.sendline("quit")
+    child.expect("Save the game before leaving")
+    child.sendline("")
+    child.expect("Goodbye")
+    _finish(child)
+    saved = json.loads((tmp_path / "mid.json").read_text(encoding="utf-8"))
+    assert saved["seats"] == [{"name": "Ann", "kind": "human"}, {"name": "Bo", "kind": "random"}]
+    assert saved["actions"][2] == visits[1] and "visit Smith Mart" not in saved["actions"]
+
+    child = _spawn(tmp_path, "--load", "mid.json", "--bot-delay", "0", "--no-color")
+    child.expect("Ann> ")
+    child.sendline("1")
+    child.expect("Ann> ")
+    child.sendeof()
+    child.expect_exact("the game is saved to flamecraft-autosave.json")
+    _finish(child)
+    auto = json.loads((tmp_path / "flamecraft-autosave.json").read_text(encoding="utf-8"))
+    assert auto["actions"][:len(saved["actions"])] == saved["actions"]
+    assert len(auto["actions"]) > len(saved["actions"])
+
+
+def test_two_people_hand_over_and_see_only_their_own_cards(tmp_path: Path) -> None:
+    """Two people at one keyboard: a hand-over screen (after clearing the screen) comes
+    before each one's turn, and each one's screen names their own hand and Fancy Dragons and
+    never the other's. NO_COLOR turns colour off."""
+    s = start(2, 8, "purple", ("Ann", "Bo"))
+    hand = [{CATALOG.artisans[a].name for a in s.hand[p]} for p in range(2)]
+    fancy = [{CATALOG.fancies[f].name for f in s.fancy[p]} for p in range(2)]
+    child = _spawn(tmp_path, "--seats", "human,human", "--names", "Ann,Bo", "--seed", "8",
+                   "--bot-delay", "0", NO_COLOR="1")
+    seen: dict[str, list[str]] = {"Ann": [], "Bo": []}
+    order = []
+    child.expect(r"Pass the keyboard to (\w+)\.")
+    for _ in range(5):
+        who = child.match.group(1)
+        order.append(who)
+        child.sendline("")
+        child.expect(f"{who}> ")
+        seen[who].append(child.before)
+        while True:
+            child.sendline("1")
+            if child.expect([f"{who}> ", r"Pass the keyboard to (\w+)\."]) == 1:
+                assert "\x1b[2J" in child.before  # the last person's screen is cleared
+                break
+            seen[who].append(child.before)
+    assert order[:3] == ["Ann", "Bo", "Ann"]
+    for p, who in enumerate(("Ann", "Bo")):
+        first = seen[who][0]
+        assert set(_named(first, hand[p] | fancy[p])) == hand[p] | fancy[p]
+        assert _named(first, hand[1 - p] | fancy[1 - p]) == []
+        assert all(COLOR.search(screen) is None for screen in seen[who])
+    child.sendline("quit")
+    child.sendline("")
+    child.terminate(force=True)
+
+
+def test_interactive_setup_defaults_and_colour(tmp_path: Path) -> None:
+    """`flamecraft play` with no set-up flag on a terminal asks a short setup; Enter at each
+    question gives one person against three bots; the screen is in colour."""
+    child = _spawn(tmp_path, "--bot-delay", "0")
+    question = f"Players ({MIN_PLAYERS}–{MAX_PLAYERS}) [4]:"
+    child.expect_exact(question)
+    child.sendline("9")
+    child.expect_exact(f"give a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}")
+    child.expect_exact(question)
+    child.sendline("")
+    for question in ("People at this keyboard", "Names, comma-separated [You, Ember, Cinder, "
+                     "Ash]", "Enchantment deck", "Play with Companions", "Seed"):
+        child.expect_exact(question)
+        child.sendline("")
+    child.expect_exact("You (human), Ember (random bot), Cinder (random bot), Ash (random bot)")
+    child.expect("You> ")
+    assert re.search(r"\x1b\[3[1-7]m\[(Br|Me|Ir|Po|Cr|Pl)\]", child.before)
+    child.sendline("quit")
+    child.expect("Save the game before leaving")
+    child.sendline("")
+    _finish(child)
+
+
+def test_plain_output_when_not_a_terminal(tmp_path: Path) -> None:
+    """With stdout and stdin not terminals: no colour, no screen clearing, no setup questions
+    (the default game starts), and the end of input saves the game."""
+    done = subprocess.run([EXE, "play", "--seats", "human,human", "--seed", "2"],
+                          input="\n1\n", capture_output=True, text=True, cwd=tmp_path,
+                          timeout=20, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "\x1b[" not in done.stdout
+    assert "Pass the keyboard to Player 1" in done.stdout
+    assert "Pass the keyboard to Player 2" in done.stdout
+    assert (tmp_path / "flamecraft-autosave.json").exists()
+    bad = subprocess.run([EXE, "play", "--players", "3", "--seats", "human,bot"],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=20, check=False)
+    assert bad.returncode == 2 and "2 seats for 3 players" in bad.stderr
+
+
+@pytest.mark.parametrize(("args", "expect"), [
+    (("--players", "1", "--seed", "5"), ("ACHIEVEMENTS", "Rating:")),
+    (("--players", "3", "--seats", "human,bot,bot", "--seed", "6", "--companions"),
+     ("take ",)),
+])
+def test_solo_and_companion_games_play_to_the_end_in_a_pty(
+        tmp_path: Path, args: tuple[str, ...], expect: tuple[str, ...]) -> None:
+    """Issue 6 in the terminal: a solo game and a game with Companions (the draft included)
+    play to the end by always answering "1"; the end screen shows the solo rating."""
+    child = _spawn(tmp_path, *args, "--bot-delay", "0", "--no-color")
+    seen = []
+    while child.expect(["> ", r"Game over\. Press Enter"]) == 0:
+        seen.append(child.before)
+        child.sendline("1")
+    seen.append(child.before)
+    child.sendline("")
+    _finish(child)
+    everything = "\n".join(seen)
+    for word in expect:
+        assert word in everything, word
