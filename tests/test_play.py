@@ -124,7 +124,7 @@ def test_find_card_by_name_and_prefix() -> None:
 def test_every_card_has_a_full_text_that_fits_the_screen() -> None:
     """`card NAME` works for every card (each name picks its own card) and its text, in
     colour, wraps to 80 columns: a Shop lists its 3 slots, an Artisan its fire-up, an
-    Enchantment its cost, a Fancy Dragon its goal."""
+    Enchantment its cost, a Fancy Dragon its goal, a Companion or an achievement its kind."""
     style = Style(True)
     for name, card in Cards(CATALOG).all_named():
         assert find_card(name) is card
@@ -132,7 +132,8 @@ def test_every_card_has_a_full_text_that_fits_the_screen() -> None:
         assert max(visible_len(line) for line in lines) <= 80
         joined = strip_ansi(" ".join(line.strip() for line in lines))
         assert joined.startswith(name)
-        assert any(key in joined for key in ("slot 3: takes", "Fire up:", "Cost", "Dragon ("))
+        assert any(key in joined for key in ("slot 3: takes", "Fire up:", "Cost", "Dragon (",
+                                             "(Companion,", "(solo achievement,"))
 
 
 # ---------------------------------------------------------------- setup

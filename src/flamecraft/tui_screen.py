@@ -18,8 +18,10 @@ from .cards import (
     ICON_COIN,
     ICON_DRAGON,
     ICON_RAINBOW,
+    Achievement,
     ArtisanCard,
     Catalog,
+    CompanionCard,
     EnchantmentCard,
     FancyCard,
     ShopCard,
@@ -151,7 +153,8 @@ class Cards:
 
     def all_named(self) -> list[tuple[str, object]]:
         cards: list[tuple[str, object]] = []
-        for table in (self.c.shops, self.c.artisans, self.c.enchantments, self.c.fancies):
+        for table in (self.c.shops, self.c.artisans, self.c.enchantments, self.c.fancies,
+                      self.c.companions, self.c.achievements):
             cards.extend((card.name, card) for card in table)
         return cards
 
@@ -271,6 +274,17 @@ def card_text(style: Style, card: object) -> list[str]:
         return [enchantment_long(style, card)]
     if isinstance(card, FancyCard):
         return [fancy_long(card)]
+    if isinstance(card, CompanionCard):
+        limits = []
+        if card.uses_per_game:
+            limits.append(f"{card.uses_per_game} per game")
+        if card.per_turn:
+            limits.append(f"{card.per_turn} per turn")
+        return [f"{style.bold(card.name)} (Companion, {card.provenance.level}"
+                + (f"; {', '.join(limits)}" if limits else "") + f"): {card.text}"]
+    if isinstance(card, Achievement):
+        return [f"{style.bold(card.name)} (solo achievement, {card.rep} Reputation): "
+                f"{card.text}"]
     raise TypeError(f"not a card: {card!r}")
 
 
@@ -573,6 +587,11 @@ def summary(style: Style, sv: dict[str, Any], catalog: Catalog, width: int = 80,
     cards = Cards(catalog)
     texts = v.get("legal_actions", [])
     must = [*header(style, v, width), *me_lines(style, v, sv, cards, width)]
+    if v.get("companion_offer"):
+        must.append(style.bold("COMPANIONS ON OFFER"))
+        for cid in v["companion_offer"]:
+            card = cards.c.companions[cards.c.companion_by_id[cid]]
+            must.extend(wrap([f"  {style.bold(card.name)}: {card.text}"], width))
     bottom = [*choice_lines(style, v, sv, width), style.dim(HINT)]
     town = town_compact(style, v, cards, width)
     others = others_lines(style, v, sv, cards, width)
