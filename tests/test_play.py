@@ -544,8 +544,9 @@ def test_interactive_setup_defaults_and_colour(tmp_path: Path) -> None:
     child.expect_exact(f"give a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}")
     child.expect_exact(question)
     child.sendline("")
-    for question in ("People at this keyboard", "Names, comma-separated [You, Ember, Cinder, "
-                     "Ash]", "Enchantment deck", "Play with Companions", "Seed"):
+    strength = ("Bot strength",) if len(BOTS) > 1 else ()
+    for question in ("People at this keyboard", *strength, "Names, comma-separated [You, "
+                     "Ember, Cinder, Ash]", "Enchantment deck", "Play with Companions", "Seed"):
         child.expect_exact(question)
         child.sendline("")
     child.expect_exact("You (human), Ember (random bot), Cinder (random bot), Ash (random bot)")

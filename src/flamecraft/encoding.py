@@ -1,0 +1,484 @@
+"""The fixed action catalogue and the observation vector that learning agents see.
+
+Learning code needs actions as integers from a fixed range and observations as fixed-size
+vectors; the engine offers neither (its actions are tuples that name cards). This module maps
+between the two, for every research interface (PettingZoo, Gymnasium, OpenSpiel), so that all
+of them agree. The layout of both is documented in ``docs/rl.md``.
+
+The catalogue depends only on the player count. Artisan Dragons are named by their Good type
+where the engine offers one dragon per type (dragons of one type are interchangeable), by their
+place in Town (Shop and slot) where it offers particular dragons there, and other seats by their
+offset from the seat acting (1 = the next seat clockwise), so one index means the same move from
+every seat. Pure Python: the core package installs without numpy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+from . import actions as A
+from .actions import Action
+from .board import ART_TYPE, CATALOG
+from .engine import legal_actions, to_act, winners
+from .errors import IllegalActionError
+from .frames import DECISIONS
+from .goods import NUM_GOODS
+from .state import (
+    CAST_ICONS,
+    CASTS,
+    COMPLETED,
+    EMPTY,
+    FANCY_SCORED,
+    GIFTS,
+    MAX_SETS,
+    PLACED,
+    SUN_SCORED,
+    VISITED,
+    GameState,
+)
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 5  # the player counts the research interfaces offer
+NUM_TYPES = 6  # Artisan Dragon types: one per Good
+NUM_ITEMS = NUM_GOODS + 1  # a Good or the Coin
+NUM_SHOPS = len(CATALOG.shops)
+NUM_SLOTS = 3 * NUM_SHOPS  # every slot of every Shop, indexed shop * 3 + slot
+NUM_ENCH = len(CATALOG.enchantments)
+NUM_FANCY = len(CATALOG.fancies)
+NUM_COMPANIONS = len(CATALOG.companions)
+PARK_SIZE = 5
+MAX_PAY_COINS = max(max(e.cost) * e.max_sets for e in CATALOG.enchantments)
+CAST_PAIRS = tuple((e.index, sets) for e in CATALOG.enchantments
+                   for sets in range(1, e.max_sets + 1))
+_CAST_INDEX = {pair: i for i, pair in enumerate(CAST_PAIRS)}
+NUM_DECISIONS = max(DECISIONS) + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One block of the catalogue: what its indices stand for."""
+
+    name: str
+    start: int
+    size: int
+    meaning: str
+
+
+def _section_specs(players: int) -> list[tuple[str, int, str]]:
+    """(name, size, meaning) of every block, in order: the documented layout."""
+    r = players - 1
+    return [
+        ("keep_fancy", NUM_FANCY, "Fancy Dragon (catalog index)"),
+        ("take_good", NUM_GOODS, "Good"),
+        ("visit", NUM_SHOPS, "Shop"),
+        ("give", NUM_ITEMS * r, "item (6 Goods, Coin) × seat offset"),
+        ("gather", 1, "-"),
+        ("enchant", 1, "-"),
+        ("gain_good", NUM_GOODS, "Good"),
+        ("draw_park", NUM_TYPES, "dragon type"),
+        ("draw_deck", 1, "-"),
+        ("place", NUM_TYPES * NUM_SLOTS, "dragon type × (Shop × slot)"),
+        ("skip", len(A.SKIP_TEXTS), "what is declined (actions.SKIP_TEXTS)"),
+        ("fire_town", NUM_SLOTS, "the dragon's Shop × slot"),
+        ("fire_hand", NUM_TYPES, "dragon type, from the hand"),
+        ("fire_park", PARK_SIZE, "position in the Park"),
+        ("use_ability", 1, "-"),
+        ("cast", len(CAST_PAIRS), "(Enchantment, sets) pair (CAST_PAIRS)"),
+        ("pay", NUM_GOODS * (MAX_PAY_COINS + 1), "Good × Coins paid for it"),
+        ("gain_two", NUM_GOODS, "Good"),
+        ("gain_set", 1 << NUM_GOODS, "bit mask of Goods"),
+        ("gift", NUM_ITEMS * r, "item × seat offset"),
+        ("swap", NUM_SLOTS, "the other dragon's Shop × slot"),
+        ("discard", NUM_TYPES, "dragon type"),
+        ("discard_good", NUM_GOODS, "Good"),
+        ("reveal", NUM_FANCY, "Sun Dragon"),
+        ("end_turn", 1, "-"),
+        ("return", NUM_ITEMS, "item"),
+        ("reserve", NUM_ENCH, "Enchantment"),
+        ("exchange", NUM_ENCH, "Enchantment"),
+        ("choose_type", NUM_GOODS, "Good"),
+        ("put_back_fancy", NUM_FANCY, "Fancy Dragon"),
+        ("keep_artisan", NUM_TYPES, "dragon type"),
+        ("score_moon", NUM_FANCY, "Moon Dragon"),
+        ("gift_artisan", NUM_TYPES * r, "dragon type × seat offset"),
+        ("park_bottom", NUM_TYPES, "dragon type"),
+        ("pick", NUM_SLOTS, "dragon's Shop × slot"),
+        ("gift_each", 1, "-"),
+        ("pick_companion", NUM_COMPANIONS, "Companion (setup draft)"),
+        ("use_companion", NUM_COMPANIONS, "Companion"),
+        ("exchange_good", NUM_GOODS * NUM_GOODS, "Good returned × Good gained"),
+    ]
+
+
+class ActionCatalogue:
+    """The fixed integer action space of one player count: ``encode`` maps a legal engine
+    action to its index, ``legal`` maps the current legal actions both ways."""
+
+    def __init__(self, players: int):
+        self.players = players
+        self.sections: list[Section] = []
+        start = 0
+        for name, size, meaning in _section_specs(players):
+            self.sections.append(Section(name, start, size, meaning))
+            start += size
+        self.size = start
+        self._start = {sec.name: sec.start for sec in self.sections}
+        self._encoders: dict[int, Callable[[GameState, int, Action], int]] = self._build()
+
+    def section_of(self, index: int) -> Section:
+        """The block an index falls in (for documentation and debugging)."""
+        for sec in self.sections:
+            if sec.start <= index < sec.start + sec.size:
+                return sec
+        raise ValueError(f"action index {index} is outside 0..{self.size - 1}")
+
+    def _build(self) -> dict[int, Callable[[GameState, int, Action], int]]:
+        st = self._start
+        n = self.players
+
+        def offset(actor: int, seat: int) -> int:
+            return (seat - actor) % n - 1
+
+        def fixed(name: str) -> Callable[[GameState, int, Action], int]:
+            base = st[name]
+            return lambda s, p, a: base
+
+        def by_a(name: str) -> Callable[[GameState, int, Action], int]:
+            base = st[name]
+            return lambda s, p, a: base + a[1]
+
+        def by_type(name: str) -> Callable[[GameState, int, Action], int]:
+            base = st[name]
+            return lambda s, p, a: base + ART_TYPE[a[1]]
+
+        def by_slot(name: str) -> Callable[[GameState, int, Action], int]:
+            base = st[name]
+
+            def enc(s: GameState, p: int, a: Action) -> int:
+                where = s.slots.index(a[1])  # raises if the dragon is not in Town
+                return base + where
+            return enc
+
+        def item_seat(name: str) -> Callable[[GameState, int, Action], int]:
+            base = st[name]
+            return lambda s, p, a: base + a[1] * (n - 1) + offset(p, a[2])
+
+        def place(s: GameState, p: int, a: Action) -> int:
+            return st["place"] + ART_TYPE[a[1]] * NUM_SLOTS + a[2] * 3 + a[3]
+
+        def fire(s: GameState, p: int, a: Action) -> int:
+            dragon = a[1]
+            try:
+                return st["fire_town"] + s.slots.index(dragon)
+            except ValueError:
+                pass
+            if dragon in s.park:
+                return st["fire_park"] + s.park.index(dragon)
+            return st["fire_hand"] + ART_TYPE[dragon]
+
+        def cast(s: GameState, p: int, a: Action) -> int:
+            return st["cast"] + _CAST_INDEX[(a[1], a[2])]
+
+        def pay(s: GameState, p: int, a: Action) -> int:
+            return st["pay"] + a[1] * (MAX_PAY_COINS + 1) + a[3]
+
+        def exchange(s: GameState, p: int, a: Action) -> int:
+            return st["exchange_good"] + a[1] * NUM_GOODS + a[2]
+
+        def gift_artisan(s: GameState, p: int, a: Action) -> int:
+            return st["gift_artisan"] + ART_TYPE[a[1]] * (n - 1) + offset(p, a[2])
+
+        return {
+            A.KEEP_FANCY: by_a("keep_fancy"), A.TAKE_GOOD: by_a("take_good"),
+            A.VISIT: by_a("visit"), A.GIVE: item_seat("give"), A.GATHER: fixed("gather"),
+            A.ENCHANT: fixed("enchant"), A.GAIN_GOOD: by_a("gain_good"),
+            A.DRAW_PARK: by_type("draw_park"), A.DRAW_DECK: fixed("draw_deck"),
+            A.PLACE: place, A.SKIP: by_a("skip"), A.FIRE: fire,
+            A.USE_ABILITY: fixed("use_ability"), A.CAST: cast, A.PAY: pay,
+            A.GAIN_TWO: by_a("gain_two"), A.GAIN_SET: by_a("gain_set"),
+            A.GIFT: item_seat("gift"), A.SWAP: by_slot("swap"), A.DISCARD: by_type("discard"),
+            A.DISCARD_GOOD: by_a("discard_good"), A.REVEAL: by_a("reveal"),
+            A.END_TURN: fixed("end_turn"), A.RETURN: by_a("return"),
+            A.RESERVE: by_a("reserve"), A.EXCHANGE: by_a("exchange"),
+            A.CHOOSE_TYPE: by_a("choose_type"), A.PUT_BACK_FANCY: by_a("put_back_fancy"),
+            A.KEEP_ARTISAN: by_type("keep_artisan"), A.SCORE_MOON: by_a("score_moon"),
+            A.GIFT_ARTISAN: gift_artisan, A.PARK_BOTTOM: by_type("park_bottom"),
+            A.PICK: by_slot("pick"), A.GIFT_EACH: fixed("gift_each"),
+            A.PICK_COMPANION: by_a("pick_companion"), A.USE_COMPANION: by_a("use_companion"),
+            A.EXCHANGE_GOOD: exchange,
+        }
+
+    def _encoder(self, kind: int) -> Callable[[GameState, int, Action], int]:
+        encoder = self._encoders.get(kind)
+        if encoder is None:
+            raise NotImplementedError(f"action kind {kind} has no place in the catalogue")
+        return encoder
+
+    def encode(self, s: GameState, action: Action) -> int:
+        """The index of an engine action taken by the seat to act in ``s``."""
+        return self._encoder(action[0])(s, to_act(s), action)
+
+    def legal(self, s: GameState) -> dict[int, Action]:
+        """Index → engine action for every legal action now (empty once the game is over).
+        Two legal actions never share an index: the catalogue is a bijection on them."""
+        actions = legal_actions(s)
+        if not actions:
+            return {}
+        actor = to_act(s)
+        out: dict[int, Action] = {}
+        for action in actions:
+            index = self._encoder(action[0])(s, actor, action)
+            if index in out:
+                raise AssertionError(f"actions {out[index]} and {action} share index {index}")
+            out[index] = action
+        return out
+
+    def legal_indices(self, s: GameState) -> list[int]:
+        """The sorted indices of the legal actions now."""
+        return sorted(self.legal(s))
+
+    def mask(self, s: GameState) -> list[int]:
+        """1 at every legal index, 0 elsewhere (all 0 once the game is over)."""
+        out = [0] * self.size
+        for index in self.legal(s):
+            out[index] = 1
+        return out
+
+    def decode(self, s: GameState, index: int) -> Action:
+        """The unique legal engine action with this index; raises IllegalActionError if no
+        legal action has it."""
+        action = self.legal(s).get(int(index))
+        if action is None:
+            raise IllegalActionError(f"action index {index} is not legal now")
+        return action
+
+
+@cache
+def catalogue(players: int) -> ActionCatalogue:
+    """The (shared, immutable) catalogue of a player count."""
+    return ActionCatalogue(players)
+
+
+# --- the observation vector -------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class ObservationLayout:
+    """Where each block of the observation vector starts, for one player count."""
+
+    players: int
+    decision: int  # to act (n), whose turn (n), decision kind, over, end, final turns, turn
+    town: int  # per Shop: SHOP_BLOCK + n values
+    facedown: int
+    park: int
+    row: int
+    decks: int
+    players_block: int  # per seat: PLAYER_BLOCK values
+    own: int
+    size: int
+
+    @property
+    def shop_block(self) -> int:
+        return SHOP_FIXED + self.players
+
+
+SHOP_FIXED = 1 + 3 * (NUM_TYPES + 1) + NUM_GOODS  # face up, 3 slots (type + fired), enchantments
+PLAYER_BLOCK = NUM_GOODS + 4 + NUM_ENCH + NUM_FANCY + 14
+OWN_BLOCK = NUM_TYPES * 2 + NUM_FANCY
+
+
+@cache
+def layout(players: int) -> ObservationLayout:
+    """The observation layout of a player count (see docs/rl.md)."""
+    n = players
+    decision = 0
+    town = decision + 2 * n + NUM_DECISIONS + 4
+    facedown = town + NUM_SHOPS * (SHOP_FIXED + n)
+    park = facedown + 1
+    row = park + PARK_SIZE * NUM_TYPES
+    decks = row + NUM_ENCH
+    players_block = decks + 4
+    own = players_block + n * PLAYER_BLOCK
+    size = own + OWN_BLOCK
+    return ObservationLayout(n, decision, town, facedown, park, row, decks, players_block,
+                             own, size)
+
+
+def _scaled(value: int, scale: float) -> float:
+    """A count scaled into [0, 1] (clipped: the scales are far above real games)."""
+    x = value / scale
+    return 1.0 if x > 1.0 else x
+
+
+def observation(s: GameState, seat: int) -> list[float]:
+    """The observation vector of ``seat`` (layout in docs/rl.md): only what that seat may
+    see — the public board, its own hand and Fancy Dragons, counts of everyone else's hidden
+    cards, and public history totals. Every value is in [0, 1]; seats are listed from
+    ``seat`` clockwise."""
+    out = [0.0] * layout(s.n).size
+    for index, value in observation_sparse(s, seat).items():
+        out[index] = value
+    return out
+
+
+def observation_sparse(s: GameState, seat: int) -> dict[int, float]:
+    """The non-zero entries of ``observation(s, seat)`` (index → value): about a tenth of the
+    vector, so array libraries fill a zeroed buffer from it much faster than from a list."""
+    n = s.n
+    lay = layout(n)
+    out: dict[int, float] = {}
+    rel = [(p - seat) % n for p in range(n)]
+
+    # Decision: who acts, whose turn, what kind of decision (all public).
+    acting = to_act(s)
+    if acting >= 0:
+        out[rel[acting]] = 1.0
+        out[2 * n + s.stack[-1][0]] = 1.0
+    out[n + rel[s.current]] = 1.0
+    base = 2 * n + NUM_DECISIONS
+    if s.over:
+        out[base] = 1.0
+    if s.end_triggered:
+        out[base + 1] = 1.0
+    if s.final_turns > 0:
+        out[base + 2] = _scaled(s.final_turns, n)
+    if s.turn:
+        out[base + 3] = _scaled(s.turn, 200)
+
+    # Town: each face-up Shop by catalog index.
+    block = lay.shop_block
+    fired = s.fired
+    facedown = s.facedown
+    slots = s.slots
+    for shop in s.town:
+        if shop == EMPTY or shop in facedown:
+            continue
+        b = lay.town + shop * block
+        out[b] = 1.0
+        for k in range(3):
+            dragon = slots[shop * 3 + k]
+            if dragon != EMPTY:
+                out[b + 1 + k * 7 + ART_TYPE[dragon]] = 1.0
+                if fired >> dragon & 1:
+                    out[b + 1 + k * 7 + 6] = 1.0
+        eb = b + 22
+        for e in s.shop_ench[shop]:
+            i = eb + _ENCH_ICON[e]
+            out[i] = out.get(i, 0.0) + 1.0 / 3
+    for p in range(n):
+        if s.pos[p] != EMPTY:
+            out[lay.town + s.pos[p] * block + SHOP_FIXED + rel[p]] = 1.0
+    if facedown:
+        out[lay.facedown] = _scaled(len(facedown), 4)
+
+    # Park (by position: fire-ups and draws name positions and types), row, deck sizes.
+    for i, dragon in enumerate(s.park[:PARK_SIZE]):
+        out[lay.park + i * NUM_TYPES + ART_TYPE[dragon]] = 1.0
+    for e in s.ench_row:
+        out[lay.row + e] = 1.0
+    d = lay.decks
+    for i, (count, scale) in enumerate(((len(s.artisan_deck), 42), (len(s.fancy_deck), 36),
+                                        (len(s.ench_deck), 18), (len(s.shop_deck), 10))):
+        if count:
+            out[d + i] = _scaled(count, scale)
+
+    # Every seat's public supply, from this seat clockwise.
+    for p in range(n):
+        b = lay.players_block + rel[p] * PLAYER_BLOCK
+        for g, have in enumerate(s.goods[p]):
+            if have:
+                out[b + g] = _scaled(have, 16)
+        b += NUM_GOODS
+        for i, (count, scale) in enumerate(((s.coins[p], 32), (s.rep[p], 150),
+                                            (len(s.hand[p]), 12), (len(s.fancy[p]), 8))):
+            if count > 0:
+                out[b + i] = _scaled(count, scale)
+        b += 4
+        if s.reserved[p] != EMPTY:
+            out[b + s.reserved[p]] = 1.0
+        b += NUM_ENCH
+        for f in s.scored[p]:
+            out[b + f] = 1.0
+        b += NUM_FANCY
+        _counters(out, b, s.counters[p])
+
+    # This seat's own hidden cards: hand by type, fired hand dragons, unscored Fancy Dragons.
+    b = lay.own
+    for dragon in s.hand[seat]:
+        i = b + ART_TYPE[dragon]
+        out[i] = min(1.0, out.get(i, 0.0) + 1.0 / 6)
+        if fired >> dragon & 1:
+            out[i + NUM_TYPES] = 1.0
+    for f in s.fancy[seat]:
+        out[b + 2 * NUM_TYPES + f] = 1.0
+    return out
+
+
+_ENCH_ICON = [e.icon for e in CATALOG.enchantments]
+_COUNTER_SCALES = ((CASTS, 20), (PLACED, 30), (COMPLETED, 15), (GIFTS, 30), (SUN_SCORED, 10),
+                   (FANCY_SCORED, 10))
+
+
+def _counters(out: dict[int, float], b: int, c: list[int]) -> None:
+    """The 14 public-history values of one seat (casts, placements, …; docs/rl.md)."""
+    for i, (counter, scale) in enumerate(_COUNTER_SCALES):
+        if c[counter]:
+            out[b + i] = _scaled(c[counter], scale)
+    if c[VISITED]:
+        out[b + 6] = _scaled(c[VISITED].bit_count(), NUM_SHOPS)
+    icons = c[CAST_ICONS]
+    for g in range(NUM_GOODS):
+        if icons >> g & 1:
+            out[b + 7 + g] = 1.0
+    if c[MAX_SETS]:
+        out[b + 13] = _scaled(c[MAX_SETS], 4)
+
+
+# --- rewards ----------------------------------------------------------------------------------
+
+REWARD_MODES = ("win", "margin")
+MARGIN_CAP = 150  # far beyond any real margin; keeps OpenSpiel's utility range finite
+
+
+def check_reward_mode(mode: str) -> str:
+    if mode not in REWARD_MODES:
+        raise ValueError(f"reward must be one of {REWARD_MODES}, not {mode!r}")
+    return mode
+
+
+def final_rewards(s: GameState, mode: str) -> list[float]:
+    """Each seat's reward for the standing of ``s`` (the final one once the game is over).
+
+    ``win``: +1 for a winner (a shared win is a win, ruling 20), -1 for everyone else.
+    ``margin``: the seat's Reputation minus the best Reputation among the other seats (so a
+    winner gets its lead, the others how far behind they are), clipped to ±MARGIN_CAP.
+    """
+    check_reward_mode(mode)
+    n = s.n
+    if mode == "win":
+        best = winners(s)
+        return [1.0 if p in best else -1.0 for p in range(n)]
+    out = []
+    for p in range(n):
+        margin = s.rep[p] - max(s.rep[q] for q in range(n) if q != p)
+        out.append(float(max(-MARGIN_CAP, min(MARGIN_CAP, margin))))
+    return out
+
+
+def markdown_tables() -> str:
+    """The catalogue layout and the size table of docs/rl.md, as the code defines them
+    (``python -m flamecraft.encoding`` prints them, to update the doc when the engine grows)."""
+    two = catalogue(2)
+    lines = ["| block | first index (2 players) | size | one index per |",
+             "| --- | ---: | ---: | --- |"]
+    for sec in two.sections:
+        size = f"{sec.size} × (n−1)" if "seat offset" in sec.meaning else str(sec.size)
+        lines.append(f"| `{sec.name}` | {sec.start} | {size} | {sec.meaning} |")
+    lines += ["", "| players | actions | observation |", "| ---: | ---: | ---: |"]
+    lines += [f"| {n} | {catalogue(n).size} | {layout(n).size} |"
+              for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(markdown_tables())

@@ -1,0 +1,178 @@
+"""Flamecraft as a PettingZoo AEC environment: one agent per seat, turns as the engine says.
+
+Why AEC: Flamecraft is strictly turn-based, and the seat to act is not always the seat whose
+turn it is (gifts, setup choices), so the engine's ``to_act`` picks ``agent_selection``.
+
+Each observation is ``{"observation": float32 vector, "action_mask": int8 vector}``: the
+vector is ``encoding.observation`` (only what the seat may see) and the mask marks the legal
+indices of the fixed ``encoding`` catalogue (all zero for a seat that is not acting). Rewards
+come at the end only: ``reward="win"`` (+1 win, -1 loss) or ``reward="margin"`` (Reputation
+lead over the best other seat). See docs/rl.md.
+
+    from flamecraft.envs import flamecraft_v0
+    env = flamecraft_v0.env(players=3, seed=7)
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..actions import Action
+from ..board import CATALOG
+from ..encoding import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    catalogue,
+    check_reward_mode,
+    final_rewards,
+    layout,
+)
+from ..engine import apply_in_place, describe_decision, start, to_act
+from ..errors import IllegalActionError
+from ..render import render
+from ..state import GameState
+from ..view import view
+from . import observation_array
+
+ObsDict = dict[str, np.ndarray]
+
+
+def env(**kwargs: Any) -> Any:
+    """The environment with PettingZoo's usual classic-game wrappers: an illegal action ends
+    the game with reward -1 for its seat; calls out of order raise."""
+    e: Any = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+class raw_env(AECEnv):  # type: ignore[misc]
+    """The unwrapped AEC environment (an illegal action raises IllegalActionError)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"], "name": "flamecraft_v0", "is_parallelizable": False}
+
+    def __init__(self, players: int = 2, deck: str = "purple", seed: int | None = None,
+                 reward: str = "win", render_mode: str | None = None):
+        super().__init__()
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"players must be {MIN_PLAYERS}–{MAX_PLAYERS}, not {players}")
+        if deck not in ("purple", "golden"):
+            raise ValueError(f"deck must be 'purple' or 'golden', not {deck!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.players = players
+        self.deck = deck
+        self.reward_mode = check_reward_mode(reward)
+        self.render_mode = render_mode
+        self.catalogue = catalogue(players)
+        self.possible_agents = [f"player_{p}" for p in range(players)]
+        self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
+        size = layout(players).size
+        self.observation_spaces = {agent: spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.catalogue.size,), np.int8),
+        }) for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(self.catalogue.size)
+                              for agent in self.possible_agents}
+        self._first_seed = seed
+        self._seeds = np.random.default_rng(seed)
+        self.state_: GameState | None = None
+        self.game_seed = -1
+        self._legal: dict[int, Action] = {}
+
+    # --- the PettingZoo API -------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game. ``seed`` is the engine's seed (the deal); without one, the first reset
+        uses the ``seed`` option and later ones draw seeds from a generator it seeded."""
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+            game_seed = int(seed)
+        elif self._first_seed is not None:
+            game_seed, self._first_seed = self._first_seed, None
+        else:
+            game_seed = int(self._seeds.integers(2**31))
+        self._first_seed = None
+        self.game_seed = game_seed
+        self.state_ = start(self.players, game_seed, self.deck)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._after_change()
+
+    def _after_change(self) -> None:
+        """Caches the legal actions and points ``agent_selection`` at the seat to act."""
+        s = self.game
+        self._legal = self.catalogue.legal(s)
+        acting = to_act(s)
+        if acting >= 0:
+            self.agent_selection = self.possible_agents[acting]
+
+    @property
+    def game(self) -> GameState:
+        """The engine state (for tests, bots and debugging: it holds every hidden card)."""
+        if self.state_ is None:
+            raise RuntimeError("call reset() first")
+        return self.state_
+
+    def observe(self, agent: str) -> ObsDict:
+        s = self.game
+        seat = self._seat[agent]
+        mask = np.zeros(self.catalogue.size, np.int8)
+        if not s.over and to_act(s) == seat:
+            mask[list(self._legal)] = 1
+        return {"observation": observation_array(s, seat),
+                "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        engine_action = self._legal.get(int(action))
+        if engine_action is None:
+            raise IllegalActionError(f"action {action} is not legal for {agent} now")
+        s = self.game
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        apply_in_place(s, engine_action)
+        if s.over:
+            for agent_name, value in zip(self.agents, final_rewards(s, self.reward_mode),
+                                         strict=True):
+                self.rewards[agent_name] = value
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._legal = {}
+        else:
+            self._after_change()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The board as text, as a spectator sees it (no hidden card); "human" prints it."""
+        if self.render_mode is None:
+            return None
+        s = self.game
+        text = render(view(s, None), CATALOG, None if s.over else describe_decision(s))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release: the environment holds no windows or files."""

@@ -1,0 +1,153 @@
+"""One seat of Flamecraft as a Gymnasium environment; the other seats are bots, by name.
+
+Why a single-agent view: most RL libraries train one policy against fixed opponents. The
+learner's observations, mask and action indices are exactly the PettingZoo environment's
+(``encoding``); opponents move inside ``step`` until the learner must choose again.
+
+Opponents are looked up by name in the project's bot registry ``bots.BOTS`` (here
+``OPPONENTS``: "random", and every bot registered there); ``register_opponent`` adds more (any
+function ``(state, random.Random) -> engine action``). An index that is not
+legal ends the episode with ``illegal_reward`` (Gymnasium's checker and unmasked samplers
+send such actions; masked learners never do). ``action_masks()`` gives the mask the way
+sb3-contrib's MaskablePPO expects it. Importing this module registers the environment as
+``gymnasium.make("flamecraft/Flamecraft-v0", players=3)``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ..actions import Action
+from ..board import CATALOG
+from ..bots import BOTS
+from ..encoding import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    catalogue,
+    check_reward_mode,
+    final_rewards,
+    layout,
+)
+from ..engine import apply_in_place, describe_decision, start, to_act
+from ..render import render
+from ..state import GameState
+from ..view import view
+from . import observation_array
+
+Bot = Callable[[GameState, random.Random], Action]
+ObsDict = dict[str, np.ndarray]
+
+OPPONENTS: dict[str, Bot] = BOTS  # one registry: a bot added anywhere is an opponent here
+
+
+ENV_ID = "flamecraft/Flamecraft-v0"
+
+
+def register_opponent(name: str, bot: Bot) -> None:
+    """Makes a bot available to ``FlamecraftSingleEnv(opponents=...)`` (and to every other
+    user of ``bots.BOTS``) by name."""
+    OPPONENTS[name] = bot
+
+
+class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
+    """Seat ``seat`` learns; every other seat is played by a named bot."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+
+    def __init__(self, players: int = 2, seat: int = 0,
+                 opponents: str | Sequence[str] = "random", deck: str = "purple",
+                 reward: str = "win", illegal_reward: float = -1.0,
+                 render_mode: str | None = None):
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"players must be {MIN_PLAYERS}–{MAX_PLAYERS}, not {players}")
+        if not 0 <= seat < players:
+            raise ValueError(f"seat must be 0–{players - 1}, not {seat}")
+        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(names) != players - 1:
+            raise ValueError(f"{players - 1} opponents needed, {len(names)} given")
+        unknown = [name for name in names if name not in OPPONENTS]
+        if unknown:
+            raise ValueError(f"unknown opponent(s) {unknown}; known: {sorted(OPPONENTS)}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError("render_mode must be None or 'ansi'")
+        self.players, self.seat, self.deck = players, seat, deck
+        self.reward_mode = check_reward_mode(reward)
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        others = [p for p in range(players) if p != seat]
+        self.opponents: dict[int, Bot] = {p: OPPONENTS[name]
+                                          for p, name in zip(others, names, strict=True)}
+        self.catalogue = catalogue(players)
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (layout(players).size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.catalogue.size,), np.int8),
+        })
+        self.action_space = spaces.Discrete(self.catalogue.size)
+        self.state_: GameState | None = None
+        self._legal: dict[int, Action] = {}
+        self._bot_rng = random.Random(0)
+
+    @property
+    def game(self) -> GameState:
+        """The engine state (holds every hidden card: for tests and debugging)."""
+        if self.state_ is None:
+            raise RuntimeError("call reset() first")
+        return self.state_
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[ObsDict, dict[str, Any]]:
+        """A new game whose deal and bot choices come from ``self.np_random`` (seeded by
+        ``seed``), then the bots move until the learner must choose."""
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(2**31))
+        self._bot_rng = random.Random(int(self.np_random.integers(2**31)))
+        self.state_ = start(self.players, game_seed, self.deck)
+        self._play_opponents()
+        return self._obs(), {"game_seed": game_seed}
+
+    def _play_opponents(self) -> None:
+        s = self.game
+        while not s.over and to_act(s) != self.seat:
+            apply_in_place(s, self.opponents[to_act(s)](s, self._bot_rng))
+        self._legal = self.catalogue.legal(s) if not s.over else {}
+
+    def _obs(self) -> ObsDict:
+        mask = np.zeros(self.catalogue.size, np.int8)
+        mask[list(self._legal)] = 1
+        return {"observation": observation_array(self.game, self.seat),
+                "action_mask": mask}
+
+    def action_masks(self) -> np.ndarray:
+        """The legal indices now as a boolean vector (MaskablePPO's convention)."""
+        mask = np.zeros(self.catalogue.size, bool)
+        mask[list(self._legal)] = True
+        return mask
+
+    def step(self, action: np.int64 | int) -> tuple[ObsDict, float, bool, bool, dict[str, Any]]:
+        s = self.game
+        if s.over:
+            raise RuntimeError("the episode is over: call reset()")
+        engine_action = self._legal.get(int(action))
+        if engine_action is None:
+            return self._obs(), self.illegal_reward, True, False, {"illegal_action": True}
+        apply_in_place(s, engine_action)
+        self._play_opponents()
+        reward = final_rewards(s, self.reward_mode)[self.seat] if s.over else 0.0
+        return self._obs(), reward, s.over, False, {}
+
+    def render(self) -> str | None:
+        """The board as seen by the learner's seat ("ansi")."""
+        if self.render_mode != "ansi":
+            return None
+        s = self.game
+        return render(view(s, self.seat), CATALOG, None if s.over else describe_decision(s))
+
+
+if ENV_ID not in gym.registry:
+    gym.register(id=ENV_ID, entry_point="flamecraft.envs.gym_single:FlamecraftSingleEnv")

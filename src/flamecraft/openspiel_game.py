@@ -1,0 +1,316 @@
+"""Flamecraft as an OpenSpiel game, registered as ``python_flamecraft`` on import.
+
+Why: OpenSpiel brings search and game-theory algorithms (MCTS, IS-MCTS, CFR-style learners)
+and its conformance tests. Parameters: ``players`` (2–5), ``deck`` ("purple"/"golden"),
+``seed`` (the engine seed of the deal) and ``reward`` ("win"/"margin", as in PettingZoo).
+
+Chance: the engine draws all its randomness from the seed at setup, so the game is modelled
+as DETERMINISTIC: the deal is fixed by the ``seed`` parameter and no chance node exists. The
+hidden part is still hidden from the players: information states and observations hold only
+what a seat sees, and ``resample_from_infostate`` re-deals the unseen cards
+(``hidden.determinize``), so IS-MCTS searches over deals as if they were unknown. To play
+many deals, load the game with many seeds.
+
+Actions are the indices of ``encoding.catalogue(players)``; observation and information-state
+tensors are ``encoding.observation``; the strings are the seat's view (JSON) and, for the
+information state, every decision so far as that seat saw it. Serialization pickles the
+engine state through the project's own JSON (``serialize.state_to_json``). A game that reaches
+``MAX_GAME_LENGTH`` decisions (never seen in play) ends there and is scored as it stands.
+
+    import flamecraft.openspiel_game  # registers the game
+    game = pyspiel.load_game("python_flamecraft", {"players": 3, "seed": 7})
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from . import actions as A
+from .actions import Action
+from .board import CATALOG
+from .encoding import (
+    MARGIN_CAP,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    catalogue,
+    check_reward_mode,
+    final_rewards,
+    layout,
+)
+from .engine import apply_in_place, start, text, to_act
+from .envs import observation_array
+from .hidden import determinize
+from .serialize import load_state, state_to_json
+from .state import GameState
+from .view import view
+
+MAX_GAME_LENGTH = 3000
+RESAMPLE_TRIES = 1000
+DEFAULT_PARAMS: dict[str, Any] = {"players": 2, "deck": "purple", "seed": 0, "reward": "win"}
+
+GAME_TYPE = pyspiel.GameType(
+    short_name="python_flamecraft",
+    long_name="Python Flamecraft",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=MAX_PLAYERS,
+    min_num_players=MIN_PLAYERS,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=DEFAULT_PARAMS,
+)
+
+# What other seats see of an action whose text names a hidden card.
+_PUBLIC_TEXT = {
+    A.KEEP_FANCY: "keep a Fancy Dragon",
+    A.PUT_BACK_FANCY: "put back a Fancy Dragon",
+    A.KEEP_ARTISAN: "keep an Artisan Dragon from the top of the deck",
+    A.DISCARD: "discard an Artisan Dragon",
+}
+
+# One decision as the seats saw it: (actor, full text, public text, seats that saw the full
+# text, each seat's private holdings after it when they changed, else "").
+Entry = tuple[int, str, str, tuple[int, ...], tuple[str, ...]]
+
+
+def _state_json(s: GameState) -> str:
+    """The project's state JSON (``serialize.state_to_json``), compact: it is written at
+    every clone check and serialization, and the indented form is several times slower."""
+    return json.dumps(state_to_json(s), ensure_ascii=False)
+
+
+def _private(s: GameState, p: int) -> str:
+    """What seat p alone holds: its hand and unscored Fancy Dragons (ids, sorted)."""
+    hand = sorted(CATALOG.artisans[a].id for a in s.hand[p])
+    fancy = sorted(CATALOG.fancies[f].id for f in s.fancy[p])
+    return f"hand {','.join(hand)}; fancy {','.join(fancy)}"
+
+
+class _Box:
+    """The engine state and the decision record of one OpenSpiel state.
+
+    OpenSpiel clones Python states with ``copy.deepcopy`` and serializes them with pickle;
+    this box makes a clone a cheap ``GameState.copy`` (the record is immutable and shared)
+    and pickles the engine state as the project's JSON."""
+
+    def __init__(self, state: GameState, players: int, reward: str,
+                 record: tuple[Entry, ...] = ()):
+        self.state = state
+        self.players = players
+        self.reward = reward
+        self.record = record
+        self.legal: dict[int, Action] | None = None
+
+    def legal_now(self) -> dict[int, Action]:
+        if self.legal is None:
+            self.legal = catalogue(self.players).legal(self.state)
+        return self.legal
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
+        other = _Box(self.state.copy(), self.players, self.reward, self.record)
+        other.legal = self.legal
+        return other
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"state": _state_json(self.state), "players": self.players,
+                "reward": self.reward, "record": [list(e) for e in self.record]}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.state = load_state(data["state"])
+        self.players = data["players"]
+        self.reward = data["reward"]
+        self.record = tuple((e[0], e[1], e[2], tuple(e[3]), tuple(e[4]))
+                            for e in data["record"])
+        self.legal = None
+
+
+class FlamecraftGame(pyspiel.Game):  # type: ignore[misc]
+    """The game for one choice of parameters."""
+
+    def __init__(self, params: dict[str, Any] | None = None):
+        merged = {**DEFAULT_PARAMS, **(params or {})}
+        self.players = int(merged["players"])
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise ValueError(f"players must be {MIN_PLAYERS}–{MAX_PLAYERS}")
+        self.deck = str(merged["deck"])
+        self.seed = int(merged["seed"])
+        self.reward = check_reward_mode(str(merged["reward"]))
+        cap = 1.0 if self.reward == "win" else float(MARGIN_CAP)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=catalogue(self.players).size,
+            max_chance_outcomes=0,
+            num_players=self.players,
+            min_utility=-cap,
+            max_utility=cap,
+            utility_sum=None,
+            max_game_length=MAX_GAME_LENGTH,
+        )
+        super().__init__(GAME_TYPE, info, merged)
+        self.initial = start(self.players, self.seed, self.deck)
+
+    def new_initial_state(self) -> FlamecraftState:
+        return FlamecraftState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: dict[str, Any] | None = None) -> FlamecraftObserver:
+        return FlamecraftObserver(self.players, iig_obs_type, params)
+
+
+class FlamecraftState(pyspiel.State):  # type: ignore[misc]
+    """One position: the engine state plus the record of decisions that led to it."""
+
+    def __init__(self, game: FlamecraftGame):
+        super().__init__(game)
+        self._box = _Box(game.initial.copy(), game.players, game.reward)
+
+    @property
+    def engine_state(self) -> GameState:
+        """The engine state (it holds every hidden card: for tests and debugging)."""
+        return self._box.state
+
+    def current_player(self) -> int:
+        if self.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        return to_act(self._box.state)
+
+    def is_terminal(self) -> bool:
+        box = self._box
+        return box.state.over or len(box.record) >= MAX_GAME_LENGTH
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return sorted(self._box.legal_now())
+
+    def _apply_action(self, action: int) -> None:
+        box = self._box
+        s = box.state
+        engine_action = box.legal_now().get(int(action))
+        if engine_action is None:
+            raise pyspiel.SpielError(f"action {action} is not legal now")
+        actor = to_act(s)
+        full = text(s, engine_action) + _shown(s, engine_action)
+        public = _PUBLIC_TEXT.get(engine_action[0], full)
+        saw = (actor, engine_action[2]) if engine_action[0] == A.GIFT_ARTISAN else (actor,)
+        before = [_private(s, p) for p in range(s.n)]
+        apply_in_place(s, engine_action)
+        after = tuple(now if now != was else "" for was, now in
+                      zip(before, (_private(s, p) for p in range(s.n)), strict=True))
+        box.record = (*box.record, (actor, full, public, saw, after))
+        box.legal = None
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        box = self._box
+        engine_action = box.legal_now().get(int(action)) if not box.state.over else None
+        if engine_action is not None and player == to_act(box.state):
+            return text(box.state, engine_action)
+        section = catalogue(box.players).section_of(int(action))
+        return f"{section.name}[{int(action) - section.start}]"
+
+    def returns(self) -> list[float]:
+        box = self._box
+        if not self.is_terminal():
+            return [0.0] * box.players
+        return final_rewards(box.state, box.reward)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
+        """A state that ``player_id`` cannot tell from this one: every card it has not seen
+        re-dealt at random (``hidden.determinize``), the record reduced to what it saw.
+
+        For the seat to act (what IS-MCTS asks for) any re-deal will do. Another seat also
+        sees which decision the acting seat is pondering (say, where to place a dragon, so
+        it holds one that fits): re-deals are drawn until one agrees with that
+        (``RESAMPLE_TRIES`` at most; in random play a few at most are needed)."""
+        real = self._box.state
+        seed = int(float(probability_sampler()) * 2**31)
+        acting = to_act(real)
+        want = (real.stack[-1][:2] if real.stack else (), view(real, player_id))
+        for attempt in range(RESAMPLE_TRIES):
+            sample = determinize(real, player_id, seed + attempt)
+            if acting in (-1, player_id):
+                break
+            to_act(sample)
+            if (sample.stack[-1][:2] if sample.stack else (), view(sample, player_id)) == want:
+                break
+        else:
+            raise pyspiel.SpielError(f"no re-deal found that P{player_id + 1} cannot tell "
+                                     f"from this state in {RESAMPLE_TRIES} tries")
+        other = self.clone()
+        box = other._box
+        box.state = sample
+        box.record = tuple(
+            (actor, full if player_id in saw else public, public,
+             (player_id,) if player_id in saw else (),
+             tuple(snap if p == player_id else "" for p, snap in enumerate(snaps)))
+            for actor, full, public, saw, snaps in self._box.record)
+        box.legal = None
+        return other
+
+    def information_state_record(self, player: int) -> str:
+        """Every decision so far as ``player`` saw it, one per line."""
+        lines = []
+        for actor, full, public, saw, snaps in self._box.record:
+            line = f"P{actor + 1}: {full if player in saw else public}"
+            if player >= 0 and snaps[player]:
+                line += f" | you: {snaps[player]}"
+            lines.append(line)
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return _state_json(self._box.state)
+
+
+def _shown(s: GameState, action: Action) -> str:
+    """The cards a choice showed its chooser besides the one chosen (perfect recall)."""
+    frame = s.stack[-1]
+    if action[0] == A.KEEP_FANCY:
+        names = [CATALOG.fancies[f].name for f in frame[4:]]
+    elif action[0] == A.KEEP_ARTISAN:
+        names = [CATALOG.artisans[d].name for d in s.artisan_deck[-frame[3]:]]
+    else:
+        return ""
+    return f" (shown {', '.join(names)})"
+
+
+class FlamecraftObserver:
+    """OpenSpiel's Python observer: the observation (default) or the information state
+    (``perfect_recall``), of one seat (private info SINGLE_PLAYER) or of the public only
+    (private info NONE)."""
+
+    def __init__(self, players: int, iig_obs_type: Any, params: dict[str, Any] | None):
+        if params:
+            raise ValueError(f"observation parameters not supported; passed {params}")
+        if iig_obs_type is None:
+            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("an observer of every seat's private cards is not offered")
+        if not iig_obs_type.public_info:
+            raise ValueError("an observer of private information alone is not offered")
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.layout = layout(players)
+        self.tensor = np.zeros(self.layout.size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: FlamecraftState, player: int) -> None:
+        observation_array(state.engine_state, player, self.tensor)
+        if not self.private:
+            self.tensor[self.layout.own:] = 0.0
+
+    def string_from(self, state: FlamecraftState, player: int) -> str:
+        seen = view(state.engine_state, player if self.private else None)
+        board = json.dumps(seen, sort_keys=True, ensure_ascii=False)
+        if not self.perfect_recall:
+            return board
+        record = state.information_state_record(player if self.private else -1)
+        return f"{record}\n{board}"
+
+
+pyspiel.register_game(GAME_TYPE, FlamecraftGame)

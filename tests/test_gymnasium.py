@@ -1,0 +1,133 @@
+"""The single-agent Gymnasium wrapper (envs/gym_single.py, docs/rl.md)."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import warnings
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from flamecraft import GameState, legal_actions, to_act
+from flamecraft.actions import Action
+from flamecraft.encoding import catalogue, final_rewards, observation
+from flamecraft.envs.gym_single import (
+    ENV_ID,
+    OPPONENTS,
+    FlamecraftSingleEnv,
+    register_opponent,
+)
+
+
+@pytest.mark.parametrize(("players", "seat"), [(2, 0), (3, 2), (5, 1)])
+def test_check_env_passes(players: int, seat: int) -> None:
+    env = gym.make(ENV_ID, players=players, seat=seat)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)
+    assert [str(w.message) for w in caught] == []
+
+
+def _episode(env: FlamecraftSingleEnv, seed: int) -> tuple[list[float], bool]:
+    """One episode with masked uniform actions; checks every observation on the way."""
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    rewards: list[float] = []
+    cat = catalogue(env.players)
+    while True:
+        s = env.game
+        assert np.array_equal(obs["observation"],
+                              np.asarray(observation(s, env.seat), np.float32))
+        if s.over:
+            return rewards, True
+        assert to_act(s) == env.seat, "the bots move until the learner must choose"
+        legal = np.flatnonzero(obs["action_mask"]).tolist()
+        assert legal == cat.legal_indices(s)
+        assert env.action_masks().tolist() == obs["action_mask"].astype(bool).tolist()
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        rewards.append(reward)
+        assert not truncated and info == {}
+        if terminated:
+            return rewards, env.game.over
+
+
+@pytest.mark.parametrize("reward", ["win", "margin"])
+def test_the_learner_is_rewarded_at_the_end(reward: str) -> None:
+    env = FlamecraftSingleEnv(players=3, seat=1, reward=reward)
+    rewards, over = _episode(env, seed=5)
+    assert over and all(r == 0.0 for r in rewards[:-1])
+    assert rewards[-1] == final_rewards(env.game, reward)[1]
+
+
+def test_named_opponents_play_the_other_seats() -> None:
+    """Opponents are chosen by name; a registered bot is called for every other seat's
+    decision and never for the learner's."""
+    seen: list[int] = []
+
+    def first_legal(s: GameState, rng: random.Random) -> Action:
+        seen.append(to_act(s))
+        return legal_actions(s)[0]
+
+    register_opponent("first-legal", first_legal)
+    try:
+        env = FlamecraftSingleEnv(players=3, seat=0, opponents=["first-legal", "random"])
+        _episode(env, seed=2)
+    finally:
+        del OPPONENTS["first-legal"]
+    assert seen and set(seen) == {1}
+    assert "random" in OPPONENTS
+    for name in OPPONENTS:  # every bot of the project's registry can be an opponent
+        FlamecraftSingleEnv(players=2, opponents=name)
+    with pytest.raises(ValueError, match="unknown opponent"):
+        FlamecraftSingleEnv(players=2, opponents="grandmaster")
+    with pytest.raises(ValueError):
+        FlamecraftSingleEnv(players=3, opponents=["random"])
+
+
+def test_same_seed_same_episode() -> None:
+    """Deal and bot choices both come from the reset seed."""
+    a, b = FlamecraftSingleEnv(players=4, seat=3), FlamecraftSingleEnv(players=4, seat=3)
+    first, _ = a.reset(seed=9)
+    second, _ = b.reset(seed=9)
+    assert a.game == b.game and np.array_equal(first["observation"], second["observation"])
+    b.reset(seed=10)
+    assert a.game != b.game
+
+
+def test_an_illegal_index_ends_the_episode_with_the_penalty() -> None:
+    env = FlamecraftSingleEnv(players=2, illegal_reward=-5.0)
+    obs, _ = env.reset(seed=1)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    before = env.game.copy()
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info) == (-5.0, True, False, {"illegal_action": True})
+    assert env.game == before
+
+
+def test_render_ansi_is_the_learners_view() -> None:
+    env = FlamecraftSingleEnv(players=2, seat=1, render_mode="ansi")
+    env.reset(seed=4)
+    board = env.render()
+    assert board is not None and "seen by P2" in board
+
+
+def _example(name: str) -> Any:
+    """Loads a script from examples/ as a module (they are not a package)."""
+    path = Path(__file__).parent.parent / "examples" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_training_example_runs() -> None:
+    """A few episodes of the REINFORCE example (the full run is the example itself)."""
+    before, after = _example("train_reinforce").train(
+        episodes=3, evaluation=3, players=2, lr=0.002, seed=0, quiet=True)
+    assert 0.0 <= before <= 1.0 and 0.0 <= after <= 1.0

@@ -1,0 +1,220 @@
+"""The OpenSpiel game python_flamecraft (openspiel_game.py, docs/rl.md)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import pickle
+import random
+from pathlib import Path
+from typing import Any
+
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import ismcts
+
+import flamecraft.openspiel_game as og
+from flamecraft import apply_in_place, legal_actions, text, winners
+from flamecraft.board import CATALOG
+from flamecraft.encoding import catalogue, final_rewards, layout
+from flamecraft.frames import D_ARTISAN_LOOK
+from flamecraft.serialize import state_from_json
+from helpers import add_shop, deck_top, do, fresh, gather, to_ability
+
+
+def _game(players: int, **params: object) -> pyspiel.Game:
+    return pyspiel.load_game("python_flamecraft", {"players": players, **params})
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_sim_test_with_serialization(players: int) -> None:
+    pyspiel.random_sim_test(_game(players, seed=players), num_sims=1, serialize=True,
+                            verbose=False)
+
+
+def test_game_parameters_and_sizes() -> None:
+    game = _game(3, deck="golden", seed=12, reward="margin")
+    assert game.num_players() == 3
+    assert game.num_distinct_actions() == catalogue(3).size
+    assert game.observation_tensor_size() == layout(3).size
+    assert game.information_state_tensor_size() == layout(3).size
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    state = game.new_initial_state()
+    assert state.engine_state.options.deck == "golden"
+    assert state.engine_state == _game(3, deck="golden", seed=12).new_initial_state(
+    ).engine_state
+    assert state.engine_state != _game(3, deck="golden", seed=13).new_initial_state(
+    ).engine_state
+    assert (game.min_utility(), game.max_utility()) == (-150.0, 150.0)
+
+
+def _play_random(state: pyspiel.State, seed: int, steps: int | None = None) -> None:
+    rng = random.Random(seed)
+    while not state.is_terminal() and (steps is None or steps > 0):
+        state.apply_action(rng.choice(state.legal_actions()))
+        if steps is not None:
+            steps -= 1
+
+
+def test_actions_and_returns_follow_the_engine() -> None:
+    """Legal actions are the catalogue's indices of the engine's legal actions, and the
+    returns at the end are the rewards of the chosen mode (ruling 20 for "win")."""
+    for reward in ("win", "margin"):
+        state = _game(2, seed=3, reward=reward).new_initial_state()
+        cat = catalogue(2)
+        rng = random.Random(1)
+        while not state.is_terminal():
+            s = state.engine_state
+            assert state.legal_actions() == cat.legal_indices(s)
+            assert state.current_player() == s.stack[-1][1]
+            action = rng.choice(state.legal_actions())
+            assert state.action_to_string(state.current_player(), action) == text(
+                s, cat.decode(s, action))
+            state.apply_action(action)
+        s = state.engine_state
+        assert s.over and state.returns() == final_rewards(s, reward)
+        if reward == "win":
+            assert [p for p in range(2) if state.returns()[p] == 1.0] == winners(s)
+
+
+def test_serialization_uses_the_project_json() -> None:
+    game = _game(3, seed=5)
+    state = game.new_initial_state()
+    _play_random(state, seed=2, steps=60)
+    serialized = pyspiel.serialize_game_and_state(game, state)
+    _, again = pyspiel.deserialize_game_and_state(serialized)
+    assert str(again) == str(state) and again.engine_state == state.engine_state
+    assert again.legal_actions() == state.legal_actions()
+    for p in range(3):
+        assert again.information_state_string(p) == state.information_state_string(p)
+    saved = json.loads(str(state))
+    assert saved["format"] == "flamecraft-state"
+    assert state_from_json(saved) == state.engine_state
+    assert pickle.loads(pickle.dumps(state._box)).state == state.engine_state
+
+
+def _check_resample(state: pyspiel.State, player: int, seed: float) -> pyspiel.State:
+    """A resampled state looks the same to ``player`` (pyspiel's ResampleInfostateTest)."""
+    other = state.resample_from_infostate(player, lambda: seed)
+    assert other.information_state_string(player) == state.information_state_string(player)
+    assert other.information_state_tensor(player) == state.information_state_tensor(player)
+    assert other.observation_string(player) == state.observation_string(player)
+    assert other.current_player() == state.current_player()
+    if state.current_player() == player:
+        assert other.legal_actions() == state.legal_actions()
+    return other
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_resample_from_infostate_keeps_what_the_player_knows(players: int) -> None:
+    """Re-dealing the unseen cards leaves the player's information unchanged, moves hidden
+    cards (so the test can fail), and gives a state that plays on to the end — from the
+    first decision (everyone's Fancy Dragon choice pending, rules Setup 7) on."""
+    state = _game(players, seed=8).new_initial_state()
+    moved = 0
+    rng = random.Random(3)
+    step = 0
+    while not state.is_terminal():
+        if step % 6 == 0:
+            for p in range(players):
+                other = _check_resample(state, p, rng.random())
+                real, sample = state.engine_state, other.engine_state
+                moved += any(real.hand[q] != sample.hand[q] for q in range(players) if q != p)
+                assert sample.hand[p] == real.hand[p] and sample.fancy[p] == real.fancy[p]
+        if step == 0:
+            _play_random(_check_resample(state, 1, 0.25), seed=4)
+        state.apply_action(rng.choice(state.legal_actions()))
+        step += 1
+    assert moved > 5
+
+
+def test_resample_keeps_the_looked_at_deck_top() -> None:
+    """design §1 La Petite Dragonne (Hatchling): the player choosing among the top 3 of the
+    Artisan deck has seen them, so a resample keeps them and the same choices."""
+    s = fresh(3, seed=1)
+    add_shop(s, "la-petite-dragonne")
+    top = [a.id for a in CATALOG.artisans if not a.starter and a.type in (0, 1, 2)]
+    picks = [next(d for d in top if CATALOG.artisans[CATALOG.artisan_by_id[d]].type == t)
+             for t in (0, 1, 2)]
+    deck_top(s, *picks)
+    gather(s, "la-petite-dragonne")
+    to_ability(s)
+    do(s, "use Hatchling")
+    assert s.stack[-1][0] == D_ARTISAN_LOOK
+    state = _game(3, seed=1).new_initial_state()
+    state._box.state = s
+    state._box.legal = None
+    for seed in (0.1, 0.5, 0.9):
+        other = _check_resample(state, s.stack[-1][1], seed)
+        assert other.engine_state.artisan_deck[-3:] == s.artisan_deck[-3:]
+
+
+def test_information_state_hides_other_seats_choices() -> None:
+    """Rules Setup 7: each player keeps 1 of 2 Fancy Dragons in secret. The keeper's
+    information state names the card (and the one shown with it); the others' does not."""
+    state = _game(2, seed=6).new_initial_state()
+    keeper = state.current_player()
+    state.apply_action(state.legal_actions()[0])
+    name = CATALOG.fancies[state.engine_state.fancy[keeper][0]].name
+    mine = state.information_state_string(keeper)
+    theirs = state.information_state_string(1 - keeper)
+    assert f"keep {name}" in mine and "shown" in mine
+    assert theirs.split("\n")[0] == f"P{keeper + 1}: keep a Fancy Dragon"
+
+
+def test_public_observer_hides_every_hand() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = _game(2, seed=2)
+    state = game.new_initial_state()
+    _play_random(state, seed=1, steps=20)
+    public = make_observation(
+        game, pyspiel.IIGObservationType(perfect_recall=False,
+                                         private_info=pyspiel.PrivateInfoType.NONE))
+    public.set_from(state, 0)
+    assert not public.tensor[layout(2).own:].any()
+    assert '"hand":' not in public.string_from(state, 0)
+    private = make_observation(game)
+    private.set_from(state, 0)
+    assert private.tensor[layout(2).own:].any()
+
+
+def test_a_long_game_is_cut_at_the_maximum_length(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game length OpenSpiel needs is enforced: the game then scores as it stands."""
+    monkeypatch.setattr(og, "MAX_GAME_LENGTH", 30)
+    state = _game(2, seed=1).new_initial_state()
+    _play_random(state, seed=1)
+    assert state.is_terminal() and len(state.history()) == 30
+    assert not state.engine_state.over
+    assert state.returns() == final_rewards(state.engine_state, "win")
+    s = state.engine_state.copy()
+    apply_in_place(s, legal_actions(s)[0])  # the engine itself is not over
+
+
+def _example(name: str) -> Any:
+    """Loads a script from examples/ as a module (they are not a package)."""
+    path = Path(__file__).parent.parent / "examples" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_ismcts_plays_a_full_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """OpenSpiel's own IS-MCTS bot (random rollouts, a tiny budget) plays seat 2 of a whole
+    game against our random bot, as in examples/openspiel_vs_ours.py: it chooses every
+    decision of its seat that has a choice, and the game ends with a result."""
+    searched: list[int] = []
+    step = ismcts.ISMCTSBot.step
+
+    def counting_step(bot: ismcts.ISMCTSBot, state: pyspiel.State) -> int:
+        action = int(step(bot, state))
+        assert action in state.legal_actions() and state.current_player() == 1
+        searched.append(len(state.legal_actions()))
+        return action
+
+    monkeypatch.setattr(ismcts.ISMCTSBot, "step", counting_step)
+    returns = _example("openspiel_vs_ours").play(seed=2, simulations=2, ismcts_seat=1)
+    assert sorted(returns) in ([-1.0, 1.0], [1.0, 1.0])
+    assert sum(1 for n in searched if n > 1) > 20
