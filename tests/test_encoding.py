@@ -13,16 +13,27 @@ from flamecraft import GameState, apply_in_place, legal_actions, start, view
 from flamecraft import actions as A
 from flamecraft.board import CATALOG
 from flamecraft.encoding import (
+    COMPANION_FIXED,
+    COMPANION_SEAT,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    NUM_ACHIEVEMENTS,
+    NUM_COMPANIONS,
+    NUM_ENCH,
+    PLAYER_BLOCK,
+    SOLO_BLOCK,
+    ActionCatalogue,
     catalogue,
     final_rewards,
     layout,
     observation,
     observation_sparse,
+    solo_target,
 )
 from flamecraft.errors import IllegalActionError
-from helpers import do, fresh, to_hand
+from flamecraft.frames import SUPPLY
+from flamecraft.solo import rating
+from helpers import add_shop, do, fresh, gather, set_goods, texts, to_ability, to_hand, to_slot
 
 PLAYER_COUNTS = range(MIN_PLAYERS, MAX_PLAYERS + 1)
 DOC = Path(__file__).parent.parent / "docs" / "rl.md"
@@ -44,26 +55,79 @@ def _random_states(players: int, seed: int, every: int = 1,
     return out
 
 
+def _check_bijection(cat: ActionCatalogue, states: list[GameState]) -> set[int]:
+    """Asserts that every legal action of every state has its own index and that the index
+    gives the action back; returns the action kinds seen."""
+    kinds_seen: set[int] = set()
+    for s in states:
+        actions = legal_actions(s)
+        legal = cat.legal(s)
+        assert len(legal) == len(actions)
+        assert sorted(legal.values()) == sorted(actions)
+        for index, action in legal.items():
+            assert 0 <= index < cat.size
+            assert cat.encode(s, action) == index
+            assert cat.decode(s, index) == action
+            kinds_seen.add(action[0])
+    return kinds_seen
+
+
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_catalogue_is_a_bijection_on_legal_actions(players: int) -> None:
     """Every legal action has its own index, and the index gives the action back (in a
-    game with the Companion module too)."""
+    game with the Companion module too, and in solo games)."""
     cat = catalogue(players)
     kinds_seen: set[int] = set()
     for seed, companions in ((1, False), (2, False), (3, True)):
-        for s in _random_states(players, seed, companions=companions):
-            actions = legal_actions(s)
-            legal = cat.legal(s)
-            assert len(legal) == len(actions)
-            assert sorted(legal.values()) == sorted(actions)
-            for index, action in legal.items():
-                assert 0 <= index < cat.size
-                assert cat.encode(s, action) == index
-                assert cat.decode(s, index) == action
-                kinds_seen.add(action[0])
+        kinds_seen |= _check_bijection(cat, _random_states(players, seed,
+                                                           companions=companions))
     # The games reach the main kinds of decisions, so the check above is not vacuous.
     assert {A.VISIT, A.GATHER, A.PLACE, A.FIRE, A.KEEP_FANCY, A.END_TURN,
             A.PICK_COMPANION} <= kinds_seen
+
+
+@pytest.mark.parametrize(("players", "seed"), [(1, 12), (3, 0)])
+def test_catalogue_covers_companion_actions_and_solo_gifts(players: int, seed: int) -> None:
+    """design §6 (draft, Companion uses, Knick Knack's exchange) and §7 (a solo gift goes to
+    the supply): a Companion game, solo and at 3 players, reaches these actions, and each
+    has its own index that gives it back."""
+    kinds = _check_bijection(catalogue(players),
+                             _random_states(players, seed, companions=True))
+    assert {A.PICK_COMPANION, A.USE_COMPANION, A.EXCHANGE_GOOD} <= kinds
+    if players == 1:
+        assert A.GIFT in kinds
+
+
+def test_solo_gifts_to_the_supply_have_their_own_index() -> None:
+    """design §7 Gifts: in solo a gift goes to the general supply (a Plant fire-up, Maw &
+    Paw's Hand-Me-Down): the catalogue names the supply as seat offset 0 of the gift
+    blocks, and the index gives the action back."""
+    cat = catalogue(1)
+    start_of = {sec.name: sec.start for sec in cat.sections}
+    s = fresh(1)
+    to_slot(s, "critical-rolls", 1, "olive")
+    set_goods(s, 0, BREAD=0, MEAT=1)
+    gather(s, "critical-rolls")
+    if "do not place" in texts(s):
+        do(s, "do not place")
+    do(s, "fire up Olive")
+    gift = (A.GIFT, 1, SUPPLY, -1)  # 1 Meat to the supply
+    assert gift in legal_actions(s)
+    assert cat.encode(s, gift) == start_of["gift"] + 1
+    assert cat.decode(s, start_of["gift"] + 1) == gift
+
+    s = fresh(1)
+    add_shop(s, "maw-paws")
+    to_hand(s, 0, "cutlet")
+    gather(s, "maw-paws")
+    to_ability(s)
+    do(s, "use Hand-Me-Down")
+    gifts = [a for a in legal_actions(s) if a[0] == A.GIFT_ARTISAN]
+    assert gifts and all(a[2] == SUPPLY for a in gifts)
+    for action in gifts:
+        index = cat.encode(s, action)
+        assert index == start_of["gift_artisan"] + CATALOG.artisan_types[action[1]]
+        assert cat.decode(s, index) == action
 
 
 def test_catalogue_covers_every_action_kind() -> None:
@@ -83,9 +147,11 @@ def test_mask_is_exactly_the_legal_actions(players: int) -> None:
 
 def test_catalogue_depends_on_player_count_only() -> None:
     """The catalogue is fixed by the options: the same object and size for every game of a
-    player count, and the seat blocks grow with the count."""
-    sizes = [catalogue(n).size for n in PLAYER_COUNTS]
+    player count, and the seat blocks grow with the count. Solo has the 2-player layout:
+    its one gift target, the supply, takes the place of the one other seat."""
+    sizes = [catalogue(n).size for n in range(2, MAX_PLAYERS + 1)]
     assert sizes == sorted(sizes) and len(set(sizes)) == len(sizes)
+    assert catalogue(1).sections == catalogue(2).sections
     assert catalogue(3) is catalogue(3)
     sections = catalogue(4).sections
     assert sections[0].start == 0
@@ -148,16 +214,23 @@ def _hidden_swaps(s: GameState, observer: int) -> list[GameState]:
     u = s.copy()
     u.ench_deck.reverse()
     u.shop_deck.reverse()
+    u.artisan_deck.reverse()
+    u.fancy_deck.reverse()
+    u.companion_box.reverse()  # Companions never revealed (design §6)
     out.append(u)
     return out
 
 
-@pytest.mark.parametrize("players", [2, 4, 5])
-def test_observation_never_shows_hidden_cards(players: int) -> None:
+@pytest.mark.parametrize(("players", "companions", "every"),
+                         [(2, False, 25), (4, False, 25), (5, False, 25), (3, True, 15),
+                          (1, True, 1)])
+def test_observation_never_shows_hidden_cards(players: int, companions: bool,
+                                              every: int) -> None:
     """A seat's view does not change when only cards hidden from it move (another seat's
-    hand or Fancy Dragons, deck orders): its observation must not change either."""
+    hand or Fancy Dragons, deck orders, the Companions left in the box): its observation
+    must not change either — with the Companion module and in solo too."""
     compared = changed = 0
-    for s in _random_states(players, 11, every=25):
+    for s in _random_states(players, 11, every=every, companions=companions):
         for observer in range(players):
             seen = observation(s, observer)
             for u in _hidden_swaps(s, observer):
@@ -185,10 +258,12 @@ def test_observation_shows_the_seats_own_hand() -> None:
     assert observation(u, 1) == observation(s, 1)
 
 
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_observation_is_fixed_size_and_in_unit_range(players: int) -> None:
+@pytest.mark.parametrize(("players", "companions"),
+                         [*((n, False) for n in PLAYER_COUNTS), (1, True), (3, True)])
+def test_observation_is_fixed_size_and_in_unit_range(players: int, companions: bool) -> None:
+    """One size per player count, with or without the Companion module."""
     size = layout(players).size
-    for s in _random_states(players, 3, every=10):
+    for s in _random_states(players, 3, every=10, companions=companions):
         for seat in range(players):
             vector = observation(s, seat)
             assert len(vector) == size
@@ -204,11 +279,76 @@ def test_observation_lists_seats_from_the_observer() -> None:
     s = fresh(3, seed=4)
     s.rep = [0, 30, 0]
     lay = layout(3)
-    rep_of_block = [lay.players_block + k * (lay.own - lay.players_block) // 3 + 7
-                    for k in range(3)]
+    rep_of_block = [lay.players_block + k * PLAYER_BLOCK + 7 for k in range(3)]
     assert observation(s, 1)[rep_of_block[0]] == pytest.approx(30 / 150)
     assert observation(s, 0)[rep_of_block[1]] == pytest.approx(30 / 150)
     assert observation(s, 0)[rep_of_block[0]] == 0.0
+
+
+def _companion_block(vector: list[float], players: int) -> list[float]:
+    lay = layout(players)
+    return vector[lay.companions:lay.solo]
+
+
+def test_observation_shows_the_companion_draft_and_every_seats_companion() -> None:
+    """design §6: Companions are revealed for the draft, taken in reverse seat order and
+    held face up, so every seat sees the offer and who holds which, by seat offset, and
+    how often each was used (this game, this turn)."""
+    n = 3
+    s = start(n, 5, companions=True)
+    lay = layout(n)
+    assert s.companion_offer and all(c < 0 for c in s.companion)
+    b = lay.companions
+    for seat in range(n):
+        vector = observation(s, seat)
+        assert vector[b] == 1.0  # the module is in play
+        assert [c for c in range(NUM_COMPANIONS) if vector[b + 1 + c]] == sorted(
+            s.companion_offer)
+        for k in range(n):  # nobody holds one yet: "none" for every seat
+            held = vector[b + COMPANION_FIXED + k * COMPANION_SEAT:][:NUM_COMPANIONS + 1]
+            assert held == [0.0] * NUM_COMPANIONS + [1.0]
+    while any(c < 0 for c in s.companion):
+        do(s, texts(s)[0])
+    assert not s.companion_offer
+    s.companion_uses[1], s.companion_turn[1] = 2, 1
+    for seat in range(n):
+        vector = observation(s, seat)
+        assert not any(vector[b + 1:b + COMPANION_FIXED])  # the offer is gone
+        for p in range(n):
+            k = (p - seat) % n
+            block = vector[b + COMPANION_FIXED + k * COMPANION_SEAT:][:COMPANION_SEAT]
+            assert block[s.companion[p]] == 1.0 and sum(block[:NUM_COMPANIONS + 1]) == 1.0
+            assert (block[-2] > 0, block[-1] > 0) == (p == 1, p == 1)
+
+
+def test_companion_block_is_zero_without_the_module() -> None:
+    """The observation keeps one size per player count: without the Companion module its
+    block is there, all zero."""
+    s = _random_states(2, 4, every=40)[1]
+    assert not s.options.companions
+    for seat in range(2):
+        assert not any(_companion_block(observation(s, seat), 2))
+    assert layout(2).solo - layout(2).companions == COMPANION_FIXED + 2 * COMPANION_SEAT
+
+
+def test_solo_observation_shows_achievements_row_order_and_removed_enchantments() -> None:
+    """design §7: the achievements claimed (one bit each), the arrival order of the
+    Enchantment row (Town Bustle removes the oldest) and the Enchantments it removed are
+    public, and in the solo block; multiplayer layouts have no solo block."""
+    s = _random_states(1, 2, every=1000)[-1]  # a finished solo game
+    assert s.achievements[0] and s.ench_removed
+    lay = layout(1)
+    assert lay.own - lay.solo == SOLO_BLOCK and layout(2).own == layout(2).solo
+    vector = observation(s, 0)
+    block = vector[lay.solo:lay.own]
+    claimed = block[:NUM_ACHIEVEMENTS]
+    assert [a for a in range(NUM_ACHIEVEMENTS) if claimed[a]] == sorted(s.achievements[0])
+    order = block[NUM_ACHIEVEMENTS:NUM_ACHIEVEMENTS + NUM_ENCH]
+    ages = [order[e] for e in s.ench_row]
+    assert ages == sorted(ages, reverse=True) and len(set(ages)) == len(ages)
+    assert sum(1 for x in order if x) == len(s.ench_row)
+    removed = block[NUM_ACHIEVEMENTS + NUM_ENCH:]
+    assert [e for e in range(NUM_ENCH) if removed[e]] == sorted(s.ench_removed)
 
 
 def test_rewards_win_and_margin() -> None:
@@ -224,6 +364,20 @@ def test_rewards_win_and_margin() -> None:
     assert final_rewards(s, "margin") == [0.0, 0.0, -7.0]
     with pytest.raises(ValueError):
         final_rewards(s, "score")
+
+
+def test_solo_rewards_measure_against_the_flamekeeper_rating() -> None:
+    """design §7 Rating: a solo game is "won" (+1) when the final Reputation reaches the
+    Flamekeeper title, else -1; "margin" is the Reputation minus that threshold."""
+    target = solo_target()
+    assert rating(target) == "Flamekeeper" and rating(target - 1) != "Flamekeeper"
+    s = fresh(1, seed=6)
+    s.rep = [target]
+    assert final_rewards(s, "win") == [1.0] and final_rewards(s, "margin") == [0.0]
+    s.rep = [target - 1]
+    assert final_rewards(s, "win") == [-1.0] and final_rewards(s, "margin") == [-1.0]
+    s.rep = [target + 12]
+    assert final_rewards(s, "win") == [1.0] and final_rewards(s, "margin") == [12.0]
 
 
 def test_rewards_of_a_finished_game_name_its_winner() -> None:

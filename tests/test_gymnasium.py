@@ -24,9 +24,12 @@ from flamecraft.envs.gym_single import (
 )
 
 
-@pytest.mark.parametrize(("players", "seat"), [(2, 0), (3, 2), (5, 1)])
-def test_check_env_passes(players: int, seat: int) -> None:
-    env = gym.make(ENV_ID, players=players, seat=seat)
+@pytest.mark.parametrize(("players", "seat", "companions"),
+                         [(2, 0, False), (3, 2, False), (5, 1, False), (1, 0, False),
+                          (1, 0, True), (2, 1, True), (3, 0, True)])
+def test_check_env_passes(players: int, seat: int, companions: bool) -> None:
+    """Solo games (design §7) and the Companion module (design §6) included."""
+    env = gym.make(ENV_ID, players=players, seat=seat, companions=companions)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         check_env(env.unwrapped)
@@ -62,6 +65,33 @@ def test_the_learner_is_rewarded_at_the_end(reward: str) -> None:
     rewards, over = _episode(env, seed=5)
     assert over and all(r == 0.0 for r in rewards[:-1])
     assert rewards[-1] == final_rewards(env.game, reward)[1]
+
+
+@pytest.mark.parametrize("reward", ["win", "margin"])
+def test_a_solo_episode_has_no_opponents(reward: str) -> None:
+    """design §7: in solo the learner plays every decision (no bot is ever asked), and the
+    final reward is measured against the solo rating (encoding.final_rewards)."""
+    calls: list[int] = []
+
+    def spy(s: GameState, rng: random.Random) -> Action:
+        calls.append(to_act(s))
+        return legal_actions(s)[0]
+
+    register_opponent("spy", spy)
+    try:
+        env = FlamecraftSingleEnv(players=1, opponents="spy", reward=reward, companions=True)
+        assert env.opponents == {}
+        rewards, over = _episode(env, seed=6)
+    finally:
+        del OPPONENTS["spy"]
+    assert over and calls == [] and len(rewards) > 20
+    assert env.game.options.companions and env.game.companion[0] >= 0
+    assert all(r == 0.0 for r in rewards[:-1])
+    assert rewards[-1] == final_rewards(env.game, reward)[0]
+    with pytest.raises(ValueError):
+        FlamecraftSingleEnv(players=1, opponents=["random"])
+    with pytest.raises(ValueError):
+        FlamecraftSingleEnv(players=1, seat=1)
 
 
 def test_named_opponents_play_the_other_seats() -> None:

@@ -26,10 +26,36 @@ def _game(players: int, **params: object) -> pyspiel.Game:
     return pyspiel.load_game("python_flamecraft", {"players": players, **params})
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_random_sim_test_with_serialization(players: int) -> None:
-    pyspiel.random_sim_test(_game(players, seed=players), num_sims=1, serialize=True,
-                            verbose=False)
+@pytest.mark.parametrize(("players", "companions"),
+                         [(1, False), (2, False), (3, False), (4, False), (5, False),
+                          (1, True), (2, True), (3, True)])
+def test_random_sim_test_with_serialization(players: int, companions: bool) -> None:
+    """Solo games (design §7) and the Companion module (design §6) included."""
+    pyspiel.random_sim_test(_game(players, seed=players, companions=companions), num_sims=1,
+                            serialize=True, verbose=False)
+
+
+def test_solo_and_companion_parameters() -> None:
+    """design §7: a 1-player game is offered (GameInfo allows 1 player) and is one seat
+    rewarded against the solo rating; design §6: ``companions`` starts the draft."""
+    assert pyspiel.load_game("python_flamecraft").get_type().min_num_players == 1
+    for reward in ("win", "margin"):
+        game = _game(1, seed=4, companions=True, reward=reward)
+        assert game.num_players() == 1
+        assert game.num_distinct_actions() == catalogue(1).size
+        assert game.observation_tensor_size() == layout(1).size
+        state = game.new_initial_state()
+        s = state.engine_state
+        assert s.n == 1 and s.options.companions and s.companion_offer
+        _play_random(state, seed=4, steps=15)
+        other = _check_resample(state, 0, 0.3)  # only the deck orders are re-dealt
+        assert other.engine_state.hand == s.hand and other.engine_state.rep == s.rep
+        _play_random(state, seed=4)
+        assert state.returns() == final_rewards(state.engine_state, reward)
+        assert state.engine_state.companion[0] >= 0
+    assert not _game(2, seed=4).new_initial_state().engine_state.options.companions
+    with pytest.raises(Exception, match="players"):
+        _game(0)
 
 
 def test_game_parameters_and_sizes() -> None:
@@ -105,12 +131,14 @@ def _check_resample(state: pyspiel.State, player: int, seed: float) -> pyspiel.S
     return other
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_resample_from_infostate_keeps_what_the_player_knows(players: int) -> None:
+@pytest.mark.parametrize(("players", "companions"), [(2, False), (4, False), (3, True)])
+def test_resample_from_infostate_keeps_what_the_player_knows(players: int,
+                                                             companions: bool) -> None:
     """Re-dealing the unseen cards leaves the player's information unchanged, moves hidden
     cards (so the test can fail), and gives a state that plays on to the end — from the
-    first decision (everyone's Fancy Dragon choice pending, rules Setup 7) on."""
-    state = _game(players, seed=8).new_initial_state()
+    first decision (everyone's Fancy Dragon choice pending, rules Setup 7, or the Companion
+    draft, design §6) on."""
+    state = _game(players, seed=8, companions=companions).new_initial_state()
     moved = 0
     rng = random.Random(3)
     step = 0

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
+from flamecraft import actions as A
 from flamecraft import to_act, winners
-from flamecraft.encoding import final_rewards, observation
+from flamecraft.encoding import final_rewards, layout, observation, solo_target
 from flamecraft.envs import flamecraft_v0
 from flamecraft.errors import IllegalActionError
 
@@ -29,14 +30,20 @@ def _run_quietly(check: object, *args: object, **kwargs: object) -> None:
     assert unexpected == []
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_api_test_passes(players: int) -> None:
-    _run_quietly(api_test, flamecraft_v0.env(players=players), num_cycles=1000)
+@pytest.mark.parametrize(("players", "companions"),
+                         [(1, False), (2, False), (3, False), (4, False), (5, False),
+                          (1, True), (2, True), (3, True)])
+def test_api_test_passes(players: int, companions: bool) -> None:
+    """Solo games (design §7) and the Companion module (design §6) included."""
+    _run_quietly(api_test, flamecraft_v0.env(players=players, companions=companions),
+                 num_cycles=1000)
 
 
-@pytest.mark.parametrize("players", [2, 5])
-def test_seed_test_passes(players: int) -> None:
-    _run_quietly(seed_test, lambda: flamecraft_v0.env(players=players), num_cycles=200)
+@pytest.mark.parametrize(("players", "companions"), [(1, False), (2, False), (5, False),
+                                                     (1, True), (3, True)])
+def test_seed_test_passes(players: int, companions: bool) -> None:
+    _run_quietly(seed_test, lambda: flamecraft_v0.env(players=players, companions=companions),
+                 num_cycles=200)
 
 
 def _play(env: flamecraft_v0.raw_env, seed: int) -> None:
@@ -86,8 +93,32 @@ def test_a_game_ends_with_the_chosen_reward(reward: str) -> None:
         assert max(expected) == best - sorted(s.rep)[-2]
 
 
-def test_observations_and_masks_follow_the_engine() -> None:
-    _play(flamecraft_v0.raw_env(players=4), seed=2)
+@pytest.mark.parametrize(("players", "companions"), [(4, False), (1, True), (2, True)])
+def test_observations_and_masks_follow_the_engine(players: int, companions: bool) -> None:
+    _play(flamecraft_v0.raw_env(players=players, companions=companions), seed=2)
+
+
+@pytest.mark.parametrize("reward", ["win", "margin"])
+def test_a_solo_game_is_one_agent_rewarded_against_the_rating(reward: str) -> None:
+    """design §7: a solo game has one agent; with no seat to beat, "win" is reaching the
+    Flamekeeper rating and "margin" the Reputation above (or below) it."""
+    env = flamecraft_v0.raw_env(players=1, reward=reward, companions=True)
+    assert env.possible_agents == ["player_0"]
+    env.reset(seed=3)
+    assert env.game.n == 1 and env.game.options.companions
+    total = 0.0
+    rng = np.random.default_rng(3)
+    for _agent in env.agent_iter():
+        obs, reward_now, terminated, truncated, _ = env.last()
+        total += reward_now
+        assert obs["observation"].shape == (layout(1).size,)
+        env.step(None if terminated or truncated else
+                 int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    s = env.game
+    assert s.over
+    gap = s.rep[0] - solo_target()
+    expected = (1.0 if gap >= 0 else -1.0) if reward == "win" else float(gap)
+    assert total == expected == final_rewards(s, reward)[0]
 
 
 def test_options_set_the_deck_and_the_deal() -> None:
@@ -102,7 +133,29 @@ def test_options_set_the_deck_and_the_deal() -> None:
     with pytest.raises(ValueError):
         flamecraft_v0.raw_env(players=6)
     with pytest.raises(ValueError):
+        flamecraft_v0.raw_env(players=0)
+    with pytest.raises(ValueError):
         flamecraft_v0.raw_env(reward="points")
+    with pytest.raises(ValueError):
+        flamecraft_v0.raw_env(companions="yes")  # type: ignore[arg-type]
+
+
+def test_the_companions_option_adds_the_module() -> None:
+    """design §6: with ``companions=True`` the game starts with the Companion draft (its
+    first decision picks a Companion); without it, no Companion is dealt."""
+    on = flamecraft_v0.raw_env(players=3, companions=True, seed=4)
+    on.reset()
+    off = flamecraft_v0.raw_env(players=3, seed=4)
+    off.reset()
+    assert on.game.options.companions and on.game.companion_offer
+    assert not off.game.options.companions and not off.game.companion_offer
+    seat = on.possible_agents.index(on.agent_selection)
+    obs = on.observe(on.agent_selection)
+    assert obs["observation"].shape == off.observe(off.agent_selection)["observation"].shape
+    picks = [on.catalogue.decode(on.game, int(i))
+             for i in np.flatnonzero(obs["action_mask"])]
+    assert picks and all(a[0] == A.PICK_COMPANION for a in picks)
+    assert seat == 2  # the last seat in turn order (seat 0 plays first) chooses first
 
 
 def test_illegal_actions_raise_unwrapped_and_lose_wrapped() -> None:

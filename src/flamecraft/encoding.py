@@ -8,8 +8,11 @@ of them agree. The layout of both is documented in ``docs/rl.md``.
 The catalogue depends only on the player count. Artisan Dragons are named by their Good type
 where the engine offers one dragon per type (dragons of one type are interchangeable), by their
 place in Town (Shop and slot) where it offers particular dragons there, and other seats by their
-offset from the seat acting (1 = the next seat clockwise), so one index means the same move from
-every seat. Pure Python: the core package installs without numpy.
+offset from the seat acting (0 = the next seat clockwise), so one index means the same move from
+every seat. Solo games (1 player) and the Companion module are covered: in solo the one "seat"
+a gift can go to is the general supply (``frames.SUPPLY``), and the observation always holds a
+Companion block (zero when the module is off). Pure Python: the core package installs without
+numpy.
 """
 
 from __future__ import annotations
@@ -20,10 +23,10 @@ from functools import cache
 
 from . import actions as A
 from .actions import Action
-from .board import ART_TYPE, CATALOG
+from .board import ART_TYPE, CATALOG, ROW_SIZE
 from .engine import legal_actions, to_act, winners
 from .errors import IllegalActionError
-from .frames import DECISIONS
+from .frames import DECISIONS, SUPPLY
 from .goods import NUM_GOODS
 from .state import (
     CAST_ICONS,
@@ -39,7 +42,7 @@ from .state import (
     GameState,
 )
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 5  # the player counts the research interfaces offer
+MIN_PLAYERS, MAX_PLAYERS = 1, 5  # the player counts the research interfaces offer (1: solo)
 NUM_TYPES = 6  # Artisan Dragon types: one per Good
 NUM_ITEMS = NUM_GOODS + 1  # a Good or the Coin
 NUM_SHOPS = len(CATALOG.shops)
@@ -47,6 +50,7 @@ NUM_SLOTS = 3 * NUM_SHOPS  # every slot of every Shop, indexed shop * 3 + slot
 NUM_ENCH = len(CATALOG.enchantments)
 NUM_FANCY = len(CATALOG.fancies)
 NUM_COMPANIONS = len(CATALOG.companions)
+NUM_ACHIEVEMENTS = len(CATALOG.achievements)
 PARK_SIZE = 5
 MAX_PAY_COINS = max(max(e.cost) * e.max_sets for e in CATALOG.enchantments)
 CAST_PAIRS = tuple((e.index, sets) for e in CATALOG.enchantments
@@ -65,9 +69,15 @@ class Section:
     meaning: str
 
 
+def seat_targets(players: int) -> int:
+    """How many seats an action can name by offset: the other seats, or in solo the one
+    target of a gift, the general supply (``frames.SUPPLY``), at offset 0."""
+    return max(players - 1, 1)
+
+
 def _section_specs(players: int) -> list[tuple[str, int, str]]:
     """(name, size, meaning) of every block, in order: the documented layout."""
-    r = players - 1
+    r = seat_targets(players)
     return [
         ("keep_fancy", NUM_FANCY, "Fancy Dragon (catalog index)"),
         ("take_good", NUM_GOODS, "Good"),
@@ -88,7 +98,7 @@ def _section_specs(players: int) -> list[tuple[str, int, str]]:
         ("pay", NUM_GOODS * (MAX_PAY_COINS + 1), "Good × Coins paid for it"),
         ("gain_two", NUM_GOODS, "Good"),
         ("gain_set", 1 << NUM_GOODS, "bit mask of Goods"),
-        ("gift", NUM_ITEMS * r, "item × seat offset"),
+        ("gift", NUM_ITEMS * r, "item × seat offset (solo: 0, the supply)"),
         ("swap", NUM_SLOTS, "the other dragon's Shop × slot"),
         ("discard", NUM_TYPES, "dragon type"),
         ("discard_good", NUM_GOODS, "Good"),
@@ -101,7 +111,8 @@ def _section_specs(players: int) -> list[tuple[str, int, str]]:
         ("put_back_fancy", NUM_FANCY, "Fancy Dragon"),
         ("keep_artisan", NUM_TYPES, "dragon type"),
         ("score_moon", NUM_FANCY, "Moon Dragon"),
-        ("gift_artisan", NUM_TYPES * r, "dragon type × seat offset"),
+        ("gift_artisan", NUM_TYPES * r,
+         "dragon type × seat offset (solo: 0, the deck bottom)"),
         ("park_bottom", NUM_TYPES, "dragon type"),
         ("pick", NUM_SLOTS, "dragon's Shop × slot"),
         ("gift_each", 1, "-"),
@@ -137,7 +148,11 @@ class ActionCatalogue:
         st = self._start
         n = self.players
 
+        r = seat_targets(n)
+
         def offset(actor: int, seat: int) -> int:
+            if seat == SUPPLY:  # solo: a gift to the general supply
+                return 0
             return (seat - actor) % n - 1
 
         def fixed(name: str) -> Callable[[GameState, int, Action], int]:
@@ -162,7 +177,7 @@ class ActionCatalogue:
 
         def item_seat(name: str) -> Callable[[GameState, int, Action], int]:
             base = st[name]
-            return lambda s, p, a: base + a[1] * (n - 1) + offset(p, a[2])
+            return lambda s, p, a: base + a[1] * r + offset(p, a[2])
 
         def place(s: GameState, p: int, a: Action) -> int:
             return st["place"] + ART_TYPE[a[1]] * NUM_SLOTS + a[2] * 3 + a[3]
@@ -187,7 +202,7 @@ class ActionCatalogue:
             return st["exchange_good"] + a[1] * NUM_GOODS + a[2]
 
         def gift_artisan(s: GameState, p: int, a: Action) -> int:
-            return st["gift_artisan"] + ART_TYPE[a[1]] * (n - 1) + offset(p, a[2])
+            return st["gift_artisan"] + ART_TYPE[a[1]] * r + offset(p, a[2])
 
         return {
             A.KEEP_FANCY: by_a("keep_fancy"), A.TAKE_GOOD: by_a("take_good"),
@@ -274,7 +289,9 @@ class ObservationLayout:
     row: int
     decks: int
     players_block: int  # per seat: PLAYER_BLOCK values
-    own: int
+    companions: int  # module on, the draft's offer, then per seat: COMPANION_SEAT values
+    solo: int  # 1 player only (SOLO_BLOCK values; none at 2–5 players)
+    own: int  # last: a public-only observer zeroes everything from here on
     size: int
 
     @property
@@ -284,7 +301,11 @@ class ObservationLayout:
 
 SHOP_FIXED = 1 + 3 * (NUM_TYPES + 1) + NUM_GOODS  # face up, 3 slots (type + fired), enchantments
 PLAYER_BLOCK = NUM_GOODS + 4 + NUM_ENCH + NUM_FANCY + 14
+COMPANION_SEAT = NUM_COMPANIONS + 1 + 2  # which Companion (or none yet), uses: game, turn
+COMPANION_FIXED = 1 + NUM_COMPANIONS  # the module is in play; the Companions on offer
+SOLO_BLOCK = NUM_ACHIEVEMENTS + 2 * NUM_ENCH  # achievements, row arrival order, removed
 OWN_BLOCK = NUM_TYPES * 2 + NUM_FANCY
+COMPANION_USES_SCALE = 16  # uses in a game: at most one a turn or one a cast in practice
 
 
 @cache
@@ -298,10 +319,12 @@ def layout(players: int) -> ObservationLayout:
     row = park + PARK_SIZE * NUM_TYPES
     decks = row + NUM_ENCH
     players_block = decks + 4
-    own = players_block + n * PLAYER_BLOCK
+    companions = players_block + n * PLAYER_BLOCK
+    solo = companions + COMPANION_FIXED + n * COMPANION_SEAT
+    own = solo + (SOLO_BLOCK if n == 1 else 0)
     size = own + OWN_BLOCK
     return ObservationLayout(n, decision, town, facedown, park, row, decks, players_block,
-                             own, size)
+                             companions, solo, own, size)
 
 
 def _scaled(value: int, scale: float) -> float:
@@ -313,8 +336,9 @@ def _scaled(value: int, scale: float) -> float:
 def observation(s: GameState, seat: int) -> list[float]:
     """The observation vector of ``seat`` (layout in docs/rl.md): only what that seat may
     see — the public board, its own hand and Fancy Dragons, counts of everyone else's hidden
-    cards, and public history totals. Every value is in [0, 1]; seats are listed from
-    ``seat`` clockwise."""
+    cards, public history totals, every seat's Companion and, in solo, the achievements and
+    the row's arrival order. Every value is in [0, 1]; seats are listed from ``seat``
+    clockwise."""
     out = [0.0] * layout(s.n).size
     for index, value in observation_sparse(s, seat).items():
         out[index] = value
@@ -402,6 +426,11 @@ def observation_sparse(s: GameState, seat: int) -> dict[int, float]:
         b += NUM_FANCY
         _counters(out, b, s.counters[p])
 
+    if s.options.companions:
+        _companions(out, s, lay.companions, rel)
+    if n == 1:
+        _solo(out, s, lay.solo)
+
     # This seat's own hidden cards: hand by type, fired hand dragons, unscored Fancy Dragons.
     b = lay.own
     for dragon in s.hand[seat]:
@@ -434,13 +463,56 @@ def _counters(out: dict[int, float], b: int, c: list[int]) -> None:
         out[b + 13] = _scaled(c[MAX_SETS], 4)
 
 
+def _companions(out: dict[int, float], s: GameState, b: int, rel: list[int]) -> None:
+    """The Companion module (design §6, all public): in play; the draft's offer; per seat by
+    offset, its Companion (one-hot, or "none yet" during the draft) and its uses this game
+    and this turn."""
+    out[b] = 1.0
+    for c in s.companion_offer:
+        out[b + 1 + c] = 1.0
+    for p in range(s.n):
+        seat = b + COMPANION_FIXED + rel[p] * COMPANION_SEAT
+        held = s.companion[p]
+        out[seat + (held if held != EMPTY else NUM_COMPANIONS)] = 1.0
+        if s.companion_uses[p]:
+            out[seat + NUM_COMPANIONS + 1] = _scaled(s.companion_uses[p], COMPANION_USES_SCALE)
+        if s.companion_turn[p]:
+            out[seat + NUM_COMPANIONS + 2] = _scaled(s.companion_turn[p], 2)
+
+
+def _solo(out: dict[int, float], s: GameState, b: int) -> None:
+    """Solo mode (design §7, all public): achievements claimed; the arrival order of the
+    Enchantment row (Town Bustle removes the oldest: 1.0 for the oldest, 0.2 for the 5th);
+    the Enchantments Town Bustle removed from the game."""
+    for a in s.achievements[0]:
+        out[b + a] = 1.0
+    b += NUM_ACHIEVEMENTS
+    for age, e in enumerate(s.ench_row):
+        out[b + e] = max(0.0, (ROW_SIZE - age) / ROW_SIZE)
+    b += NUM_ENCH
+    for e in s.ench_removed:
+        out[b + e] = 1.0
+
+
 # --- rewards ----------------------------------------------------------------------------------
 
 REWARD_MODES = ("win", "margin")
 MARGIN_CAP = 150  # far beyond any real margin; keeps OpenSpiel's utility range finite
+SOLO_TARGET_TITLE = "Flamekeeper"  # the solo rating that counts as a win (design §7)
+
+
+def solo_target() -> int:
+    """The final Reputation a solo game must reach to count as won: the lowest Reputation of
+    the ``SOLO_TARGET_TITLE`` rating in the data (data/solo.toml), so re-fitting the ratings
+    moves the target with them."""
+    for lowest, title in CATALOG.ratings:
+        if title == SOLO_TARGET_TITLE:
+            return lowest
+    raise LookupError(f"the solo ratings have no {SOLO_TARGET_TITLE!r} title")
 
 
 def check_reward_mode(mode: str) -> str:
+    """The reward mode, if it is one of ``REWARD_MODES`` (else ValueError)."""
     if mode not in REWARD_MODES:
         raise ValueError(f"reward must be one of {REWARD_MODES}, not {mode!r}")
     return mode
@@ -452,9 +524,19 @@ def final_rewards(s: GameState, mode: str) -> list[float]:
     ``win``: +1 for a winner (a shared win is a win, ruling 20), -1 for everyone else.
     ``margin``: the seat's Reputation minus the best Reputation among the other seats (so a
     winner gets its lead, the others how far behind they are), clipped to ±MARGIN_CAP.
+
+    Solo (no other seat to beat): the opponent is the rating table. ``win`` is +1 when the
+    final Reputation reaches the "Flamekeeper" rating (``solo_target()``, 65 in the design),
+    else -1; ``margin`` is the Reputation minus that target (clipped likewise), so its sign
+    agrees with ``win`` and it grows with every point scored.
     """
     check_reward_mode(mode)
     n = s.n
+    if n == 1:
+        gap = s.rep[0] - solo_target()
+        if mode == "win":
+            return [1.0 if gap >= 0 else -1.0]
+        return [float(max(-MARGIN_CAP, min(MARGIN_CAP, gap)))]
     if mode == "win":
         best = winners(s)
         return [1.0 if p in best else -1.0 for p in range(n)]
@@ -472,7 +554,7 @@ def markdown_tables() -> str:
     lines = ["| block | first index (2 players) | size | one index per |",
              "| --- | ---: | ---: | --- |"]
     for sec in two.sections:
-        size = f"{sec.size} × (n−1)" if "seat offset" in sec.meaning else str(sec.size)
+        size = f"{sec.size} × max(n−1, 1)" if "seat offset" in sec.meaning else str(sec.size)
         lines.append(f"| `{sec.name}` | {sec.start} | {size} | {sec.meaning} |")
     lines += ["", "| players | actions | observation |", "| ---: | ---: | ---: |"]
     lines += [f"| {n} | {catalogue(n).size} | {layout(n).size} |"

@@ -1,8 +1,10 @@
 """Flamecraft as an OpenSpiel game, registered as ``python_flamecraft`` on import.
 
 Why: OpenSpiel brings search and game-theory algorithms (MCTS, IS-MCTS, CFR-style learners)
-and its conformance tests. Parameters: ``players`` (2–5), ``deck`` ("purple"/"golden"),
-``seed`` (the engine seed of the deal) and ``reward`` ("win"/"margin", as in PettingZoo).
+and its conformance tests. Parameters: ``players`` (1–5; 1 is a solo game, design §7),
+``companions`` (the optional Companion module, design §6), ``deck`` ("purple"/"golden"),
+``seed`` (the engine seed of the deal) and ``reward`` ("win"/"margin", as in PettingZoo; in
+solo both are measured against the solo rating, ``encoding.final_rewards``).
 
 Chance: the engine draws all its randomness from the seed at setup, so the game is modelled
 as DETERMINISTIC: the deal is fixed by the ``seed`` parameter and no chance node exists. The
@@ -50,7 +52,8 @@ from .view import view
 
 MAX_GAME_LENGTH = 3000
 RESAMPLE_TRIES = 1000
-DEFAULT_PARAMS: dict[str, Any] = {"players": 2, "deck": "purple", "seed": 0, "reward": "win"}
+DEFAULT_PARAMS: dict[str, Any] = {"players": 2, "deck": "purple", "seed": 0, "reward": "win",
+                                  "companions": False}
 
 GAME_TYPE = pyspiel.GameType(
     short_name="python_flamecraft",
@@ -144,6 +147,9 @@ class FlamecraftGame(pyspiel.Game):  # type: ignore[misc]
         self.deck = str(merged["deck"])
         self.seed = int(merged["seed"])
         self.reward = check_reward_mode(str(merged["reward"]))
+        self.companions = merged["companions"]
+        if not isinstance(self.companions, bool):
+            raise ValueError(f"companions must be a bool, not {self.companions!r}")
         cap = 1.0 if self.reward == "win" else float(MARGIN_CAP)
         info = pyspiel.GameInfo(
             num_distinct_actions=catalogue(self.players).size,
@@ -155,7 +161,7 @@ class FlamecraftGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=MAX_GAME_LENGTH,
         )
         super().__init__(GAME_TYPE, info, merged)
-        self.initial = start(self.players, self.seed, self.deck)
+        self.initial = start(self.players, self.seed, self.deck, companions=self.companions)
 
     def new_initial_state(self) -> FlamecraftState:
         return FlamecraftState(self)
@@ -198,7 +204,9 @@ class FlamecraftState(pyspiel.State):  # type: ignore[misc]
         actor = to_act(s)
         full = text(s, engine_action) + _shown(s, engine_action)
         public = _PUBLIC_TEXT.get(engine_action[0], full)
-        saw = (actor, engine_action[2]) if engine_action[0] == A.GIFT_ARTISAN else (actor,)
+        # A gifted dragon is seen by its recipient (in solo it goes face down to the deck).
+        gifted = engine_action[0] == A.GIFT_ARTISAN and engine_action[2] >= 0
+        saw = (actor, engine_action[2]) if gifted else (actor,)
         before = [_private(s, p) for p in range(s.n)]
         apply_in_place(s, engine_action)
         after = tuple(now if now != was else "" for was, now in

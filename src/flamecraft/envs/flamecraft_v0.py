@@ -7,10 +7,12 @@ Each observation is ``{"observation": float32 vector, "action_mask": int8 vector
 vector is ``encoding.observation`` (only what the seat may see) and the mask marks the legal
 indices of the fixed ``encoding`` catalogue (all zero for a seat that is not acting). Rewards
 come at the end only: ``reward="win"`` (+1 win, -1 loss) or ``reward="margin"`` (Reputation
-lead over the best other seat). See docs/rl.md.
+lead over the best other seat). ``players=1`` is a solo game (design §7: one agent, whose
+"win" is reaching the Flamekeeper rating, ``encoding.final_rewards``); ``companions=True``
+adds the Companion module (design §6). See docs/rl.md.
 
     from flamecraft.envs import flamecraft_v0
-    env = flamecraft_v0.env(players=3, seed=7)
+    env = flamecraft_v0.env(players=3, seed=7, companions=True)
 """
 
 from __future__ import annotations
@@ -58,7 +60,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         "render_modes": ["human", "ansi"], "name": "flamecraft_v0", "is_parallelizable": False}
 
     def __init__(self, players: int = 2, deck: str = "purple", seed: int | None = None,
-                 reward: str = "win", render_mode: str | None = None):
+                 reward: str = "win", render_mode: str | None = None,
+                 companions: bool = False):
         super().__init__()
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"players must be {MIN_PLAYERS}–{MAX_PLAYERS}, not {players}")
@@ -66,8 +69,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
             raise ValueError(f"deck must be 'purple' or 'golden', not {deck!r}")
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        if not isinstance(companions, bool):
+            raise ValueError(f"companions must be True or False, not {companions!r}")
         self.players = players
         self.deck = deck
+        self.companions = companions
         self.reward_mode = check_reward_mode(reward)
         self.render_mode = render_mode
         self.catalogue = catalogue(players)
@@ -106,7 +112,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             game_seed = int(self._seeds.integers(2**31))
         self._first_seed = None
         self.game_seed = game_seed
-        self.state_ = start(self.players, game_seed, self.deck)
+        self.state_ = start(self.players, game_seed, self.deck, companions=self.companions)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

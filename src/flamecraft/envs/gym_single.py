@@ -9,8 +9,10 @@ Opponents are looked up by name in the project's bot registry ``bots.BOTS`` (her
 function ``(state, random.Random) -> engine action``). An index that is not
 legal ends the episode with ``illegal_reward`` (Gymnasium's checker and unmasked samplers
 send such actions; masked learners never do). ``action_masks()`` gives the mask the way
-sb3-contrib's MaskablePPO expects it. Importing this module registers the environment as
-``gymnasium.make("flamecraft/Flamecraft-v0", players=3)``.
+sb3-contrib's MaskablePPO expects it. ``players=1`` is a solo game (design §7): there are no
+opponents, and the reward is measured against the solo rating (``encoding.final_rewards``);
+``companions=True`` adds the Companion module (design §6). Importing this module registers
+the environment as ``gymnasium.make("flamecraft/Flamecraft-v0", players=3)``.
 """
 
 from __future__ import annotations
@@ -63,11 +65,13 @@ class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
     def __init__(self, players: int = 2, seat: int = 0,
                  opponents: str | Sequence[str] = "random", deck: str = "purple",
                  reward: str = "win", illegal_reward: float = -1.0,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, companions: bool = False):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"players must be {MIN_PLAYERS}–{MAX_PLAYERS}, not {players}")
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0–{players - 1}, not {seat}")
+        if not isinstance(companions, bool):
+            raise ValueError(f"companions must be True or False, not {companions!r}")
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(names) != players - 1:
             raise ValueError(f"{players - 1} opponents needed, {len(names)} given")
@@ -77,6 +81,7 @@ class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
         if render_mode not in (None, "ansi"):
             raise ValueError("render_mode must be None or 'ansi'")
         self.players, self.seat, self.deck = players, seat, deck
+        self.companions = companions
         self.reward_mode = check_reward_mode(reward)
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
@@ -107,7 +112,7 @@ class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(2**31))
         self._bot_rng = random.Random(int(self.np_random.integers(2**31)))
-        self.state_ = start(self.players, game_seed, self.deck)
+        self.state_ = start(self.players, game_seed, self.deck, companions=self.companions)
         self._play_opponents()
         return self._obs(), {"game_seed": game_seed}
 
