@@ -415,7 +415,29 @@ def build_parser() -> argparse.ArgumentParser:
     game_options(p)
     p.add_argument("--record", help="also write the game record (JSON) to this file")
     p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("serve", help="play in the browser: run the web server (lobby, live "
+                       "tables, bots); see docs/server.md")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: "
+                   "127.0.0.1, this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    p.add_argument("--database", metavar="URL", help="an SQLite file or postgresql://… URL "
+                   "(default: $FLAMECRAFT_DATABASE_URL, else flamecraft.sqlite3 here)")
+    p.set_defaults(func=cmd_serve)
     return parser
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Runs the web server (the optional ``web`` extra)."""
+    try:
+        from .server import serve
+    except ImportError as exc:
+        raise CliError(f"the web server needs the 'web' extra ({exc.name} is missing): "
+                       "pip install 'flamecraft[web]'") from None
+    try:
+        return serve(args.host, args.port, args.database)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
 
 
 def _error(message: str) -> None:

@@ -22,7 +22,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from . import actions as A
 from .actions import Action, normalize
 from .board import CATALOG
 from .bots import BOTS, DEFAULT_BOT
@@ -38,10 +37,18 @@ from .engine import (
 )
 from .engine import winners as engine_winners
 from .errors import FlamecraftError
-from .frames import D_ARTISAN_LOOK
 from .goals import fancy_value
 from .render import render
 from .serialize import GameRecord
+from .sessions import (
+    BOT_NAMES,
+    LogEntry,
+    SetupError,
+    Snapshot,
+    check_names,
+    public_text,
+    reveals,
+)
 from .setup_game import MAX_PLAYERS, MIN_PLAYERS, new_game
 from .solo import rating
 from .state import EMPTY, SOURCE_NAMES, GameState
@@ -66,7 +73,6 @@ from .view import view
 HUMAN = "human"
 SEAT_ALIASES = {"human": HUMAN, "h": HUMAN, "person": HUMAN, "me": HUMAN, "bot": DEFAULT_BOT,
                 "b": DEFAULT_BOT}
-BOT_NAMES = ("Ember", "Cinder", "Ash", "Blaze", "Soot")  # no card has these names
 DEFAULT_PLAYERS = 4
 AUTOSAVE = "flamecraft-autosave.json"
 COMMANDS = ("help", "?", "town", "hand", "row", "park", "players", "board", "card", "log",
@@ -76,10 +82,6 @@ SETUP_FLAGS = ("players", "seats", "names", "enchantments", "seed", "load")
 
 class ChoiceError(ValueError):
     """Typed input that picks no single choice; its message is shown to the player."""
-
-
-class SetupError(ValueError):
-    """A game cannot be set up as asked; its message names the problem."""
 
 
 class Leave(Exception):
@@ -174,20 +176,6 @@ def seat_kind(word: str) -> str:
         return key
     kinds = ", ".join(["human", "bot", *sorted(BOTS)])
     raise SetupError(f"unknown seat kind {word.strip()!r} (use {kinds})")
-
-
-def check_names(names: Sequence[str]) -> tuple[str, ...]:
-    """Names as given, tidied; each must be non-empty, unique, not a number or 'spectator'."""
-    tidy = tuple(" ".join(n.split()) for n in names)
-    if any(not n for n in tidy):
-        raise SetupError("a name is empty")
-    if len({n.lower() for n in tidy}) != len(tidy):
-        raise SetupError("two players have the same name")
-    if any(n.isdigit() or n.lower() == "spectator" for n in tidy):
-        raise SetupError("a name may not be a number or 'spectator'")
-    if any(len(n) > 20 for n in tidy):
-        raise SetupError("a name may have at most 20 characters")
-    return tidy
 
 
 def default_names(kinds: Sequence[str]) -> tuple[str, ...]:
@@ -287,61 +275,6 @@ class Terminal:
 
 
 # ---------------------------------------------------------------- the game session
-
-
-@dataclass
-class LogEntry:
-    """One choice made: the text its maker (and a gift's receiver) reads, and what the others
-    read when the choice would show a hidden card."""
-
-    turn: int
-    seat: int
-    full: str
-    public: str
-    also: int = -1  # another seat that may read the full text (who received a gifted card)
-
-    def for_seat(self, seat: int | None) -> str:
-        return self.full if seat is not None and seat in (self.seat, self.also) else self.public
-
-
-def public_text(s: GameState, action: Action, full: str) -> tuple[str, int]:
-    """What the other seats may read of an action (and the one other seat that may read all
-    of it): keeping, putting back, discarding or gifting a hidden card does not name it."""
-    kind = action[0]
-    if kind == A.KEEP_FANCY:
-        return "keep a Fancy Dragon", -1
-    if kind == A.PUT_BACK_FANCY:
-        return "put back a Fancy Dragon", -1
-    if kind == A.KEEP_ARTISAN:
-        return "keep an Artisan Dragon", -1
-    if kind == A.DISCARD:
-        return "discard an Artisan Dragon", -1
-    if kind == A.GIFT_ARTISAN:
-        return f"gift an Artisan Dragon to {s.options.player_names()[action[2]]}", action[2]
-    return full, -1
-
-
-def hidden_marks(s: GameState) -> tuple[int, ...]:
-    """The hidden piles' sizes, the generator, and the number of Fancy Dragons face up."""
-    return (len(s.artisan_deck), len(s.fancy_deck), len(s.ench_deck), len(s.shop_deck), s.rng,
-            sum(len(x) for x in s.scored))
-
-
-def reveals(before: GameState, after: GameState) -> bool:
-    """Whether an action showed something hidden or used chance, so it cannot be undone:
-    a card drawn from a hidden pile (the pile shrank), a shuffle (the generator moved), a Fancy
-    Dragon scored face up, or cards of the Artisan deck shown to choose from."""
-    b, a = hidden_marks(before), hidden_marks(after)
-    if any(x < y for x, y in zip(a[:4], b[:4], strict=True)) or a[4:] != b[4:]:
-        return True
-    return bool(after.stack) and after.stack[-1][0] == D_ARTISAN_LOOK
-
-
-@dataclass
-class Snapshot:
-    state: GameState
-    actions: int
-    log: int
 
 
 @dataclass

@@ -11,6 +11,7 @@ from typing import Any
 
 from .board import CATALOG, dragons_at
 from .engine import legal_actions, names, text, to_act, winners
+from .goals import fancy_value
 from .goods import GOOD_KEYS
 from .solo import rating
 from .state import EMPTY, SOURCE_NAMES, GameState
@@ -62,6 +63,8 @@ def view(s: GameState, observer: int | None) -> dict[str, Any]:
         if mine:
             entry["hand"] = [_A[a].id for a in s.hand[p]]
             entry["fancy"] = [_F[f].id for f in s.fancy[p]]
+            # What each of your unscored Fancy Dragons would pay now (0: goal not met).
+            entry["fancy_now"] = {_F[f].id: fancy_value(s, p, _F[f]) for f in s.fancy[p]}
         if s.over:
             entry["reputation_sources"] = dict(zip(SOURCE_NAMES, s.rep_sources[p], strict=True))
         players.append(entry)

@@ -1,0 +1,446 @@
+"""The web server: the HTTP lobby API, the live table over WebSocket, and the browser client.
+
+``create_app(settings)`` builds a FastAPI app (one per test, or one per server process);
+``serve`` runs it on uvicorn for ``flamecraft serve``. The API is described in
+docs/server.md; the game logic lives in ``games.py`` and storage in ``store.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from functools import cache
+from typing import Any, Literal
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.websockets import WebSocketDisconnect
+
+from ..board import CATALOG
+from ..bots import BOTS, DEFAULT_BOT
+from ..goods import GOOD_KEYS
+from ..view import view
+from .games import (
+    FINISHED,
+    OPEN,
+    RUNNING,
+    Connection,
+    GameError,
+    Games,
+    Session,
+    entry_json,
+    token_ok,
+)
+from .settings import Settings
+
+log = logging.getLogger("flamecraft.server")
+
+WS_MAX_FRAME = 65536  # uvicorn drops larger frames outright; larger than 8 KiB gets "too_big"
+FINISHED_LISTED = 20
+LISTED = 100
+
+
+# ---------------------------------------------------------------- request bodies
+
+
+class SeatSpec(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    kind: Literal["human", "bot"] = "human"
+    bot: str | None = Field(default=None, max_length=40)
+    name: str | None = Field(default=None, max_length=40)
+
+
+class CreateGame(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    name: str | None = Field(default=None, max_length=60)
+    seats: list[SeatSpec] = Field(min_length=1, max_length=5)
+    deck: Literal["purple", "golden"] = "purple"
+    companions: bool = False
+    seed: int | None = Field(default=None, ge=0, le=(1 << 63) - 1)
+    start: bool = False  # start at once (a game without people always starts at once)
+
+
+class SeatAuth(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    seat: int = Field(ge=0, le=4)
+    token: str = Field(max_length=100)
+
+
+class JoinBody(SeatAuth):
+    name: str | None = Field(default=None, max_length=40)
+
+
+# ---------------------------------------------------------------- the card catalog
+
+
+def _reward(r: Any) -> dict[str, int]:
+    return {k: v for k, v in (("rep", r.rep), ("coins", r.coins), ("artisan", r.artisan),
+                              ("fancy", r.fancy), ("good_choice", r.good_choice)) if v}
+
+
+@cache
+def catalog_json() -> dict[str, Any]:
+    """Every card the browser may draw, by id (GET /api/cards)."""
+    from ..cards import ANY_SLOT, SHOP_ICONS
+
+    c = CATALOG
+    shops = [{
+        "id": s.id, "name": s.name, "icon": SHOP_ICONS[s.icon], "icon_amount": s.icon_amount,
+        "starter": s.starter,
+        "slots": [{"accepts": ["ANY"] if slot.accepts[0] == ANY_SLOT
+                   else [GOOD_KEYS[g] for g in slot.accepts], "reward": _reward(slot.reward)}
+                  for slot in s.slots],
+        "ability_name": s.ability_name, "ability_text": s.ability_text,
+        "provenance": s.provenance.level,
+    } for s in c.shops]
+    enchantments = []
+    for e in c.enchantments:
+        cost = {GOOD_KEYS[g]: n for g, n in enumerate(e.cost) if n}
+        if e.printed_coins:
+            cost["COIN"] = e.printed_coins
+        entry: dict[str, Any] = {"id": e.id, "name": e.name, "deck": ("purple", "golden")[e.deck],
+                                 "icon": GOOD_KEYS[e.icon], "cost": cost, "no_coins": e.no_coins,
+                                 "reward": _reward(e.reward), "provenance": e.provenance.level}
+        if e.variable:
+            entry["set_cost"] = True
+            entry["rep_by_sets"] = list(e.rep_by_sets)
+        enchantments.append(entry)
+    return {
+        "shops": shops,
+        "artisans": [{"id": a.id, "name": a.name, "type": GOOD_KEYS[a.type],
+                      "starter": a.starter} for a in c.artisans],
+        "enchantments": enchantments,
+        "fancies": [{"id": f.id, "name": f.name, "sun": f.sun, "text": f.text,
+                     "end_only": f.end_only, "reward": _reward(f.reward)} for f in c.fancies],
+        "companions": [{"id": x.id, "name": x.name, "text": x.text} for x in c.companions],
+        "achievements": [{"id": x.id, "name": x.name, "text": x.text, "rep": x.rep}
+                         for x in c.achievements],
+        "goods": list(GOOD_KEYS),
+    }
+
+
+# ---------------------------------------------------------------- limits
+
+
+class RateLimit:
+    """At most ``limit`` events per ``window`` seconds (a sliding window)."""
+
+    def __init__(self, limit: int, window: float = 1.0):
+        self.limit, self.window = limit, window
+        self.times: deque[float] = deque()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        while self.times and now - self.times[0] >= self.window:
+            self.times.popleft()
+        if len(self.times) >= self.limit:
+            return False
+        self.times.append(now)
+        return True
+
+
+def _error(code: str, message: str, status: int) -> JSONResponse:
+    return JSONResponse({"code": code, "message": message, "detail": message}, status)
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    errors = exc.errors()
+    if not errors:
+        return "malformed request"
+    first = errors[0]
+    where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
+    return f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg"))
+
+
+# ---------------------------------------------------------------- the app
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A server app. Its games, store and listener open when the app starts (lifespan) and
+    close when it stops, so one process may build and dispose of several (tests do)."""
+    settings = settings or Settings.from_env()
+    games = Games(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await games.open()
+        try:
+            yield
+        finally:
+            await games.close()
+
+    app = FastAPI(title="Flamecraft", lifespan=lifespan, docs_url="/api/docs",
+                  openapi_url="/api/openapi.json", redoc_url=None)
+    app.state.games = games
+    app.state.settings = settings
+    creations: dict[str, RateLimit] = {}
+
+    @app.exception_handler(GameError)
+    async def game_error(request: Request, exc: GameError) -> JSONResponse:
+        return _error(exc.code, exc.message, exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return _error("malformed", _validation_message(exc), 400)
+
+    @app.middleware("http")
+    async def limit_body(request: Request,
+                         call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        length = request.headers.get("content-length", "")
+        if length.isdigit() and int(length) > settings.max_body_bytes:
+            return _error("too_big", f"requests are limited to {settings.max_body_bytes} bytes",
+                          413)
+        return await call_next(request)
+
+    # --- pages
+
+    def page() -> Response:
+        index = settings.static_dir / "index.html"
+        if index.is_file():
+            return FileResponse(index, headers={"Cache-Control": "no-cache"})
+        return HTMLResponse("<!doctype html><title>Flamecraft</title><p>The browser client "
+                            "is not installed (src/flamecraft/server/static/index.html).</p>")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> Response:
+        return page()
+
+    @app.get("/play/{game_id}", include_in_schema=False)
+    async def play_page(game_id: str) -> Response:
+        return page()
+
+    app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False),
+              name="static")
+
+    # --- the lobby API
+
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        store = games.store
+        return {"ok": True, "store": store.kind if store else None,
+                "games_loaded": len(games.sessions)}
+
+    @app.get("/api/cards")
+    async def cards() -> dict[str, Any]:
+        return catalog_json()
+
+    @app.get("/api/bots")
+    async def bots() -> dict[str, Any]:
+        return {"bots": list(BOTS), "default": DEFAULT_BOT}
+
+    @app.post("/api/games", status_code=201)
+    async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+        client = request.client.host if request.client else "?"
+        limit = creations.setdefault(client, RateLimit(settings.games_per_minute, 60.0))
+        if not limit.allow():
+            raise GameError("rate_limited", "too many new games: wait a minute", 429)
+        if len(creations) > 10000:
+            creations.clear()
+        return await games.create(body.name, [s.model_dump() for s in body.seats], body.deck,
+                                  body.companions, body.seed, body.start)
+
+    @app.get("/api/games")
+    async def list_games(status: str | None = None) -> dict[str, Any]:
+        if status in (OPEN, RUNNING, FINISHED):
+            rows = await games.db(lambda st: st.list_games([status], LISTED))
+        else:
+            rows = await games.db(lambda st: st.list_games([OPEN, RUNNING], LISTED))
+            rows += await games.db(lambda st: st.list_games([FINISHED], FINISHED_LISTED))
+        return {"games": [entry_json(r) for r in rows]}
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(game_id: str) -> dict[str, Any]:
+        session = await games.need(game_id)
+        out = entry_json(session.table.row)
+        out["step"] = len(session.table.actions)
+        return out
+
+    @app.post("/api/games/{game_id}/join")
+    async def join(game_id: str, body: JoinBody) -> dict[str, Any]:
+        return entry_json(await games.join(game_id, body.seat, body.token, body.name))
+
+    @app.post("/api/games/{game_id}/leave")
+    async def leave(game_id: str, body: SeatAuth) -> dict[str, Any]:
+        return entry_json(await games.leave(game_id, body.seat, body.token))
+
+    @app.post("/api/games/{game_id}/start")
+    async def start_game(game_id: str, body: SeatAuth) -> dict[str, Any]:
+        return entry_json(await games.begin(game_id, body.seat, body.token))
+
+    @app.post("/api/games/{game_id}/rematch", status_code=201)
+    async def rematch(game_id: str, body: SeatAuth) -> dict[str, Any]:
+        return await games.rematch(game_id, body.seat, body.token)
+
+    async def finished(game_id: str) -> Session:
+        session = await games.need(game_id)
+        if session.table.row.status != FINISHED:
+            raise GameError("not_finished", "the record and the replay are available once the "
+                            "game is finished (they name every hidden card)")
+        return session
+
+    @app.get("/api/games/{game_id}/record")
+    async def record(game_id: str) -> dict[str, Any]:
+        session = await finished(game_id)
+        return session.table.record().to_json()
+
+    @app.get("/api/games/{game_id}/replay/{step}")
+    async def replay(game_id: str, step: int) -> dict[str, Any]:
+        session = await finished(game_id)
+        states = await asyncio.to_thread(games.replay_states, session)
+        steps = len(states) - 1
+        if not 0 <= step <= steps:
+            raise GameError("malformed", f"step must be 0–{steps}, not {step}", 400)
+        log_lines = [{"turn": e.turn, "player": e.seat, "text": e.public}
+                     for e in session.table.log[:step]]
+        return {"step": step, "steps": steps, "view": view(states[step], None),
+                "log": log_lines}
+
+    # --- the live table
+
+    @app.websocket("/ws/games/{game_id}")
+    async def live(websocket: WebSocket, game_id: str) -> None:
+        await websocket.accept()
+        await _live(websocket, game_id, games, settings)
+
+    return app
+
+
+async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
+    await websocket.send_text(json.dumps({"type": "error", "code": code, "message": message}))
+    await websocket.close(close_code)
+
+
+async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Settings) -> None:
+    """One WebSocket client: sends it every state, reads its moves (checked and bounded)."""
+    try:
+        session = await games.get(game_id)
+    except GameError as exc:
+        await _refuse(websocket, exc.code, exc.message, 4500)
+        return
+    if session is None:
+        await _refuse(websocket, "not_found", f"there is no game {game_id!r}", 4404)
+        return
+    seat_text = websocket.query_params.get("seat")
+    token = websocket.query_params.get("token") or None
+    seat: int | None = None
+    if seat_text not in (None, "") or token is not None:
+        try:
+            seat = int(seat_text or "")
+        except ValueError:
+            seat = -1
+        if not token_ok(session.table.row, seat, token):
+            await _refuse(websocket, "bad_token", "this link does not open a seat of this "
+                          "game (check that it was copied whole)", 4403)
+            return
+    conn = Connection(seat, token, settings.send_queue)
+    games.subscribe(session, conn)
+    sender = asyncio.create_task(_send_all(websocket, conn))
+    limit = RateLimit(settings.max_messages_per_second)
+    warned = 0.0
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            data: str | bytes | None = message.get("text")
+            if data is None:
+                data = message.get("bytes") or b""
+            size = len(data.encode() if isinstance(data, str) else data)
+            if size > settings.max_message_bytes:
+                conn.error("too_big", f"messages are limited to {settings.max_message_bytes} "
+                           f"bytes; this one has {size}")
+                continue
+            if not limit.allow():
+                if time.monotonic() - warned > 1.0:
+                    warned = time.monotonic()
+                    conn.error("rate_limited", f"more than {settings.max_messages_per_second} "
+                               "messages a second: slow down (this one was ignored)")
+                continue
+            await _handle(data, session, conn, games)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        games.unsubscribe(session, conn)
+        sender.cancel()
+
+
+async def _send_all(websocket: WebSocket, conn: Connection) -> None:
+    try:
+        while True:
+            await websocket.send_text(await conn.queue.get())
+    except Exception:  # the client has gone: the receiving side ends the connection
+        return
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+async def _handle(data: str | bytes, session: Session, conn: Connection, games: Games) -> None:
+    """One client message: act, undo or ping. Anything else is "malformed"."""
+    try:
+        msg = json.loads(data)
+    except (ValueError, UnicodeDecodeError):
+        conn.error("malformed", "messages must be JSON objects")
+        return
+    kind = msg.get("type") if isinstance(msg, dict) else None
+    try:
+        if kind == "ping":
+            tag = msg.get("id")
+            pong: dict[str, Any] = {"type": "pong"}
+            if _whole(tag) or (isinstance(tag, str) and len(tag) <= 64):
+                pong["id"] = tag  # echoed, so a client can match answers (and time them)
+            conn.push(json.dumps(pong))
+        elif kind == "act":
+            version, index, typed = msg.get("version"), msg.get("index"), msg.get("text")
+            if not _whole(version):
+                conn.error("malformed", "an act message needs the whole-number 'version' of "
+                           "the state it answers")
+            elif _whole(index):
+                await games.act(session, conn.seat, version, index=index)
+            elif isinstance(typed, str) and index is None:
+                await games.act(session, conn.seat, version, typed=typed)
+            else:
+                conn.error("malformed", "an act message needs a whole-number 'index' (or a "
+                           "'text') of one of the legal actions")
+        elif kind == "undo":
+            version = msg.get("version")
+            if not _whole(version):
+                conn.error("malformed", "an undo message needs the whole-number 'version' of "
+                           "the state it answers")
+            else:
+                await games.undo(session, conn.seat, version)
+        else:
+            conn.error("malformed", "unknown message type: expected 'act', 'undo' or 'ping'")
+    except GameError as exc:
+        conn.error(exc.code, exc.message)
+    except Exception:
+        log.exception("error handling a message in game %s", session.id)
+        conn.error("internal", "the server failed on this message; nothing was changed")
+
+
+def app_from_env() -> FastAPI:
+    """The app as configured by the environment (``uvicorn --factory`` with workers)."""
+    return create_app(Settings.from_env())
+
+
+def serve(host: str, port: int, database: str | None) -> int:
+    """``flamecraft serve``: runs the server until interrupted."""
+    import uvicorn
+
+    settings = Settings.from_env(database=database)
+    where = "PostgreSQL" if settings.database_url.startswith("postgres") else (
+        "SQLite " + settings.database_url[len("sqlite:///"):])
+    print(f"Flamecraft on http://{host}:{port}/  (games stored in {where}; Ctrl+C stops)",
+          flush=True)
+    uvicorn.run(create_app(settings), host=host, port=port, ws_max_size=WS_MAX_FRAME,
+                log_level="warning")
+    return 0

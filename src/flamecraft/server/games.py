@@ -1,0 +1,835 @@
+"""Game sessions: seats and tokens, versions, the lobby's changes, moves, undo, bots, broadcast.
+
+The store holds the truth (a game's row and its actions); each process keeps a ``Table`` per
+game it serves, rebuilt by replaying the record, and changes it only after the store has
+committed the change. Every change bumps the game's version and is written only if the version
+is still the one the change was made against, so a race between two clicks, two tabs or two
+processes has exactly one winner; the loser is told "stale" and gets the latest state.
+
+Bots play their seats on the server as asyncio tasks: a bot's move is computed in a worker
+thread on a copy of the state, then applied like a person's, so nobody waits on a bot and a
+bot never sees more than its seat (``bots.BOTS`` policies read only their seat).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import random
+import secrets
+import threading
+import time
+from collections.abc import Callable, Coroutine, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from functools import partial
+from typing import Any, TypeVar
+
+from ..actions import Action
+from ..bots import BOTS, DEFAULT_BOT, random_action
+from ..engine import (
+    apply,
+    describe_decision,
+    legal_actions,
+    parse_action,
+    start,
+    text,
+    to_act,
+    winners,
+)
+from ..errors import FlamecraftError, IllegalActionError
+from ..serialize import GameRecord
+from ..sessions import (
+    BOT_NAMES,
+    LogEntry,
+    SetupError,
+    Snapshot,
+    check_names,
+    public_text,
+    reveals,
+)
+from ..state import GameState, Options
+from ..view import view
+from .actions_json import legal_json
+from .pubsub import Bus, make_bus
+from .settings import Settings
+from .store import ActionRow, GameRow, SeatRow, Store, open_store
+
+log = logging.getLogger("flamecraft.server")
+
+HUMAN, BOT = "human", "bot"
+OPEN, RUNNING, FINISHED = "open", "running", "finished"
+MAX_SEATS = 5
+QUICK_BOTS = frozenset({"random"})  # bots that answer at once: run without a thread hop
+KEPT_TOKENS = 8  # a seat's older tokens (from the games it rematched) that still let it in
+MAX_IDLE = 1000  # loaded games before the idle ones (open or finished, unwatched) are dropped
+
+T = TypeVar("T")
+
+
+class GameError(Exception):
+    """A request that cannot be honoured; ``code`` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str, status: int = 409):
+        super().__init__(message)
+        self.code, self.message, self.status = code, message, status
+
+
+# ---------------------------------------------------------------- tokens
+
+
+def new_token() -> str:
+    """An unguessable seat token (192 random bits)."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def valid_game_id(game_id: str) -> bool:
+    return 0 < len(game_id) <= 32 and all(c.isalnum() or c in "-_" for c in game_id)
+
+
+def seat_link(game_id: str, seat: int, token: str) -> str:
+    return f"/play/{game_id}?seat={seat}&token={token}"
+
+
+def token_ok(row: GameRow, seat: int, token: str | None) -> bool:
+    """Whether ``token`` lets its bearer play ``seat`` (compared in constant time)."""
+    if token is None or not 0 <= seat < len(row.seats) or len(token) > 100:
+        return False
+    digest = hash_token(token)
+    return any(hmac.compare_digest(digest, h) for h in row.seats[seat].token_hashes)
+
+
+# ---------------------------------------------------------------- one game's table
+
+
+@dataclass
+class Step:
+    """An action worked out but not yet stored: applied to memory only once committed."""
+
+    seat: int
+    before: GameState
+    after: GameState
+    full: str
+    entry: LogEntry
+
+
+class Table:
+    """A game's row and actions, and what follows from them: the state, the log, the undo
+    stack. Built by replaying the actions, so it is the same in every process."""
+
+    def __init__(self, row: GameRow, actions: Sequence[ActionRow] = ()):
+        self.row = row
+        self.state: GameState | None = None
+        self.actions: list[ActionRow] = []
+        self.log: list[LogEntry] = []
+        # Each log line as JSON, as its maker reads it and as the others do (built once: a
+        # state message carries the whole log, and is sent after every move).
+        self.log_json: list[tuple[str, str, int, int]] = []
+        self._log_joined: dict[int | None, tuple[int, str]] = {}  # per seat: lines, joined
+        self.undo: list[Snapshot] = []
+        self.undo_seat = -1
+        if row.status != OPEN:
+            self.begin()
+            self.extend(actions)
+
+    def begin(self) -> None:
+        o = self.row.options
+        self.state = start(o.players, self.row.seed, o.deck, o.names, o.companions)
+
+    def extend(self, actions: Sequence[ActionRow]) -> None:
+        """Replays stored actions after the ones already here."""
+        for number, row in enumerate(actions, len(self.actions) + 1):
+            assert self.state is not None
+            try:
+                step = self.prepare(parse_action(self.state, row.text))
+            except FlamecraftError as exc:
+                raise GameError("broken", f"game {self.row.id}: stored action {number} "
+                                f"({row.text!r}) no longer replays: {exc}", 500) from None
+            self.commit(step, row)
+
+    def human(self, seat: int) -> bool:
+        return self.row.seats[seat].kind == HUMAN
+
+    def prepare(self, action: Action) -> Step:
+        s = self.state
+        assert s is not None
+        p = to_act(s)
+        full = text(s, action)
+        public, also = public_text(s, action, full)
+        after = apply(s, action)  # raises IllegalActionError, changing nothing
+        return Step(p, s, after, full, LogEntry(s.turn, p, full, public, also))
+
+    def commit(self, step: Step, row: ActionRow) -> None:
+        """Applies a stored step; keeps the undo stack as the terminal game does: the acting
+        person's run of choices within one turn, cut at anything hidden shown or chance."""
+        p, before, after = step.seat, step.before, step.after
+        if p != self.undo_seat or not self.human(p):
+            self.undo.clear()
+        self.undo_seat = p
+        if self.human(p):
+            self.undo.append(Snapshot(before, len(self.actions), len(self.log)))
+        if reveals(before, after) or after.turn != before.turn:
+            self.undo.clear()
+        self.actions.append(row)
+        self.log.append(step.entry)
+        e = step.entry
+        line = {"turn": e.turn, "player": e.seat}
+        self.log_json.append((_dumps({**line, "text": e.full}),
+                              _dumps({**line, "text": e.public}), e.seat, e.also))
+        self.state = after
+
+    def log_for(self, seat: int | None) -> str:
+        """The log as ``seat`` may read it, as a JSON array (joined once per line: the lines
+        only grow, except on undo, which starts the joining again)."""
+        done, joined = self._log_joined.get(seat, (0, ""))
+        new = [full if seat is not None and seat in (p, also) else pub
+               for full, pub, p, also in self.log_json[done:]]
+        if new:
+            joined = joined + "," + ",".join(new) if joined else ",".join(new)
+            self._log_joined[seat] = (len(self.log_json), joined)
+        return "[" + joined + "]"
+
+    def can_undo(self, seat: int | None) -> bool:
+        s = self.state
+        return (seat is not None and s is not None and self.row.status == RUNNING
+                and not s.over and bool(self.undo) and self.undo_seat == seat
+                and to_act(s) == seat)
+
+    def rewind(self) -> None:
+        snap = self.undo.pop()
+        self.state = snap.state
+        del self.actions[snap.actions:]
+        del self.log[snap.log:]
+        del self.log_json[snap.log:]
+        self._log_joined.clear()
+
+    def record(self) -> GameRecord:
+        return GameRecord(self.row.options, self.row.seed, [a.text for a in self.actions],
+                          self.row.result)
+
+
+def result_of(s: GameState) -> dict[str, Any]:
+    return {"reputation": s.rep[:], "winners": winners(s), "turns": s.turn}
+
+
+def seats_json(row: GameRow) -> list[dict[str, Any]]:
+    return [{"seat": i, "name": s.name, "kind": s.kind, "bot": s.bot, "joined": s.joined}
+            for i, s in enumerate(row.seats)]
+
+
+def entry_json(row: GameRow) -> dict[str, Any]:
+    """A game as the lobby lists it."""
+    out: dict[str, Any] = {
+        "game_id": row.id, "name": row.name, "status": row.status,
+        "players": row.options.players, "deck": row.options.deck,
+        "companions": row.options.companions, "seats": seats_json(row),
+        "created": datetime.fromtimestamp(row.created, UTC).isoformat(timespec="seconds"),
+        "version": row.version,
+    }
+    if row.result is not None:
+        out["result"] = row.result
+    if row.rematch is not None:
+        out["rematch"] = row.rematch["game_id"]
+    return out
+
+
+def _dumps(msg: dict[str, Any]) -> str:
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+
+
+# ---------------------------------------------------------------- connections and sessions
+
+
+class Connection:
+    """One WebSocket client of a game: its seat (None: a spectator), the token it came with
+    (to show its rematch link) and the messages waiting to be sent to it."""
+
+    def __init__(self, seat: int | None, token: str | None, queue_size: int):
+        self.seat, self.token = seat, token
+        self.queue: asyncio.Queue[str] = asyncio.Queue()
+        self.queue_size = max(1, queue_size)
+
+    def push(self, message: str) -> None:
+        """Queues a message; a slow client loses its oldest states (each is a whole
+        snapshot), never its newest."""
+        while self.queue.qsize() >= self.queue_size:
+            self.queue.get_nowait()
+        self.queue.put_nowait(message)
+
+    def error(self, code: str, message: str) -> None:
+        self.push(json.dumps({"type": "error", "code": code, "message": message}))
+
+
+class Session:
+    """A loaded game: its table, the lock its changes take, its connections."""
+
+    def __init__(self, table: Table):
+        self.table = table
+        self.lock = asyncio.Lock()
+        self.conns: set[Connection] = set()
+        self.bot_version = -1  # the version a bot move is scheduled for
+        self.messages: dict[int | None, str] = {}  # per seat, at this version
+        self.common: dict[str, Any] | None = None  # the part every seat shares, this version
+        self.replay: list[GameState] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.table.row.id
+
+    @property
+    def version(self) -> int:
+        return self.table.row.version
+
+
+# ---------------------------------------------------------------- all games of this process
+
+
+class Games:
+    """Every game this process serves, and the operations of the HTTP and WebSocket API."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.store: Store | None = None
+        self.bus: Bus = make_bus(settings.database_url)
+        self.sessions: dict[str, Session] = {}
+        self._db_pool = ThreadPoolExecutor(1, thread_name_prefix="flamecraft-db")
+        self._bot_pool = ThreadPoolExecutor(max(1, settings.bot_threads),
+                                            thread_name_prefix="flamecraft-bot")
+        self._bot_locks: dict[str, threading.Lock] = {}
+        self._load_lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.closed = False
+
+    # --- life cycle
+
+    async def open(self) -> None:
+        """Opens the store, starts hearing other processes, resumes the running games."""
+        self.store = await self._run(open_store, self.settings.database_url)
+        await self.bus.start(self._heard, self._reconnected)
+        for game_id in await self.db(lambda st: st.running_game_ids()):
+            try:
+                await self.get(game_id, resume=True)
+            except GameError as exc:
+                log.error("cannot resume: %s", exc.message)
+
+    async def close(self) -> None:
+        self.closed = True
+        await self.bus.stop()
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._bot_pool.shutdown(wait=True, cancel_futures=True)
+        if self.store is not None:
+            await self._run(self.store.close)
+        self._db_pool.shutdown(wait=True)
+
+    def _spawn(self, coro: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            exc = task.exception()
+            if not isinstance(exc, GameError) or exc.status >= 500:
+                log.error("a background task failed", exc_info=exc)
+
+    async def _detached(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Runs a change to completion even if the caller goes away (a closed WebSocket): a
+        change stored but not applied in memory would leave this process behind."""
+        return await asyncio.shield(self._spawn(coro))
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._db_pool,
+                                                                partial(fn, *args))
+
+    async def db(self, fn: Callable[[Store], T]) -> T:
+        """Runs ``fn(store)``: on the store's thread for PostgreSQL (a network round trip);
+        inline for SQLite, whose local transactions take well under a millisecond, less than
+        handing the work to a thread and back costs."""
+        store = self.store
+        assert store is not None
+        if store.inline:
+            return fn(store)
+        return await self._run(fn, store)
+
+    # --- loading and hearing of other processes' changes
+
+    async def get(self, game_id: str, resume: bool = False) -> Session | None:
+        """The game, loaded (and its bots resumed) if need be; None if there is none."""
+        session = self.sessions.get(game_id)
+        if session is not None or not valid_game_id(game_id):
+            return session
+        async with self._load_lock:
+            session = self.sessions.get(game_id)
+            if session is not None:
+                return session
+            row, actions = await self.db(lambda st: st.load_with_actions(game_id))
+            if row is None:
+                return None
+            session = Session(Table(row, actions))
+            self._evict()
+            self.sessions[game_id] = session
+            # Another process may be playing this game's bots: take over only if it is gone.
+            store = self.store
+            late = self.settings.bot_takeover if store is not None and store.notifies else 0.0
+            self._schedule_bot(session, self.settings.bot_delay + (0.0 if resume else late))
+            return session
+
+    def _evict(self) -> None:
+        """Keeps memory bounded: past ``MAX_IDLE`` loaded games, forgets those nobody watches
+        that are not running (they are loaded again when asked for)."""
+        if len(self.sessions) < MAX_IDLE:
+            return
+        for game_id, session in list(self.sessions.items()):
+            if not session.conns and session.table.row.status != RUNNING:
+                del self.sessions[game_id]
+
+    async def need(self, game_id: str) -> Session:
+        session = await self.get(game_id)
+        if session is None:
+            raise GameError("not_found", f"there is no game {game_id!r}", 404)
+        return session
+
+    def _heard(self, game_id: str, version: int) -> None:
+        session = self.sessions.get(game_id)
+        if session is not None and session.version != version and not self.closed:
+            self._spawn(self.sync(session))
+
+    def _reconnected(self) -> None:
+        for session in list(self.sessions.values()):
+            self._spawn(self.sync(session))
+
+    async def sync(self, session: Session) -> None:
+        async with session.lock:
+            await self._sync_locked(session)
+
+    async def _sync_locked(self, session: Session) -> None:
+        """Catches up with the store: applies the actions stored since (by another process),
+        or replays the whole game if some were taken back."""
+        row, actions = await self.db(lambda st: st.load_with_actions(session.id))
+        if row is None or row.version == session.version:
+            return
+        t = session.table
+        mine = len(t.actions)
+        if (t.state is not None and row.status != OPEN and len(actions) >= mine
+                and actions[:mine] == t.actions):
+            t.row = row
+            t.extend(actions[mine:])
+        else:
+            session.table = Table(row, actions)
+        self._changed(session, local=False)
+
+    # --- what every change does next
+
+    def _changed(self, session: Session, local: bool) -> None:
+        session.messages.clear()
+        session.common = None
+        session.replay = None
+        for conn in list(session.conns):
+            self._push(session, conn)
+        delay = self.settings.bot_delay
+        self._schedule_bot(session, delay if local else delay + self.settings.bot_takeover)
+
+    def subscribe(self, session: Session, conn: Connection) -> None:
+        session.conns.add(conn)
+        self._push(session, conn)
+
+    def unsubscribe(self, session: Session, conn: Connection) -> None:
+        session.conns.discard(conn)
+        if not session.conns and session.table.row.status != RUNNING:
+            self.sessions.pop(session.id, None)  # loaded again when asked for
+
+    # --- messages
+
+    def _push(self, session: Session, conn: Connection) -> None:
+        """Sends a connection the latest state, and then, once a rematch exists, a "rematch"
+        message with the connection's own link to it."""
+        seat = conn.seat
+        text = session.messages.get(seat)
+        if text is None:
+            if session.common is None:
+                session.common = self._common(session.table)
+            text = session.messages[seat] = self._state_text(session.table, seat,
+                                                             session.common)
+        rematch = session.table.row.rematch
+        if rematch is None:
+            conn.push(text)
+            return
+        new_id = rematch["game_id"]
+        extra: dict[str, Any] = {"game_id": new_id, "spectate": f"/play/{new_id}"}
+        if seat is not None and conn.token is not None:
+            extra["link"] = seat_link(new_id, seat, conn.token)
+        conn.push(text[:-1] + ',"rematch":' + _dumps(extra) + "}")
+        conn.push(_dumps({"type": "rematch", **extra}))
+
+    @staticmethod
+    def _common(t: Table) -> dict[str, Any]:
+        """What the state message of every seat holds alike."""
+        s, row = t.state, t.row
+        live = s is not None and row.status == RUNNING and not s.over
+        return {
+            "type": "state",
+            "game_id": row.id,
+            "name": row.name,
+            "version": row.version,
+            "step": len(t.actions),
+            "status": row.status,
+            "seats": seats_json(row),
+            "choosing": describe_decision(s) if live and s is not None else "",
+            "result": row.result,
+        }
+
+    @staticmethod
+    def _state_text(t: Table, seat: int | None, common: dict[str, Any]) -> str:
+        """One seat's state message, as JSON text (the log spliced in already encoded)."""
+        s = t.state
+        acting = (s is not None and common["choosing"] != "" and seat is not None
+                  and to_act(s) == seat)
+        head = _dumps({
+            **common,
+            "seat": seat,
+            "view": view(s, seat) if s is not None else None,
+            "legal": legal_json(s) if acting and s is not None else [],
+            "can_undo": t.can_undo(seat),
+        })
+        return head[:-1] + ',"log":' + t.log_for(seat) + "}"
+
+    # --- the lobby
+
+    async def create(self, name: str | None, seats: Sequence[dict[str, Any]], deck: str,
+                     companions: bool, seed: int | None, begin: bool = False,
+                     tokens_from: GameRow | None = None) -> dict[str, Any]:
+        """A new game; the answer holds every person's seat link (the only time the tokens
+        are shown). ``tokens_from``: the game this one is a rematch of (its seats' tokens
+        stay valid here, so each player's old link leads on)."""
+        if not 1 <= len(seats) <= MAX_SEATS:
+            raise GameError("malformed", f"a game has 1 to {MAX_SEATS} seats, not {len(seats)}",
+                            400)
+        kinds, bots, names = [], [], []
+        bot_names = iter(BOT_NAMES)
+        for i, spec in enumerate(seats):
+            kind = spec.get("kind", HUMAN)
+            if kind not in (HUMAN, BOT):
+                raise GameError("malformed", f"seat {i}: kind must be 'human' or 'bot'", 400)
+            bot = (spec.get("bot") or DEFAULT_BOT) if kind == BOT else None
+            if bot is not None and bot not in BOTS:
+                raise GameError("malformed", f"seat {i}: unknown bot {bot!r} (there are "
+                                f"{', '.join(sorted(BOTS))})", 400)
+            given = (spec.get("name") or "").strip()
+            if not given:
+                humans = sum(1 for s in seats if s.get("kind", HUMAN) == HUMAN)
+                given = next(bot_names) if kind == BOT else (
+                    "You" if humans == 1 else f"Player {i + 1}")
+            kinds.append(kind)
+            bots.append(bot)
+            names.append(given)
+        try:
+            tidy = check_names(names)
+        except SetupError as exc:
+            raise GameError("malformed", str(exc), 400) from None
+        if deck not in ("purple", "golden"):
+            raise GameError("malformed", "deck must be 'purple' or 'golden'", 400)
+        tokens: list[str | None] = []
+        seat_rows = []
+        for i, (kind, bot, seat_name) in enumerate(zip(kinds, bots, tidy, strict=True)):
+            token = new_token() if kind == HUMAN else None
+            tokens.append(token)
+            hashes = [hash_token(token)] if token else []
+            if token and tokens_from is not None and i < len(tokens_from.seats):
+                hashes += tokens_from.seats[i].token_hashes[:KEPT_TOKENS - 1]
+            seat_rows.append(SeatRow(seat_name, kind, bot, hashes, joined=kind == BOT))
+        game_id = new_game_id()
+        row = GameRow(
+            id=game_id, name=(name or "").strip() or f"{tidy[0]}'s game",
+            options=Options(len(seats), deck, tidy, companions),
+            seed=seed if seed is not None else secrets.randbelow(1 << 62),
+            seats=seat_rows,
+            status=RUNNING if begin or HUMAN not in kinds else OPEN)
+        table = Table(row)  # checks the options by starting the game (when running)
+        await self.db(lambda st: st.create_game(row))
+        session = Session(table)
+        self.sessions[game_id] = session
+        self._schedule_bot(session, self.settings.bot_delay)
+        out_seats = []
+        for i, seat_row in enumerate(seat_rows):
+            token = tokens[i]
+            out_seats.append({"seat": i, "name": seat_row.name, "kind": seat_row.kind,
+                              "bot": seat_row.bot, "token": token,
+                              "link": seat_link(game_id, i, token) if token else None})
+        return {"game_id": game_id, "seats": out_seats, "spectate": f"/play/{game_id}",
+                "game": entry_json(row)}
+
+    async def _change(self, session: Session,
+                      change: Callable[[GameRow], GameRow | None]) -> GameRow:
+        """Applies a lobby change (seats, status, rematch) made against the latest version;
+        on a race with another process, catches up and tries again."""
+        for _ in range(3):
+            async with session.lock:
+                row = session.table.row.copy()
+                new = change(row)
+                if new is None:
+                    return session.table.row
+                expected = session.version
+                new.version = expected + 1
+                if await self.db(lambda st: st.update_game(new, expected)):  # noqa: B023
+                    t = session.table
+                    was_open = t.state is None
+                    t.row = new
+                    if was_open and new.status != OPEN:
+                        t.begin()
+                    self._changed(session, local=True)
+                    return new
+                await self._sync_locked(session)
+        raise GameError("busy", "the game is changing too fast; try again", 409)
+
+    def _check_token(self, row: GameRow, seat: int, token: str) -> None:
+        if not token_ok(row, seat, token):
+            raise GameError("bad_token", f"this link does not let you play seat {seat}", 403)
+
+    async def join(self, game_id: str, seat: int, token: str, name: str | None) -> GameRow:
+        session = await self.need(game_id)
+
+        def change(row: GameRow) -> GameRow | None:
+            self._check_token(row, seat, token)
+            wanted = " ".join((name or "").split())
+            seat_row = row.seats[seat]
+            if wanted and wanted != seat_row.name:
+                if row.status != OPEN:
+                    raise GameError("illegal", "names are fixed once the game has started")
+                names = [s.name for s in row.seats]
+                names[seat] = wanted
+                try:
+                    tidy = check_names(names)
+                except SetupError as exc:
+                    raise GameError("malformed", str(exc), 400) from None
+                seat_row.name = tidy[seat]
+                row.options = replace(row.options, names=tidy)
+            elif seat_row.joined:
+                return None
+            seat_row.joined = True
+            return row
+
+        return await self._detached(self._change(session, change))
+
+    async def leave(self, game_id: str, seat: int, token: str) -> GameRow:
+        session = await self.need(game_id)
+
+        def change(row: GameRow) -> GameRow | None:
+            self._check_token(row, seat, token)
+            if not row.seats[seat].joined:
+                return None
+            row.seats[seat].joined = False
+            return row
+
+        return await self._detached(self._change(session, change))
+
+    async def begin(self, game_id: str, seat: int, token: str) -> GameRow:
+        """Starts an open game: the host (the first person's seat, seat 0 unless it is a bot)
+        may start it whether or not everyone has joined."""
+        session = await self.need(game_id)
+
+        def change(row: GameRow) -> GameRow | None:
+            self._check_token(row, seat, token)
+            host = next(i for i, s in enumerate(row.seats) if s.kind == HUMAN)
+            if seat != host:
+                raise GameError("bad_token", f"only the host (seat {host}) may start the game",
+                                403)
+            if row.status != OPEN:
+                raise GameError("illegal", f"the game is already {row.status}")
+            row.status = RUNNING
+            return row
+
+        return await self._detached(self._change(session, change))
+
+    async def rematch(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
+        """A new game like a finished one, same seats; asked again, the same new game. Each
+        seat's old token also lets it into the new game, so the old game's page can show each
+        player their own link; the one who asks first receives everyone's new links."""
+        session = await self.need(game_id)
+        row = session.table.row
+        self._check_token(row, seat, token)
+        if row.status != FINISHED:
+            raise GameError("illegal", "a rematch can be asked for once the game is finished")
+        if row.rematch is not None:
+            new_id = row.rematch["game_id"]
+            new = await self.need(new_id)
+            out_seats = [{"seat": i, "name": s.name, "kind": s.kind, "bot": s.bot,
+                          "token": token if i == seat else None,
+                          "link": seat_link(new_id, i, token) if i == seat else None}
+                         for i, s in enumerate(new.table.row.seats)]
+            return {"game_id": new_id, "seats": out_seats, "spectate": f"/play/{new_id}",
+                    "game": entry_json(new.table.row)}
+        specs = [{"kind": s.kind, "bot": s.bot, "name": s.name} for s in row.seats]
+        o = row.options
+        created = await self.create(row.name, specs, o.deck, o.companions, None,
+                                    tokens_from=row)
+
+        def change(r: GameRow) -> GameRow | None:
+            if r.rematch is not None:
+                return None
+            r.rematch = {"game_id": created["game_id"]}
+            return r
+
+        stored = await self._detached(self._change(session, change))
+        if stored.rematch is not None and stored.rematch["game_id"] != created["game_id"]:
+            return await self.rematch(game_id, seat, token)  # another process was first
+        return created
+
+    # --- moves
+
+    async def act(self, session: Session, seat: int | None, version: int,
+                  index: int | None = None, typed: str | None = None) -> None:
+        await self._detached(self._act(session, seat, version, index, typed))
+
+    def _check_turn(self, session: Session, seat: int | None, version: int) -> GameState:
+        t = session.table
+        s = t.state
+        if t.row.status == OPEN or s is None:
+            raise GameError("illegal", "the game has not started yet")
+        if t.row.status == FINISHED or s.over:
+            raise GameError("illegal", "the game is over")
+        if seat is None:
+            raise GameError("out_of_turn", "you are watching: spectators cannot act")
+        if version != session.version:
+            raise GameError("stale", f"the table changed (you saw version {version}, it is "
+                            f"now {session.version}): look again and choose anew")
+        p = to_act(s)
+        if p != seat:
+            raise GameError("out_of_turn", f"it is {t.row.seats[p].name}'s turn to choose, "
+                            "not yours")
+        return s
+
+    async def _act(self, session: Session, seat: int | None, version: int,
+                   index: int | None, typed: str | None) -> None:
+        async with session.lock:
+            s = self._check_turn(session, seat, version)
+            actions = legal_actions(s)
+            if index is not None:
+                if not 0 <= index < len(actions):
+                    raise GameError("illegal", f"there is no choice number {index}: there "
+                                    f"are {len(actions)} (0–{len(actions) - 1})")
+                action = actions[index]
+            else:
+                try:
+                    action = parse_action(s, typed or "")
+                except IllegalActionError as exc:
+                    raise GameError("illegal", str(exc)) from None
+            await self._commit(session, session.table.prepare(action))
+
+    async def _commit(self, session: Session, step: Step) -> None:
+        """Stores a step (with the version bump, in one transaction), then applies it."""
+        t = session.table
+        expected = session.version
+        row = t.row.copy()
+        row.version = expected + 1
+        if step.after.over:
+            row.status, row.result = FINISHED, result_of(step.after)
+        action = ActionRow(len(t.actions), step.seat, step.full, row.version)
+        if not await self.db(lambda st: st.append_action(row, expected, action)):
+            await self._sync_locked(session)
+            raise GameError("stale", "another move was made first: look again and choose anew")
+        t.commit(step, action)
+        t.row = row
+        self._changed(session, local=True)
+
+    async def undo(self, session: Session, seat: int | None, version: int) -> None:
+        await self._detached(self._undo(session, seat, version))
+
+    async def _undo(self, session: Session, seat: int | None, version: int) -> None:
+        async with session.lock:
+            self._check_turn(session, seat, version)
+            t = session.table
+            if not t.can_undo(seat):
+                raise GameError("illegal", "nothing to undo: undo goes back only within your "
+                                "own turn, and not past a card drawn from a hidden deck, a "
+                                "Fancy Dragon revealed or a shuffle")
+            keep = t.undo[-1].actions
+            expected = session.version
+            row = t.row.copy()
+            row.version = expected + 1
+            if not await self.db(lambda st: st.truncate_actions(row, expected, keep)):
+                await self._sync_locked(session)
+                raise GameError("stale", "another move was made first: look again")
+            t.rewind()
+            t.row = row
+            self._changed(session, local=True)
+
+    # --- bots
+
+    def _schedule_bot(self, session: Session, delay: float) -> None:
+        t = session.table
+        s = t.state
+        if (self.closed or s is None or t.row.status != RUNNING or s.over
+                or t.human(to_act(s)) or session.bot_version == session.version):
+            return
+        session.bot_version = session.version
+        self._spawn(self._bot_move(session, session.version, delay))
+
+    def _think(self, name: str, s: GameState, rng: random.Random) -> Action:
+        lock = self._bot_locks.setdefault(name, threading.Lock())
+        with lock:  # one move at a time per bot: a bot object may keep state between moves
+            return BOTS[name](s, rng)
+
+    async def _bot_move(self, session: Session, version: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        t = session.table
+        s = t.state
+        if session.version != version or self.closed or s is None or s.over:
+            return
+        p = to_act(s)
+        name = t.row.seats[p].bot or DEFAULT_BOT
+        if name not in BOTS:
+            name = DEFAULT_BOT
+        rng = random.Random(f"{t.row.seed}:{p}:{len(t.actions)}")
+        started = time.perf_counter()
+        try:
+            if name in QUICK_BOTS:
+                action = BOTS[name](s.copy(), rng)
+            else:  # a thinking bot: in a worker thread, so that no one waits for it
+                action = await asyncio.get_running_loop().run_in_executor(
+                    self._bot_pool, self._think, name, s.copy(), rng)
+        except Exception:
+            log.exception("bot %r failed in game %s; playing a random move", name, t.row.id)
+            action = random_action(s, rng)
+        log.debug("bot %s thought %.3fs", name, time.perf_counter() - started)
+        async with session.lock:
+            if session.version != version or session.table is not t or self.closed:
+                return
+            if action not in legal_actions(s):
+                log.error("bot %r chose an illegal action in game %s", name, t.row.id)
+                action = random_action(s, rng)
+            with contextlib.suppress(GameError):  # another process moved first: caught up
+                await self._commit(session, t.prepare(action))
+
+    # --- finished games
+
+    def replay_states(self, session: Session) -> list[GameState]:
+        """Every state of a finished game, from the start (built once, kept while loaded)."""
+        if session.replay is None:
+            t = session.table
+            o = t.row.options
+            s = start(o.players, t.row.seed, o.deck, o.names, o.companions)
+            states = [s]
+            for row in t.actions:
+                s = apply(s, parse_action(s, row.text))
+                states.append(s)
+            session.replay = states
+        return session.replay
+

@@ -1,0 +1,97 @@
+"""Live updates between server processes.
+
+Every process keeps the games it serves in memory and pushes each change to its own WebSocket
+clients. With several processes behind one address (PostgreSQL only), a change committed by
+one process must reach the clients of the others: the store sends ``NOTIFY flamecraft_games,
+'<game id> <version>'`` inside the committing transaction, and each process LISTENs here and
+reloads that game (``games.Games.sync``). A notification carries no game data, so a lost one
+costs only a delay: after a reconnection every loaded game is re-read.
+
+With SQLite (one process) there is nothing to listen to: ``LocalBus`` does nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+
+from .settings import is_postgres
+from .store import CHANNEL
+
+log = logging.getLogger("flamecraft.server")
+
+OnChange = Callable[[str, int], None]
+OnReconnect = Callable[[], None]
+
+
+class Bus:
+    """Hears of changes made by other processes. The base class hears nothing (one process)."""
+
+    async def start(self, on_change: OnChange, on_reconnect: OnReconnect) -> None:
+        """Starts listening; returns once listening (so no change is missed after it)."""
+
+    async def stop(self) -> None:
+        """Stops listening."""
+
+
+class LocalBus(Bus):
+    """One process: every change is made here, so there is nothing to hear."""
+
+
+class PostgresBus(Bus):
+    """LISTEN on the store's NOTIFY channel, on its own connection, reconnecting on failure."""
+
+    def __init__(self, url: str, retry_seconds: float = 1.0):
+        self.url = url
+        self.retry_seconds = retry_seconds
+        self._task: asyncio.Task[None] | None = None
+        self._ready = asyncio.Event()
+
+    async def start(self, on_change: OnChange, on_reconnect: OnReconnect) -> None:
+        self._task = asyncio.create_task(self._run(on_change, on_reconnect))
+        ready = asyncio.create_task(self._ready.wait())
+        done, _ = await asyncio.wait({ready, self._task}, return_when=asyncio.FIRST_COMPLETED)
+        if ready not in done:
+            ready.cancel()
+            self._task.result()  # raises what stopped the listener
+
+    async def _run(self, on_change: OnChange, on_reconnect: OnReconnect) -> None:
+        import psycopg
+
+        first = True
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                async with conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    if not first:
+                        on_reconnect()  # notifications may have been missed meanwhile
+                    first = False
+                    self._ready.set()
+                    async for note in conn.notifies():
+                        game_id, _, version = note.payload.partition(" ")
+                        try:
+                            on_change(game_id, int(version))
+                        except ValueError:
+                            log.warning("ignored a malformed notification %r", note.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if first:
+                    raise
+                log.warning("lost the PostgreSQL listener (%s); reconnecting", exc)
+                await asyncio.sleep(self.retry_seconds)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+
+
+def make_bus(url: str) -> Bus:
+    """The bus for a database URL: LISTEN/NOTIFY on PostgreSQL, nothing on SQLite."""
+    return PostgresBus(url) if is_postgres(url) else LocalBus()

@@ -1,0 +1,95 @@
+"""The server's settings: where games are stored and the limits that keep it responsive.
+
+One frozen value built once (from the command line and the environment) and handed to
+``create_app``, so tests can build apps with any settings without touching the environment.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+DEFAULT_DATABASE = "sqlite:///flamecraft.sqlite3"
+STATIC_DIR = Path(__file__).parent / "static"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything ``create_app`` needs; see docs/server.md for each one's environment name."""
+
+    database_url: str = DEFAULT_DATABASE
+    # Seconds a bot waits before it moves, so that people can follow the table.
+    bot_delay: float = 0.4
+    # Extra seconds before a process plays a bot seat after another process moved last: the
+    # process that moved normally plays the bot; this one takes over only if that one is gone.
+    bot_takeover: float = 3.0
+    # Threads that run bot moves (a search bot can think for seconds; the event loop never waits).
+    bot_threads: int = 2
+    # Per WebSocket connection: the largest message accepted and messages per second.
+    max_message_bytes: int = 8192
+    max_messages_per_second: int = 20
+    # States waiting to be sent to one slow connection before the oldest are dropped (each
+    # state is a whole snapshot, so only the latest matters).
+    send_queue: int = 32
+    # New games per minute from one client address.
+    games_per_minute: int = 30
+    # The largest HTTP request body accepted.
+    max_body_bytes: int = 16384
+    static_dir: Path = STATIC_DIR
+
+    @staticmethod
+    def from_env(environ: Mapping[str, str] | None = None,
+                 database: str | None = None) -> Settings:
+        """Settings from FLAMECRAFT_* variables; ``database`` (the --database flag) wins over
+        FLAMECRAFT_DATABASE_URL."""
+        env = os.environ if environ is None else environ
+        s = Settings()
+        url = database or env.get("FLAMECRAFT_DATABASE_URL") or s.database_url
+        return replace(
+            s,
+            database_url=database_url(url),
+            bot_delay=_number(env, "FLAMECRAFT_BOT_DELAY", s.bot_delay),
+            bot_takeover=_number(env, "FLAMECRAFT_BOT_TAKEOVER", s.bot_takeover),
+            bot_threads=int(_number(env, "FLAMECRAFT_BOT_THREADS", s.bot_threads)),
+            games_per_minute=int(_number(env, "FLAMECRAFT_GAMES_PER_MINUTE",
+                                         s.games_per_minute)),
+            max_messages_per_second=int(_number(env, "FLAMECRAFT_MESSAGES_PER_SECOND",
+                                                s.max_messages_per_second)),
+        )
+
+
+def _number(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, not {raw!r}") from None
+    if value < 0:
+        raise ValueError(f"{name} must not be negative")
+    return value
+
+
+def database_url(value: str) -> str:
+    """A database URL from what a person may type: a PostgreSQL URL, an SQLite URL, or a plain
+    file path (which means SQLite)."""
+    v = value.strip()
+    if v.startswith(("postgresql://", "postgres://", "sqlite://")):
+        return v
+    if "://" in v:
+        raise ValueError(f"unsupported database {v!r}: use postgresql://… or an SQLite file")
+    return "sqlite:///" + v
+
+
+def is_postgres(url: str) -> bool:
+    return url.startswith(("postgresql://", "postgres://"))
+
+
+def sqlite_path(url: str) -> str:
+    """The file of an ``sqlite:///path`` URL (``sqlite:////abs`` for an absolute path)."""
+    if not url.startswith("sqlite:///"):
+        raise ValueError(f"not an SQLite URL: {url!r}")
+    return url[len("sqlite:///"):] or ":memory:"

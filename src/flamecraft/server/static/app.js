@@ -1,0 +1,96 @@
+// Entry point: "/" is the lobby, "/play/<game id>" a game (a seat with ?seat=&token=, a
+// spectator without, a replay with ?replay=1). No build step: the browser loads these modules.
+
+import { Catalog } from "./cards.js";
+import { api, fill, h } from "./dom.js";
+import { Live } from "./live.js";
+import { rememberLinks, showLobby, waitingRoom } from "./lobby.js";
+import { showReplay } from "./replay.js";
+import { Table } from "./table.js";
+
+const root = document.getElementById("app");
+
+function problem(text) {
+  fill(root, h("header", { class: "topbar" }, h("a", { class: "brand", href: "/" }, "Flamecraft")),
+    h("main", { class: "waiting" }, h("p", { class: "error", role: "alert" }, text),
+      h("p", {}, h("a", { href: "/" }, "← Back to the lobby"))));
+}
+
+async function showGame(gameId, params) {
+  const seatText = params.get("seat");
+  const token = params.get("token");
+  const seat = seatText !== null && token ? Number(seatText) : null;
+  fill(root, h("p", { class: "loading" }, "Loading the game…"));
+  let cat;
+  let info;
+  try {
+    [cat, info] = await Promise.all([Catalog.load(), api("GET", `/api/games/${gameId}`)]);
+  } catch (err) {
+    problem(`This game cannot be opened: ${err.message}`);
+    return;
+  }
+  if (params.get("replay")) {
+    await showReplay(root, cat, info);
+    return;
+  }
+  if (info.status === "open") info = await waitingRoom(root, info, seat, token);
+  startTable(cat, info, seat, token);
+}
+
+function startTable(cat, info, seat, token) {
+  const gameId = info.game_id;
+  fill(root, h("p", { class: "loading" }, "Connecting to the table…"));
+  let live = null;
+  let table = null;
+  const finishedButtons = () => h("div", { class: "choices" },
+    seat !== null ? h("button", { class: "choice primary", onclick: () => rematch(gameId, seat, token, table) },
+      "Play again") : null,
+    h("a", { class: "button", href: `/play/${gameId}?replay=1` }, "Watch the replay"),
+    h("a", { class: "button", href: "/" }, "Back to the lobby"));
+  table = new Table(root, cat, {
+    send: (msg) => live.send(msg),
+    title: info.name || "",
+    finishedButtons,
+  });
+  const query = seat !== null ? `?seat=${seat}&token=${encodeURIComponent(token)}` : "";
+  live = new Live(`/ws/games/${gameId}${query}`, (msg) => {
+    if (msg.type === "state") {
+      if (msg.rematch && msg.rematch.link) table.rematchLink = msg.rematch.link;
+      table.update(msg);
+    }
+    else if (msg.type === "error") {
+      if (msg.code === "bad_token" || msg.code === "not_found") live.stop();
+      if (table.msg) table.showError(msg);
+      else problem(`This link does not open a seat: ${msg.message || msg.code}`);
+    } else if (msg.type === "rematch" && msg.link) {
+      table.setNotice("A new game was set up with the same seats: "
+        + "follow “Play again” or open your new link.", "info");
+      table.rematchLink = msg.link;
+    }
+  }, (status, detail) => table.setConnection(status, detail));
+  // the tests (and curious players) may drop the connection to see it come back
+  window.flamecraftLive = live;
+  live.connect();
+}
+
+async function rematch(gameId, seat, token, table) {
+  if (table.rematchLink) {
+    location.href = table.rematchLink;
+    return;
+  }
+  try {
+    const created = await api("POST", `/api/games/${gameId}/rematch`, { seat, token });
+    rememberLinks(created);
+    const mine = created.seats.find((s) => s.seat === seat && s.token);
+    location.href = mine ? mine.link : created.spectate || `/play/${created.game_id}`;
+  } catch (err) {
+    table.setNotice(`A new game could not be set up: ${err.message}`, "error");
+  }
+}
+
+const match = location.pathname.match(/^\/play\/([^/]+)\/?$/);
+if (match) {
+  showGame(decodeURIComponent(match[1]), new URLSearchParams(location.search));
+} else {
+  showLobby(root).catch((err) => problem(`The lobby could not be loaded: ${err.message}`));
+}

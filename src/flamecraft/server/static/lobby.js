@@ -1,0 +1,288 @@
+// The lobby: create a game (seats, deck, Companions, a name), share invite links, see the
+// open, running and finished games; and the waiting room of one game before it starts.
+
+import { api, copyText, fill, h } from "./dom.js";
+import { SEAT_MARKS } from "./cards.js";
+
+const FALLBACK_BOTS = ["random"];
+const REFRESH_MS = 4000;
+
+/** The bot names the server offers (GET /api/bots), or the one every server has. */
+export async function botNames() {
+  try {
+    const data = await api("GET", "/api/bots");
+    const list = Array.isArray(data) ? data : data && (data.bots || data.names);
+    if (Array.isArray(list) && list.length) {
+      return list.map((b) => (typeof b === "string" ? b : b.name)).filter(Boolean);
+    }
+  } catch {
+    // an older server without the list: fall back
+  }
+  return FALLBACK_BOTS;
+}
+
+/** Remembers the links of a game this browser created, for its waiting room. */
+export function rememberLinks(created) {
+  try {
+    sessionStorage.setItem(`flamecraft-links-${created.game_id}`, JSON.stringify(created));
+  } catch {
+    // private mode: the links were shown once already
+  }
+}
+
+function recalledLinks(gameId) {
+  try {
+    return JSON.parse(sessionStorage.getItem(`flamecraft-links-${gameId}`) || "null");
+  } catch {
+    return null;
+  }
+}
+
+/** The seat that may start the game: the first person's. */
+function host(game) {
+  const first = (game.seats || []).find((s) => s.kind !== "bot");
+  return first ? first.seat : 0;
+}
+
+function absolute(link) {
+  return new URL(link, location.origin).href;
+}
+
+function linkRow(label, link) {
+  const input = h("input", { class: "link-input", readonly: true, value: absolute(link),
+    "aria-label": `Invite link for ${label}`, onfocus: (e) => e.target.select() });
+  const status = h("span", { class: "copied", "aria-live": "polite" });
+  return h("div", { class: "link-row" }, h("span", { class: "link-label" }, label), input,
+    h("button", { type: "button", onclick: async () => {
+      const ok = await copyText(input.value);
+      if (!ok) input.select();
+      fill(status, ok ? "copied" : "press Ctrl+C");
+    } }, "Copy"), status);
+}
+
+/** The lobby page. */
+export async function showLobby(root) {
+  const bots = await botNames();
+  const seatsBox = h("div", { class: "seats" });
+  const count = h("select", { id: "players", name: "players" },
+    [1, 2, 3, 4, 5].map((n) => h("option", { value: n, selected: n === 2 }, String(n))));
+  const message = h("div", { class: "form-message", role: "alert" });
+  const drawSeats = () => {
+    const old = [...seatsBox.querySelectorAll(".seat-row")].map((row) => ({
+      name: row.querySelector(".seat-name").value,
+      kind: row.querySelector(".seat-kind").value,
+      bot: row.querySelector(".seat-bot").value,
+    }));
+    const n = Number(count.value);
+    fill(seatsBox, Array.from({ length: n }, (_, i) => {
+      const prev = old[i] || { name: i === 0 ? "You" : `Bot ${i}`, kind: i === 0 ? "human" : "bot",
+        bot: bots[0] };
+      const bot = h("select", { class: "seat-bot", "aria-label": `Seat ${i + 1} bot strength`,
+        title: "Bot strength",
+        hidden: prev.kind !== "bot" }, bots.map((b) => h("option", { value: b,
+        selected: b === prev.bot }, b)));
+      const kind = h("select", { class: "seat-kind", "aria-label": `Seat ${i + 1} player`,
+        onchange: (e) => { bot.hidden = e.target.value !== "bot"; } },
+      h("option", { value: "human", selected: prev.kind === "human" }, "Person"),
+      h("option", { value: "bot", selected: prev.kind === "bot" }, "Bot"));
+      return h("div", { class: "seat-row" },
+        h("span", { class: "seat-mark", "aria-hidden": "true" }, SEAT_MARKS[i]),
+        h("input", { class: "seat-name", value: prev.name, maxlength: 24,
+          "aria-label": `Seat ${i + 1} name`, placeholder: `Seat ${i + 1}` }),
+        kind, bot);
+    }));
+  };
+  count.addEventListener("change", drawSeats);
+  drawSeats();
+
+  const form = h("form", { class: "create", "aria-label": "New game" },
+    h("h2", {}, "New game"),
+    h("label", { class: "field" }, "Name ", h("input", { name: "name", id: "game-name",
+      value: "Flamecraft game", maxlength: 40 })),
+    h("label", { class: "field" }, "Players ", count),
+    h("p", { class: "muted small" }, "Each seat: a name, a person or a bot, and the bot's strength."),
+    seatsBox,
+    h("fieldset", { class: "field" }, h("legend", {}, "Enchantment deck"),
+      h("label", {}, h("input", { type: "radio", name: "deck", value: "purple", checked: true }),
+        " Purple (first game)"),
+      h("label", {}, h("input", { type: "radio", name: "deck", value: "golden" }), " Golden")),
+    h("label", { class: "field" }, h("input", { type: "checkbox", name: "companions" }),
+      " Companions (optional module)"),
+    h("details", { class: "field" }, h("summary", {}, "More"),
+      h("label", {}, "Seed ", h("input", { name: "seed", type: "number", min: 0,
+        placeholder: "random" }))),
+    h("button", { type: "submit", class: "primary" }, "Create game"),
+    message);
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    fill(message);
+    const data = new FormData(form);
+    const seats = [...seatsBox.querySelectorAll(".seat-row")].map((row, i) => {
+      const kind = row.querySelector(".seat-kind").value;
+      const seat = { kind, name: row.querySelector(".seat-name").value.trim() || `Player ${i + 1}` };
+      if (kind === "bot") seat.bot = row.querySelector(".seat-bot").value;
+      return seat;
+    });
+    const seed = data.get("seed");
+    const body = { name: String(data.get("name") || "").trim() || "Flamecraft game", seats,
+      deck: data.get("deck") || "purple", companions: data.get("companions") === "on",
+      seed: seed === "" || seed === null ? null : Number(seed) };
+    const submit = form.querySelector("button[type=submit]");
+    submit.disabled = true;
+    try {
+      const created = await api("POST", "/api/games", body);
+      rememberLinks(created);
+      const mine = created.seats.find((s) => s.token);
+      location.href = mine ? mine.link : created.spectate;
+    } catch (err) {
+      fill(message, h("p", { class: "error" }, `The game could not be created: ${err.message}`));
+      submit.disabled = false;
+    }
+  });
+
+  const list = h("div", { class: "game-list", "aria-live": "polite" }, "Loading games…");
+  fill(root, h("header", { class: "topbar" }, h("a", { class: "brand", href: "/" }, "Flamecraft"),
+    h("span", { class: "muted" }, "play in the browser")),
+  h("main", { class: "lobby" }, form,
+    h("section", { class: "games", "aria-label": "Games" }, h("h2", {}, "Games"), list)));
+
+  const refresh = async () => {
+    if (!list.isConnected) return;
+    try {
+      const data = await api("GET", "/api/games");
+      drawGames(list, data.games || []);
+    } catch (err) {
+      fill(list, h("p", { class: "error" }, `The list of games could not be loaded: ${err.message}`));
+    }
+    setTimeout(refresh, REFRESH_MS);
+  };
+  refresh();
+}
+
+function drawGames(list, games) {
+  const groups = [["open", "Open — waiting to start"], ["running", "Running"],
+    ["finished", "Finished"]];
+  const sections = groups.map(([status, title]) => {
+    const mine = games.filter((g) => g.status === status);
+    if (!mine.length) return null;
+    return h("section", { class: `games-${status}` }, h("h3", {}, title),
+      h("ul", {}, mine.map((g) => h("li", { class: "game-entry" },
+        h("strong", {}, g.name || g.game_id), " ",
+        h("span", { class: "muted" }, (g.seats || []).map((s) =>
+          `${s.name}${s.kind === "bot" ? ` (bot${s.bot ? `: ${s.bot}` : ""})` : s.joined ? " ✓" : ""}`).join(", ")),
+        " ",
+        status === "finished"
+          ? [h("a", { class: "button", href: `/play/${g.game_id}` }, "Result"), " ",
+            h("a", { class: "button", href: `/play/${g.game_id}?replay=1` }, "Replay")]
+          : h("a", { class: "button", href: `/play/${g.game_id}` }, "Watch")))));
+  }).filter(Boolean);
+  fill(list, sections.length ? sections : h("p", { class: "muted" }, "No games yet: create one."));
+}
+
+/**
+ * The waiting room of an open game. Resolves when the game has started (or was already
+ * running), so the caller can open the table.
+ */
+export function waitingRoom(root, info, seat, token) {
+  return new Promise((resolve) => {
+    const links = recalledLinks(info.game_id);
+    let joined = false;
+    let left = false;
+    const message = h("div", { class: "form-message", role: "alert" });
+    const nameInput = h("input", { class: "join-name", maxlength: 24, "aria-label": "Your name",
+      value: seat !== null && info.seats[seat] ? info.seats[seat].name : "" });
+    const me = seat !== null && token;
+    const act = async (what, body) => {
+      fill(message);
+      try {
+        await api("POST", `/api/games/${info.game_id}/${what}`, body);
+        return true;
+      } catch (err) {
+        fill(message, h("p", { class: "error" }, err.message));
+        return false;
+      }
+    };
+    const draw = (game) => {
+      const seatRows = game.seats.map((s) => h("li", {},
+        h("span", { class: "seat-mark" }, SEAT_MARKS[s.seat]), " ", s.name, " ",
+        h("span", { class: "muted" }, s.kind === "bot" ? "bot — always ready"
+          : s.joined ? "joined ✓" : "not joined yet"),
+        s.seat === seat ? h("strong", {}, " (you)") : null));
+      const controls = [];
+      if (me) {
+        const seatJoined = game.seats[seat] && game.seats[seat].joined;
+        if (!seatJoined) {
+          controls.push(h("div", { class: "join" }, h("label", {}, "Your name ", nameInput),
+            h("button", { class: "primary", onclick: async () => {
+              const name = nameInput.value.trim();
+              const body = { seat, token };
+              if (name) body.name = name;
+              if (await act("join", body)) {
+                joined = true;
+                left = false;
+                poll();
+              }
+            } }, left ? "Join again" : "Join")));
+        } else {
+          controls.push(h("button", { onclick: async () => {
+            if (await act("leave", { seat, token })) {
+              left = true;
+              joined = false;
+              poll();
+            }
+          } }, "Leave"));
+        }
+        if (seat === host(game)) {
+          controls.push(h("button", { class: "primary start", onclick: async () => {
+            if (await act("start", { seat, token })) poll();
+          } }, "Start the game"));
+        }
+      }
+      fill(root, h("header", { class: "topbar" }, h("a", { class: "brand", href: "/" }, "Flamecraft"),
+        h("span", { class: "game-name" }, game.name || "")),
+      h("main", { class: "waiting" },
+        h("h2", {}, `${game.name || "Game"}: waiting to start`),
+        h("ul", { class: "seat-list" }, seatRows),
+        h("div", { class: "controls" }, controls),
+        message,
+        me && seat === host(game) ? h("p", { class: "muted" },
+          "Start whenever you like: people who have not joined can still open their link and play.")
+          : me ? h("p", { class: "muted" }, "The game starts when its creator presses Start.")
+            : h("p", { class: "muted" }, "You are watching: the table appears once the game starts."),
+        links ? h("section", { class: "invites" }, h("h3", {}, "Invite links"),
+          h("p", { class: "muted" }, "Send each person their own link (it is their seat's key)."),
+          links.seats.filter((s) => s.link && s.token).map((s) =>
+            linkRow(`${SEAT_MARKS[s.seat]} ${s.name}${s.seat === seat ? " (you)" : ""}`, s.link)),
+          linkRow("Spectators", links.spectate)) : null,
+        h("p", {}, h("a", { href: "/" }, "← Back to the lobby"))));
+    };
+    let timer = null;
+    const poll = async () => {
+      clearTimeout(timer);
+      let game = info;
+      try {
+        game = await api("GET", `/api/games/${info.game_id}`);
+      } catch (err) {
+        fill(message, h("p", { class: "error" }, err.message));
+      }
+      if (game.status !== "open") {
+        resolve(game);
+        return;
+      }
+      const active = document.activeElement;
+      const typing = active && active.classList && active.classList.contains("join-name");
+      if (!typing) draw(game);
+      clearTimeout(timer);
+      timer = setTimeout(() => poll(), 1500);
+    };
+    // the creator's own seat joins by itself; others press Join
+    if (me && links && links.seats.some((s) => s.seat === seat && s.token === token)
+        && !(info.seats[seat] && info.seats[seat].joined) && !joined) {
+      act("join", { seat, token }).then(() => poll());
+    } else {
+      draw(info);
+      poll();
+    }
+  });
+}

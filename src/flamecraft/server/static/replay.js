@@ -1,0 +1,68 @@
+// Replaying a finished game step by step: the server gives the spectators' view after any
+// number of actions (GET /api/games/{id}/replay/{step}); this draws it read-only with
+// first / previous / slider / next / last controls (and the ← → keys).
+
+import { api, h } from "./dom.js";
+import { Table } from "./table.js";
+
+export async function showReplay(root, cat, info) {
+  const gameId = info.game_id;
+  let step = 0;
+  let steps = 0;
+  let loading = false;
+  const cache = new Map();
+  const table = new Table(root, cat, {
+    readOnly: true,
+    title: info.name || "",
+    replayLabel: "Replay",
+    extraTop: () => controls(),
+  });
+
+  async function go(target) {
+    if (loading) return;
+    const k = Math.max(0, Math.min(steps || target, target));
+    loading = true;
+    try {
+      let data = cache.get(k);
+      if (!data) {
+        data = await api("GET", `/api/games/${gameId}/replay/${k}`);
+        cache.set(k, data);
+      }
+      step = data.step;
+      steps = data.steps;
+      table.update({ type: "state", version: step, seat: null, view: data.view, legal: [],
+        log: data.log || [], choosing: data.choosing || "", can_undo: false,
+        status: "finished" });
+    } catch (err) {
+      table.setNotice(`That step could not be loaded: ${err.message}`, "error");
+    } finally {
+      loading = false;
+    }
+  }
+
+  function controls() {
+    const slider = h("input", { type: "range", min: 0, max: steps, value: step,
+      "aria-label": "Replay step", dataset: { focus: "replay-slider" },
+      onchange: (e) => go(Number(e.target.value)) });
+    return h("nav", { class: "replay-controls", "aria-label": "Replay controls" },
+      h("button", { onclick: () => go(0), disabled: step === 0, dataset: { focus: "r-first" },
+        "aria-label": "First step" }, "⏮"),
+      h("button", { onclick: () => go(step - 1), disabled: step === 0,
+        dataset: { focus: "r-prev" }, "aria-label": "Previous step" }, "◀ Prev"),
+      slider,
+      h("button", { onclick: () => go(step + 1), disabled: step >= steps,
+        dataset: { focus: "r-next" }, "aria-label": "Next step" }, "Next ▶"),
+      h("button", { onclick: () => go(steps), disabled: step >= steps,
+        dataset: { focus: "r-last" }, "aria-label": "Last step" }, "⏭"),
+      h("span", { class: "replay-step", "aria-live": "polite" }, `Step ${step} of ${steps}`),
+      h("a", { class: "button", href: `/play/${gameId}` }, "Final table"),
+      h("a", { class: "button", href: "/" }, "Lobby"));
+  }
+
+  document.addEventListener("keydown", (e) => {
+    if (!root.isConnected || e.target.tagName === "INPUT") return;
+    if (e.key === "ArrowRight") go(step + 1);
+    else if (e.key === "ArrowLeft") go(step - 1);
+  });
+  await go(0);
+}

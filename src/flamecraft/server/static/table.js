@@ -1,0 +1,772 @@
+// The game table: draws one seat's view and turns the legal actions into clickable things.
+//
+// How clicks become actions: every legal action names the things it concerns (its "args":
+// shop, slot, artisan, enchantment, fancy, good, to, companion). Each such thing gets a key
+// ("shop:fogo-de-char", "slot:fogo-de-char:2", "artisan:cutlet", "good:BREAD", "player:1"),
+// and the element that shows it carries that key in data-key. An element is clickable only
+// when some legal action names its key. Clicking narrows the legal actions to those naming
+// it: one left is sent at once; several left stay selected, their other things light up and
+// their texts are listed as buttons. Things that are not on the board (Fancy Dragons being
+// drawn, Goods from the supply, a Companion on offer) are drawn as tiles in the prompt.
+
+import { h, fill } from "./dom.js";
+import {
+  GOODS, GOOD_NAMES, SEAT_MARKS, SOURCE_LABELS, acceptsOf, artisanCard, companionCard, details,
+  enchCard, fancyCard, icon, rewardIcons,
+} from "./cards.js";
+
+// Actions that gain something from the supply: their Good is a supply tile, not your own Good.
+const GAIN_KINDS = new Set(["take_good", "gain_good", "gain_two", "gain_set", "choose_type"]);
+// Actions that are also offered as buttons even though a board element stands for them.
+const BUTTON_TOO = new Set(["draw_deck", "use_ability"]);
+const LOG_LINES = 60;
+
+const HINTS = {
+  keep_fancy: "Pick the Fancy Dragon to keep (its goal is on the card).",
+  take_good: "Pick a Good to start with.",
+  visit: "Click a highlighted Shop to visit it.",
+  gather: "Gather: take the Shop's Goods, then you may place a dragon, fire one up, use the "
+    + "Shop ability.",
+  enchant: "Enchant: cast an Enchantment matching this Shop, then fire up all dragons here.",
+  give: "Visiting an occupied Shop: give each Flamekeeper there a Good or a Coin.",
+  gain_good: "Pick a Good to gain.",
+  draw_park: "Click a dragon in the Park, or the Artisan deck, to draw it.",
+  place: "Click a dragon in your hand, then a highlighted slot (or the other way round).",
+  fire: "Click a highlighted dragon to fire it up.",
+  use_ability: "Click the Shop's ability to use it.",
+  cast: "Click a highlighted Enchantment to cast it.",
+  pay: "Choose how to pay: with Goods, Coins, or both.",
+  gift: "Click one of your Goods, then the player to gift it to.",
+  discard: "You hold more than 6 dragons: click one to discard.",
+  discard_good: "You hold more than 7 of a Good: click one to discard.",
+  reveal: "A Sun Dragon's goal is met: click it to reveal it and score.",
+  reserve: "Click an Enchantment to reserve it.",
+  swap: "Click the dragon to swap with.",
+  return: "Click a Good to return.",
+  pick_companion: "Pick a Companion.",
+};
+
+/** The keys of the things an action concerns (see the comment at the top). */
+export function keysOf(action) {
+  const args = action.args || {};
+  const kind = action.kind || "";
+  const keys = [];
+  const push = (k) => { if (!keys.includes(k)) keys.push(k); };
+  if (kind === "draw_deck") push("deck:artisan");
+  for (const [name, value] of Object.entries(args)) {
+    const values = Array.isArray(value) ? value : [value];
+    for (const v of values) {
+      if (v === undefined) continue;
+      switch (name) {
+        case "shop":
+          if (args.slot === undefined) push(kind === "use_ability" ? `ability:${v}` : `shop:${v}`);
+          break;
+        case "slot": push(`slot:${args.shop}:${v}`); break;
+        case "artisan": push(`artisan:${v}`); break;
+        case "enchantment": push(`ench:${v}`); break;
+        case "fancy": push(`fancy:${v}`); break;
+        case "companion": push(`companion:${v}`); break;
+        case "good": case "item": case "goods":
+          // "goods" is a list of Goods for gain_set, but a count when paying
+          if (typeof v !== "string") break;
+          push(GAIN_KINDS.has(kind) ? `supply:${v}` : `good:${v}`); break;
+        case "gain": push(`supply:${v}`); break;
+        case "to":
+          if (v === "deck") push("to:deck");
+          else push(v === null || v === "supply" || v === -1 ? "to:supply" : `player:${v}`);
+          break;
+        default: break; // sets, coins, n, skip…: told apart by the listed texts
+      }
+    }
+  }
+  return keys;
+}
+
+const ERROR_TEXT = {
+  illegal: "That move is not allowed right now.",
+  stale: "The game moved on before your choice arrived; the board is up to date now — "
+    + "please choose again.",
+  out_of_turn: "It is not your turn yet.",
+  malformed: "The server did not understand that message.",
+  too_big: "That message was too large for the server.",
+  rate_limited: "Too many clicks at once — please slow down a little.",
+  bad_token: "This link does not match its seat. Ask the game's creator for your invite link.",
+};
+
+export class Table {
+  /**
+   * @param {HTMLElement} root
+   * @param {import("./cards.js").Catalog} cat
+   * @param {{send?: (msg: object) => boolean, readOnly?: boolean, title?: string,
+   *          extraTop?: () => Node[], onRematch?: () => void, gameId?: string}} opts
+   */
+  constructor(root, cat, opts = {}) {
+    this.root = root;
+    this.cat = cat;
+    this.opts = opts;
+    this.msg = null;
+    this.sel = null; // {keys: [...], cands: [action indices into legal]}
+    this.busy = false;
+    this.notice = null;
+    this.noticeTimer = null;
+    this.digits = "";
+    this.digitTimer = null;
+    this.conn = "open";
+    this.detailPinned = false;
+    this.detail = null;
+    root.addEventListener("click", (e) => this.onClick(e));
+    root.addEventListener("keydown", (e) => this.onKeyOnElement(e));
+    root.addEventListener("mouseover", (e) => this.onHover(e));
+    root.addEventListener("focusin", (e) => this.onHover(e));
+    root.addEventListener("contextmenu", (e) => this.onLongPress(e));
+    this.keyHandler = (e) => this.onGlobalKey(e);
+    this.pointerHandler = () => { this.lastInput = "pointer"; };
+    document.addEventListener("keydown", this.keyHandler);
+    document.addEventListener("pointerdown", this.pointerHandler);
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.keyHandler);
+    document.removeEventListener("pointerdown", this.pointerHandler);
+  }
+
+  get legal() {
+    return (this.msg && this.msg.legal) || [];
+  }
+
+  get myTurn() {
+    return !this.opts.readOnly && this.legal.length > 0;
+  }
+
+  /** A new state message from the server. */
+  update(msg) {
+    const sameDecision = this.msg && msg.version === this.msg.version;
+    this.msg = msg;
+    this.busy = false;
+    if (!sameDecision) this.sel = null;
+    if (this.sel) {
+      // keep a selection only if its candidates are still the same legal actions
+      const texts = new Set(this.legal.map((a) => a.text));
+      if (!this.sel.texts.every((t) => texts.has(t))) this.sel = null;
+    }
+    this.render();
+  }
+
+  setConnection(status, info) {
+    this.conn = status;
+    this.connInfo = info || {};
+    const el = this.root.querySelector(".conn");
+    if (el) fill(el, this.connText());
+    if (el) el.className = `conn conn-${status}`;
+  }
+
+  connText() {
+    if (this.opts.readOnly && !this.opts.send) return "";
+    if (this.conn === "open") return "● connected";
+    if (this.conn === "connecting") return "◌ connecting…";
+    const secs = Math.max(1, Math.round((this.connInfo.retryInMs || 1000) / 1000));
+    return `○ connection lost — retrying in ${secs}s`;
+  }
+
+  /** Shows a polite message (an error from the server, or a local problem). */
+  showError(err) {
+    const base = ERROR_TEXT[err.code] || "Something went wrong.";
+    const detail = err.message && err.code !== "stale" ? err.message : "";
+    this.busy = false;
+    this.setNotice(detail && !detail.startsWith(base) ? `${base} ${detail}` : base, "error");
+    this.render();
+  }
+
+  setNotice(text, kind = "info") {
+    this.notice = { text, kind };
+    clearTimeout(this.noticeTimer);
+    this.noticeTimer = setTimeout(() => {
+      this.notice = null;
+      const el = this.root.querySelector(".notice");
+      if (el) fill(el);
+    }, 9000);
+    const el = this.root.querySelector(".notice");
+    if (el) this.drawNotice(el);
+  }
+
+  drawNotice(el) {
+    fill(el);
+    if (!this.notice) return;
+    el.appendChild(h("div", { class: `notice-box ${this.notice.kind}` },
+      h("span", {}, this.notice.text),
+      h("button", { class: "link", "aria-label": "Dismiss message",
+        onclick: (e) => { e.stopPropagation(); this.notice = null; fill(el); } }, "✕")));
+  }
+
+  // ---------------------------------------------------------------- acting
+
+  send(index) {
+    const action = this.legal.find((a) => a.index === index);
+    if (!action || this.busy || !this.opts.send) return;
+    const ok = this.opts.send({ type: "act", version: this.msg.version, index });
+    if (!ok) {
+      this.setNotice("Not connected right now — reconnecting; please try again in a moment.",
+        "error");
+      return;
+    }
+    this.markBusy();
+  }
+
+  /** Waiting for the server's answer: nothing is clickable, and the prompt says so. (Not a
+   * whole redraw: the answer redraws the table a few milliseconds later anyway.) */
+  markBusy() {
+    this.refocus = this.focusedKey(); // the prompt is emptied below: remember the keyboard
+    this.busy = true;
+    this.sel = null;
+    Object.assign(this.root.dataset, { busy: "1", myturn: "0", selecting: "0" });
+    this.root.classList.add("is-busy");
+    for (const el of this.root.querySelectorAll(".selected")) el.classList.remove("selected");
+    const prompt = this.root.querySelector(".prompt");
+    if (prompt) fill(prompt, h("p", { class: "prompt-text" }, "Sending your choice…"));
+  }
+
+  undo() {
+    if (!this.msg || this.busy || !this.opts.send) return;
+    if (this.opts.send({ type: "undo", version: this.msg.version })) {
+      this.markBusy();
+    } else {
+      this.setNotice("Not connected right now — reconnecting.", "error");
+    }
+  }
+
+  /** The clickable keys now: of every legal action, or of the selection's candidates. */
+  clickableKeys() {
+    const out = new Map(); // key -> candidate actions
+    if (!this.myTurn || this.busy) return out;
+    const pool = this.sel ? this.sel.cands : this.legal;
+    for (const a of pool) {
+      for (const k of keysOf(a)) {
+        if (!out.has(k)) out.set(k, []);
+        out.get(k).push(a);
+      }
+    }
+    if (this.sel) for (const k of this.sel.keys) out.delete(k);
+    return out;
+  }
+
+  choose(key) {
+    if (!this.myTurn || this.busy) return;
+    if (this.sel && this.sel.keys.includes(key)) {
+      this.sel = null; // clicking a selected thing again cancels the selection
+      this.render();
+      return;
+    }
+    const pool = this.sel ? this.sel.cands : this.legal;
+    let cands = pool.filter((a) => keysOf(a).includes(key));
+    let keys = this.sel ? [...this.sel.keys, key] : [key];
+    if (!cands.length) {
+      cands = this.legal.filter((a) => keysOf(a).includes(key));
+      keys = [key];
+    }
+    if (!cands.length) return;
+    if (cands.length === 1) {
+      this.send(cands[0].index);
+      return;
+    }
+    this.sel = { keys, cands, texts: cands.map((a) => a.text) };
+    this.render();
+  }
+
+  onClick(event) {
+    const target = event.target.closest(".can[data-key]");
+    if (target && this.root.contains(target)) {
+      event.preventDefault();
+      this.choose(target.dataset.key);
+      return;
+    }
+    const card = event.target.closest("[data-detail]");
+    if (card) this.showDetail(card.dataset.detail, true);
+  }
+
+  onKeyOnElement(event) {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    const target = event.target;
+    if (!(target instanceof HTMLElement) || target.tagName === "BUTTON") return;
+    if (target.matches(".can[data-key]")) {
+      event.preventDefault();
+      this.choose(target.dataset.key);
+    } else if (target.matches("[data-detail]")) {
+      event.preventDefault();
+      this.showDetail(target.dataset.detail, true);
+    }
+  }
+
+  onGlobalKey(event) {
+    if (!this.root.isConnected) return;
+    if (event.key === "Tab" || event.key === "Enter" || event.key === " ") this.lastInput = "key";
+    const tag = (event.target && event.target.tagName) || "";
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "Escape") {
+      if (this.sel) {
+        this.sel = null;
+        this.render();
+      }
+      this.hideDetail();
+      return;
+    }
+    if (!/^[0-9]$/.test(event.key) || !this.myTurn || this.busy) return;
+    event.preventDefault();
+    this.digits += event.key;
+    clearTimeout(this.digitTimer);
+    const n = this.legal.length;
+    const number = Number(this.digits);
+    const pick = () => {
+      const k = Number(this.digits);
+      this.digits = "";
+      if (k >= 1 && k <= this.legal.length) this.send(this.legal[k - 1].index);
+    };
+    // act at once when no longer number could start with these digits, else wait a moment
+    if (number * 10 > n) pick();
+    else this.digitTimer = setTimeout(pick, 700);
+  }
+
+  onHover(event) {
+    const card = event.target.closest && event.target.closest("[data-detail]");
+    if (card && !this.detailPinned) this.showDetail(card.dataset.detail, false);
+  }
+
+  onLongPress(event) {
+    const card = event.target.closest && event.target.closest("[data-detail]");
+    if (!card) return;
+    event.preventDefault();
+    this.showDetail(card.dataset.detail, true);
+  }
+
+  showDetail(spec, pin) {
+    if (!spec) return;
+    this.detail = { spec, pin };
+    this.detailPinned = pin;
+    const box = this.root.querySelector(".details");
+    if (box) this.drawDetail(box);
+  }
+
+  hideDetail() {
+    this.detail = null;
+    this.detailPinned = false;
+    const box = this.root.querySelector(".details");
+    if (box) this.drawDetail(box);
+  }
+
+  /** The card-details box: what the hovered, focused or tapped card does. */
+  drawDetail(box) {
+    box.classList.toggle("pinned", Boolean(this.detail && this.detail.pin));
+    if (!this.detail) {
+      fill(box, h("p", { class: "muted" }, "Point at a card (or tap and hold it) to read it here."));
+      return;
+    }
+    const spec = this.detail.spec;
+    const cut = spec.indexOf(":");
+    const info = details(this.cat, spec.slice(0, cut), spec.slice(cut + 1));
+    fill(box, h("div", { class: "details-head" }, h("strong", {}, info.title),
+      h("button", { class: "link", "aria-label": "Close card details",
+        onclick: (e) => { e.stopPropagation(); this.hideDetail(); } }, "✕")),
+    info.lines.map((line) => h("p", {}, line)));
+  }
+
+  // ---------------------------------------------------------------- drawing
+
+  render() {
+    if (!this.msg) return;
+    if (!this.msg.view) {
+      fill(this.root, h("p", { class: "loading" }, "The game has not started yet."));
+      return;
+    }
+    const focusKey = this.focusedKey() || this.refocus;
+    this.refocus = null;
+    const view = this.msg.view;
+    // for tests and styling: which state is drawn, and whether a choice is awaited here
+    Object.assign(this.root.dataset, { version: String(this.msg.version),
+      myturn: this.myTurn && !this.busy ? "1" : "0", busy: this.busy ? "1" : "0",
+      over: view.over ? "1" : "0", selecting: this.sel ? "1" : "0" });
+    this.root.classList.toggle("is-busy", this.busy);
+    fill(this.root,
+      this.drawTop(view),
+      h("section", { class: "prompt", "aria-live": "polite", "aria-label": "What to do now" },
+        this.drawPrompt(view)),
+      h("div", { class: "notice", role: "alert" }),
+      this.opts.extraTop ? this.opts.extraTop() : null,
+      view.over ? this.drawScores(view) : null,
+      h("div", { class: "board" },
+        h("div", { class: "col-main" },
+          this.drawTown(view), this.drawRows(view), this.drawTrack(view)),
+        h("div", { class: "col-side" },
+          h("section", { class: "details", role: "region", "aria-label": "Card details" }),
+          this.drawMe(view), this.drawOthers(view), this.drawLegal(), this.drawLog())));
+    this.drawNotice(this.root.querySelector(".notice"));
+    this.drawDetail(this.root.querySelector(".details"));
+    this.decorate();
+    // keep the keyboard where it was; if that thing is gone (or a keyboard player's turn
+    // comes round again), go to the first choice
+    let target = null;
+    if (focusKey) {
+      const el = [...this.root.querySelectorAll("[data-focus], [data-key]")]
+        .find((e) => (e.dataset.focus || e.dataset.key) === focusKey);
+      if (el && el.tabIndex >= 0) target = el;
+    }
+    if (!target && (focusKey || this.lastInput === "key") && this.myTurn && !this.busy) {
+      target = this.root.querySelector(".prompt button, .can, .legal-item");
+    }
+    if (target) target.focus({ preventScroll: true });
+  }
+
+  /** What has the keyboard focus in the table, to find it again after a redraw. */
+  focusedKey() {
+    const el = document.activeElement;
+    if (!el || el === document.body || !this.root.contains(el)) return null;
+    return el.dataset.focus || el.dataset.key || "?";
+  }
+
+  /** Marks clickable elements, and draws tiles for the things not on the board. */
+  decorate() {
+    const clickable = this.clickableKeys();
+    const present = new Set();
+    for (const el of this.root.querySelectorAll("[data-key]")) {
+      const key = el.dataset.key;
+      const cands = clickable.get(key);
+      if (this.sel && this.sel.keys.includes(key)) el.classList.add("selected");
+      if (!cands) continue;
+      present.add(key);
+      el.classList.add("can");
+      el.tabIndex = 0;
+      if (el.tagName !== "BUTTON") el.setAttribute("role", "button");
+      const label = cands.length === 1 ? cands[0].text : `${cands.length} choices: `
+        + cands.slice(0, 4).map((a) => a.text).join("; ");
+      el.setAttribute("aria-label", label);
+      el.title = label;
+    }
+    const offer = this.root.querySelector(".offer");
+    if (!offer) return;
+    const tiles = [];
+    for (const [key, cands] of clickable) {
+      if (present.has(key)) continue;
+      const tile = this.tile(key);
+      tile.classList.add("can");
+      tile.tabIndex = 0;
+      if (tile.tagName !== "BUTTON") tile.setAttribute("role", "button");
+      const label = cands.length === 1 ? cands[0].text : `${cands.length} choices`;
+      tile.setAttribute("aria-label", label);
+      tile.title = label;
+      tiles.push(tile);
+    }
+    fill(offer, tiles);
+    offer.hidden = tiles.length === 0;
+  }
+
+  /** A tile for a thing that is not drawn on the board (a drawn card, a supply Good…). */
+  tile(key) {
+    const cut = key.indexOf(":");
+    const kind = key.slice(0, cut);
+    const id = key.slice(cut + 1);
+    if (kind === "fancy") return fancyCard(this.cat, id, { dataset: { key, detail: key } });
+    if (kind === "artisan") return artisanCard(this.cat, id, { dataset: { key, detail: key } });
+    if (kind === "ench") return enchCard(this.cat, id, { dataset: { key, detail: key } });
+    if (kind === "companion") return companionCard(this.cat, id, { dataset: { key, detail: key } });
+    if (kind === "supply" || kind === "good") {
+      return h("button", { class: "good-tile", dataset: { key } }, icon(id), " ",
+        GOOD_NAMES[id] || id);
+    }
+    if (kind === "player") {
+      const p = Number(id);
+      const name = this.msg.view.players[p] ? this.msg.view.players[p].name : `seat ${p + 1}`;
+      return h("button", { class: "pill", dataset: { key } }, `${SEAT_MARKS[p] || ""} ${name}`);
+    }
+    if (kind === "to") {
+      return h("button", { class: "pill", dataset: { key } },
+        id === "deck" ? "the bottom of the Artisan deck" : "the supply");
+    }
+    if (kind === "deck") return h("button", { class: "pill", dataset: { key } }, "the Artisan deck");
+    return h("button", { class: "pill", dataset: { key } }, id);
+  }
+
+  drawTop(view) {
+    const me = this.msg.seat;
+    const role = this.opts.readOnly ? (this.opts.replayLabel || "Replay")
+      : me === null || me === undefined ? "Spectating" : `You are ${view.players[me].name}`;
+    return h("header", { class: "topbar" },
+      h("a", { class: "brand", href: "/" }, "Flamecraft"),
+      h("span", { class: "game-name" }, this.opts.title || ""),
+      h("span", { class: "turn" }, view.turn ? `Turn ${view.turn}` : "Setup"),
+      view.end_triggered && !view.over ? h("span", { class: "tag warn" }, "final round") : null,
+      h("span", { class: "role" }, role),
+      h("span", { class: `conn conn-${this.conn}`, "aria-live": "polite" }, this.connText()),
+      this.msg.can_undo && !this.opts.readOnly
+        ? h("button", { class: "undo", onclick: () => this.undo(), disabled: this.busy,
+          dataset: { focus: "undo" } }, "↶ Undo") : null);
+  }
+
+  drawPrompt(view) {
+    const names = view.players.map((p) => p.name);
+    const out = [];
+    if (view.over) {
+      const winners = (view.winners || []).map((w) => names[w]);
+      out.push(h("p", { class: "prompt-text" }, `Game over — ${winners.join(" and ")} `
+        + `${winners.length > 1 ? "share the win" : "wins"}`
+        + (view.rating ? ` (rating: ${view.rating})` : "") + ". See the scores below."));
+      if (this.opts.finishedButtons) out.push(this.opts.finishedButtons());
+      return out;
+    }
+    if (this.busy) {
+      out.push(h("p", { class: "prompt-text" }, "Sending your choice…"));
+      return out;
+    }
+    const actor = view.to_act;
+    const choosing = this.msg.choosing || "";
+    if (this.myTurn) {
+      out.push(h("p", { class: "prompt-text mine" },
+        h("strong", {}, "Your turn"), ` — choose ${choosing}.`));
+      const kinds = [...new Set(this.legal.map((a) => a.kind))];
+      const hints = kinds.map((k) => HINTS[k]).filter(Boolean);
+      if (hints.length) out.push(h("p", { class: "hint" }, hints.slice(0, 2).join(" ")));
+    } else if (actor !== undefined && actor >= 0) {
+      const who = names[actor] || `seat ${actor + 1}`;
+      out.push(h("p", { class: "prompt-text" }, this.opts.readOnly || this.msg.seat == null
+        ? `${who} is choosing ${choosing || "…"}` : `Waiting for ${who} — choosing ${choosing || "…"}`));
+    }
+    if (this.sel) {
+      out.push(h("p", { class: "hint" }, "Now click a highlighted thing, or pick one:"));
+      out.push(h("div", { class: "choices" },
+        this.sel.cands.map((a) => h("button", { class: "choice", dataset: { focus: `c${a.index}` },
+          onclick: () => this.send(a.index) }, a.text)),
+        h("button", { class: "choice cancel", onclick: () => { this.sel = null; this.render(); } },
+          "Cancel")));
+    } else if (this.myTurn) {
+      const buttons = this.legal.filter((a) => !keysOf(a).length || BUTTON_TOO.has(a.kind));
+      if (buttons.length) {
+        out.push(h("div", { class: "choices" }, buttons.map((a) => h("button", {
+          class: `choice kind-${a.kind}`, dataset: { focus: `c${a.index}` },
+          onclick: () => this.send(a.index) }, capital(a.text)))));
+      }
+    }
+    out.push(h("div", { class: "offer", hidden: true }));
+    return out;
+  }
+
+  drawTown(view) {
+    const shops = [];
+    let empty = 0;
+    view.town.forEach((space, i) => {
+      if (!space) {
+        empty += 1;
+        return;
+      }
+      if (space.face_down) {
+        shops.push(h("div", { class: "shop facedown", dataset: { detail: "shop:?" } },
+          h("div", { class: "shop-head" }, h("span", { class: "name" }, "Face-down Shop")),
+          h("p", { class: "muted" }, "New: flipped at the end of the turn.")));
+        return;
+      }
+      shops.push(this.drawShop(view, space, i));
+    });
+    return h("section", { class: "town", "aria-label": "Town" },
+      h("h2", {}, "Town ", h("span", { class: "muted small" },
+        `${view.decks.shop} Shop${view.decks.shop === 1 ? "" : "s"} in the deck · `
+        + `${empty} empty space${empty === 1 ? "" : "s"}`)),
+      h("div", { class: "shops" }, shops));
+  }
+
+  drawShop(view, shop) {
+    const card = this.cat.shops[shop.id] || { name: shop.name, icon: "RAINBOW", slots: [] };
+    const slots = [0, 1, 2].map((i) => {
+      const dragon = shop.slots[i];
+      const def = (card.slots || [])[i] || { accepts: ["ANY"], reward: {} };
+      const key = `slot:${shop.id}:${i + 1}`;
+      if (dragon) {
+        return h("div", { class: "slot filled", dataset: { key } },
+          artisanCard(this.cat, dragon, { dataset: { key: `artisan:${dragon}`,
+            detail: `artisan:${dragon}` } }));
+      }
+      return h("div", { class: "slot empty", dataset: { key },
+        title: `empty slot ${i + 1}` },
+      h("span", { class: "accepts" }, acceptsOf(def).map((a) => icon(a))),
+      h("span", { class: "reward" }, rewardIcons(def.reward)));
+    });
+    const here = shop.visitors.map((p) => h("span", { class: `token seat-${p}`,
+      title: `${view.players[p].name} is here` },
+    `${SEAT_MARKS[p]} ${view.players[p].name}`));
+    const amount = card.icon_amount && card.icon_amount > 1 ? `${card.icon_amount}×` : "";
+    return h("article", { class: `shop icon-bg-${card.icon}`,
+      dataset: { key: `shop:${shop.id}`, detail: `shop:${shop.id}` } },
+    h("div", { class: "shop-head" }, amount, icon(card.icon), h("span", { class: "name" }, card.name),
+      h("span", { class: "tokens" }, here)),
+    h("div", { class: "slots" }, slots),
+    shop.enchantments.length ? h("div", { class: "shop-ench" }, shop.enchantments.map((e) => {
+      const ench = this.cat.enchantments[e] || { name: e, icon: "RAINBOW" };
+      return h("span", { class: "ench-chip", dataset: { detail: `ench:${e}` } },
+        icon(ench.icon), ench.name);
+    })) : null,
+    card.ability_name ? h("div", { class: "ability", dataset: { key: `ability:${shop.id}` } },
+      h("strong", {}, `${card.ability_name}: `), card.ability_text) : null);
+  }
+
+  drawRows(view) {
+    const park = view.park.map((d) => artisanCard(this.cat, d,
+      { dataset: { key: `artisan:${d}`, detail: `artisan:${d}` } }));
+    const row = view.enchantment_row.map((e) => enchCard(this.cat, e,
+      { dataset: { key: `ench:${e}`, detail: `ench:${e}` } }));
+    return h("div", { class: "rows" },
+      h("section", { class: "park", "aria-label": "Park" },
+        h("h2", {}, "Park"),
+        h("div", { class: "row-cards" }, park,
+          h("div", { class: "card deck", dataset: { key: "deck:artisan" } },
+            h("span", { class: "name" }, "Artisan deck"),
+            h("span", { class: "count" }, `${view.decks.artisan} left`)))),
+      h("section", { class: "ench-row", "aria-label": "Enchantments" },
+        h("h2", {}, "Enchantments ", h("span", { class: "muted small" },
+          `${view.decks.enchantment} in the deck · ${view.decks.fancy} Fancy Dragons in their deck`)),
+        h("div", { class: "row-cards" }, row)));
+  }
+
+  drawTrack(view) {
+    const top = Math.max(30, ...view.players.map((p) => p.reputation + 5));
+    return h("section", { class: "track", "aria-label": "Reputation track" },
+      h("h2", {}, "Reputation"),
+      view.players.map((p, i) => h("div", { class: "track-row" },
+        h("span", { class: "track-name" }, `${SEAT_MARKS[i]} ${p.name}`),
+        h("span", { class: "track-bar" }, h("span", { class: `track-fill seat-${i}`,
+          style: { width: `${Math.min(100, (100 * p.reputation) / top)}%` } })),
+        h("span", { class: "track-num", "aria-label": `${p.reputation} Reputation` },
+          `♥${p.reputation}`))));
+  }
+
+  goodsRow(p, mine) {
+    const items = GOODS.map((g) => h(mine ? "button" : "span", {
+      class: `good${p.goods[g] ? "" : " zero"}`, type: mine ? "button" : undefined,
+      dataset: mine ? { key: `good:${g}`, detail: `good:${g}` } : { detail: `good:${g}` },
+      tabindex: mine ? -1 : undefined },
+    icon(g), h("span", { class: "n" }, String(p.goods[g] || 0))));
+    items.push(h(mine ? "button" : "span", { class: `good coin${p.coins ? "" : " zero"}`,
+      type: mine ? "button" : undefined, tabindex: mine ? -1 : undefined,
+      dataset: mine ? { key: "good:COIN", detail: "good:COIN" } : { detail: "good:COIN" } },
+    icon("COIN"), h("span", { class: "n" }, String(p.coins))));
+    return h("div", { class: "goods", "aria-label": "Goods and Coins" }, items);
+  }
+
+  publicBits(view, p) {
+    const shop = p.position ? this.cat.shops[p.position] : null;
+    const bits = [
+      h("span", {}, `♥${p.reputation}`),
+      h("span", {}, `${p.hand_count} dragon${p.hand_count === 1 ? "" : "s"} in hand`),
+      h("span", {}, `${p.fancy_count} Fancy`),
+      shop ? h("span", {}, `at ${shop.name}`) : null,
+    ];
+    return h("div", { class: "pub" }, bits);
+  }
+
+  drawMe(view) {
+    const seat = this.msg.seat;
+    if (seat === null || seat === undefined || this.opts.readOnly) return null;
+    const p = view.players[seat];
+    const hand = (p.hand || []).map((d) => artisanCard(this.cat, d,
+      { dataset: { key: `artisan:${d}`, detail: `artisan:${d}` } }));
+    const now = p.fancy_now || {};
+    const fancy = (p.fancy || []).map((f) => fancyCard(this.cat, f,
+      { dataset: { key: `fancy:${f}`, detail: `fancy:${f}` } }, false, now[f]));
+    const scored = p.scored.map((f) => fancyCard(this.cat, f,
+      { dataset: { key: `fancy:${f}`, detail: `fancy:${f}` } }, true));
+    return h("section", { class: `player me seat-${seat}${view.to_act === seat ? " acting" : ""}`,
+      "aria-label": "Your side" },
+    h("h2", {}, `${SEAT_MARKS[seat]} ${p.name} `, h("span", { class: "tag" }, "you")),
+    this.publicBits(view, p),
+    this.goodsRow(p, true),
+    h("h3", {}, `Hand (${hand.length}/6)`),
+    h("div", { class: "hand" }, hand.length ? hand : h("span", { class: "muted" }, "no dragons")),
+    h("h3", {}, "Fancy Dragons"),
+    h("p", { class: "muted small" }, "Secret goals: ☀ reveal on your turn once met, ☾ scored at the end."),
+    h("div", { class: "fancies" }, fancy, scored),
+    p.reserved ? [h("h3", {}, "Reserved Enchantment"),
+      enchCard(this.cat, p.reserved, { dataset: { key: `ench:${p.reserved}`,
+        detail: `ench:${p.reserved}` } })] : null,
+    p.companion ? [h("h3", {}, "Companion"), companionCard(this.cat, p.companion,
+      { dataset: { key: `companion:${p.companion}`, detail: `companion:${p.companion}` } })] : null,
+    p.achievements && p.achievements.length ? [h("h3", {}, "Achievements"),
+      h("ul", {}, p.achievements.map((a) => h("li", {},
+        (this.cat.achievements[a] || { name: a }).name)))] : null);
+  }
+
+  drawOthers(view) {
+    const seat = this.readOnlySeat();
+    const others = view.players.map((p, i) => ({ p, i })).filter(({ i }) => i !== seat);
+    if (!others.length) return null;
+    return h("section", { class: "others", "aria-label": "Other players" },
+      others.map(({ p, i }) => h("article", { class: `player other seat-${i}`
+        + `${view.to_act === i ? " acting" : ""}`, dataset: { key: `player:${i}` } },
+      h("h3", {}, `${SEAT_MARKS[i]} ${p.name}`, view.to_act === i
+        ? h("span", { class: "tag" }, "to act") : null),
+      this.publicBits(view, p),
+      this.goodsRow(p, false),
+      p.reserved ? h("div", { class: "small" }, "Reserved: ",
+        h("span", { class: "ench-chip", dataset: { detail: `ench:${p.reserved}` } },
+          (this.cat.enchantments[p.reserved] || { name: p.reserved }).name)) : null,
+      p.scored.length ? h("div", { class: "small" }, "Scored: ", p.scored.map((f) =>
+        h("span", { class: "ench-chip", dataset: { detail: `fancy:${f}` } },
+          (this.cat.fancies[f] || { name: f }).name))) : null,
+      p.companion ? h("div", { class: "small" }, "Companion: ",
+        h("span", { class: "ench-chip", dataset: { detail: `companion:${p.companion}` },
+          tabindex: 0 }, (this.cat.companions[p.companion] || { name: p.companion }).name))
+        : null)));
+  }
+
+  readOnlySeat() {
+    if (this.opts.readOnly) return null;
+    const seat = this.msg.seat;
+    return seat === undefined ? null : seat;
+  }
+
+  drawLegal() {
+    if (!this.myTurn) return null;
+    return h("details", { class: "legal", open: true },
+      h("summary", {}, `All choices (${this.legal.length}) — or press its number`),
+      h("ol", {}, this.legal.map((a, i) => h("li", {}, h("button", {
+        class: "legal-item", dataset: { focus: `l${a.index}` }, disabled: this.busy,
+        onclick: () => this.send(a.index) }, h("span", { class: "num" }, `${i + 1}`),
+      " ", a.text)))));
+  }
+
+  drawLog() {
+    const lines = this.msg.log || [];
+    const names = this.msg.view.players.map((p) => p.name);
+    // the newest lines first; a long game's whole log only on request (it is redrawn often)
+    const shown = this.wholeLog ? lines : lines.slice(-LOG_LINES);
+    return h("section", { class: "log", "aria-label": "Game log" },
+      h("h2", {}, "Log ", h("span", { class: "muted small" }, "newest first")),
+      h("ol", { class: "log-lines", tabindex: 0 }, shown.slice().reverse().map((line) => h("li", {},
+        h("span", { class: "muted" }, line.turn ? `T${line.turn} ` : "Setup "),
+        line.player !== undefined && line.player !== null && names[line.player]
+          ? h("strong", {}, `${names[line.player]}: `) : null, line.text))),
+      lines.length > shown.length ? h("button", { class: "link small", dataset: { focus: "log-all" },
+        onclick: () => { this.wholeLog = true; this.render(); } },
+      `Show all ${lines.length} lines`) : null);
+  }
+
+  drawScores(view) {
+    const sources = Object.keys(SOURCE_LABELS).filter((s) =>
+      view.players.some((p) => p.reputation_sources && p.reputation_sources[s]));
+    const winners = new Set(view.winners || []);
+    return h("section", { class: "scores", "aria-label": "Final scores" },
+      h("h2", {}, "Final scores"),
+      h("div", { class: "table-wrap" }, h("table", {},
+        h("thead", {}, h("tr", {}, h("th", {}, ""), view.players.map((p, i) =>
+          h("th", { scope: "col" }, `${SEAT_MARKS[i]} ${p.name}`, winners.has(i) ? " ★" : "")))),
+        h("tbody", {},
+          sources.map((s) => h("tr", {}, h("th", { scope: "row" }, SOURCE_LABELS[s]),
+            view.players.map((p) => h("td", {}, String((p.reputation_sources || {})[s] || 0))))),
+          h("tr", { class: "total" }, h("th", { scope: "row" }, "Total Reputation"),
+            view.players.map((p) => h("td", {}, String(p.reputation)))),
+          h("tr", {}, h("th", { scope: "row" }, "Dragons in hand (tie-break)"),
+            view.players.map((p) => h("td", {}, String(p.hand_count)))),
+          h("tr", {}, h("th", { scope: "row" }, "Goods left (tie-break)"),
+            view.players.map((p) => h("td", {}, String(GOODS.reduce((n, g) =>
+              n + (p.goods[g] || 0), 0)))))))),
+      h("p", { class: "muted small" }, "★ winner. Ties: most dragons in hand, then most Goods."));
+  }
+}
+
+function capital(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}

@@ -1,0 +1,344 @@
+"""Where games live: one small interface over SQLite (standard library) and PostgreSQL (psycopg).
+
+A game is a row (options, seed, seats, status, version) and one row per applied action. Every
+change is one transaction that also bumps the game's version, and a change applies only if the
+version is still the one the caller read (optimistic concurrency): two processes, or two
+clicks, can never both apply a move to the same state. On PostgreSQL the same transaction sends
+a NOTIFY, so other server processes hear of the change the moment it commits (``pubsub.py``).
+
+The methods are synchronous and are called from one worker thread per store (``games.py``),
+so each store holds a single connection and the event loop never waits on the database.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..serialize import options_from_json, options_to_json
+from ..state import Options
+from .settings import is_postgres, sqlite_path
+
+SCHEMA_VERSION = 1
+CHANNEL = "flamecraft_games"  # the PostgreSQL NOTIFY channel; payload "<game id> <version>"
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS flamecraft_meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS flamecraft_games (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        options TEXT NOT NULL,
+        seed BIGINT NOT NULL,
+        seats TEXT NOT NULL,
+        status TEXT NOT NULL,
+        version BIGINT NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        updated DOUBLE PRECISION NOT NULL,
+        result TEXT,
+        rematch TEXT)""",
+    """CREATE INDEX IF NOT EXISTS flamecraft_games_by_status
+        ON flamecraft_games (status, created)""",
+    """CREATE TABLE IF NOT EXISTS flamecraft_actions (
+        game_id TEXT NOT NULL REFERENCES flamecraft_games (id),
+        seq INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        version BIGINT NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, seq))""",
+)
+
+_GAME_COLUMNS = "id, name, options, seed, seats, status, version, created, result, rematch"
+
+
+@dataclass
+class SeatRow:
+    """Who plays a seat. Only SHA-256 digests of a person's seat tokens are stored: the
+    seat's own, then those of the same seat in the games this one is a rematch of."""
+
+    name: str
+    kind: str  # "human" or "bot"
+    bot: str | None = None
+    token_hashes: list[str] = field(default_factory=list)
+    joined: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "bot": self.bot,
+                "token_hashes": self.token_hashes, "joined": self.joined}
+
+    @staticmethod
+    def from_json(obj: dict[str, Any]) -> SeatRow:
+        return SeatRow(str(obj["name"]), str(obj["kind"]), obj.get("bot"),
+                       [str(h) for h in obj.get("token_hashes", [])],
+                       bool(obj.get("joined", False)))
+
+
+@dataclass
+class GameRow:
+    """One game's row: everything but its actions."""
+
+    id: str
+    name: str
+    options: Options
+    seed: int
+    seats: list[SeatRow]
+    status: str = "open"  # open | running | finished
+    version: int = 0
+    created: float = field(default_factory=time.time)
+    result: dict[str, Any] | None = None
+    # Set once a rematch exists: {"game_id": the new game's id}.
+    rematch: dict[str, Any] | None = None
+
+    def copy(self) -> GameRow:
+        """A copy to change and write (the stored one changes only once written)."""
+        seats = [SeatRow(s.name, s.kind, s.bot, s.token_hashes[:], s.joined) for s in self.seats]
+        return GameRow(self.id, self.name, self.options, self.seed, seats, self.status,
+                       self.version, self.created, self.result, self.rematch)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """One applied action: its place in the game, who chose it, its text, and the game's
+    version once it was applied (which tells a reader whether its copy is still current)."""
+
+    seq: int
+    seat: int
+    text: str
+    version: int
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def _game_from(row: Sequence[Any]) -> GameRow:
+    return GameRow(
+        id=row[0], name=row[1], options=options_from_json(json.loads(row[2])), seed=int(row[3]),
+        seats=[SeatRow.from_json(s) for s in json.loads(row[4])], status=row[5],
+        version=int(row[6]), created=float(row[7]),
+        result=json.loads(row[8]) if row[8] else None,
+        rematch=json.loads(row[9]) if row[9] else None)
+
+
+class Store(ABC):
+    """The storage interface; ``SqliteStore`` and ``PostgresStore`` implement it with the same
+    SQL (their parameter styles differ, which ``_sql`` hides)."""
+
+    kind = "?"
+    notifies = False  # whether other processes hear of changes (PostgreSQL NOTIFY)
+    inline = False  # whether calls are quick enough to make on the event loop's thread
+
+    # --- what each backend provides
+
+    @abstractmethod
+    def _transaction(self) -> Any:
+        """A context manager around one transaction, yielding a cursor."""
+
+    @abstractmethod
+    def _notify(self, cur: Any, game_id: str, version: int) -> None:
+        """Tells other processes (after commit) that a game changed."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    def _sql(self, query: str) -> str:
+        return query
+
+    # --- the interface
+
+    def init_schema(self) -> None:
+        with self._transaction() as cur:
+            self._lock_schema(cur)
+            for statement in SCHEMA:
+                cur.execute(statement)
+            cur.execute(self._sql("SELECT value FROM flamecraft_meta WHERE key = ?"),
+                        ("schema_version",))
+            row = cur.fetchone()
+            if row is None:
+                cur.execute(self._sql("INSERT INTO flamecraft_meta (key, value) VALUES (?, ?)"),
+                            ("schema_version", str(SCHEMA_VERSION)))
+            elif int(row[0]) != SCHEMA_VERSION:
+                raise RuntimeError(f"the database holds schema version {row[0]}; this server "
+                                   f"reads version {SCHEMA_VERSION}")
+
+    def _lock_schema(self, cur: Any) -> None:  # noqa: B027  (only PostgreSQL needs it)
+        """Keeps two processes from creating the tables at once."""
+
+    def create_game(self, game: GameRow) -> None:
+        now = time.time()
+        with self._transaction() as cur:
+            cur.execute(self._sql(
+                "INSERT INTO flamecraft_games (id, name, options, seed, seats, status, version, "
+                "created, updated, result, rematch) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                (game.id, game.name, _dumps(options_to_json(game.options)), game.seed,
+                 _dumps([s.to_json() for s in game.seats]), game.status, game.version,
+                 game.created, now, None, None))
+            self._notify(cur, game.id, game.version)
+
+    def load_game(self, game_id: str) -> GameRow | None:
+        with self._transaction() as cur:
+            cur.execute(self._sql(f"SELECT {_GAME_COLUMNS} FROM flamecraft_games WHERE id = ?"),
+                        (game_id,))
+            row = cur.fetchone()
+        return None if row is None else _game_from(row)
+
+    def load_actions(self, game_id: str) -> list[ActionRow]:
+        with self._transaction() as cur:
+            cur.execute(self._sql("SELECT seq, seat, text, version FROM flamecraft_actions "
+                                  "WHERE game_id = ? ORDER BY seq"), (game_id,))
+            rows = cur.fetchall()
+        return [ActionRow(int(r[0]), int(r[1]), r[2], int(r[3])) for r in rows]
+
+    def load_with_actions(self, game_id: str) -> tuple[GameRow | None, list[ActionRow]]:
+        """A game's row and its actions, read in one transaction (a consistent pair)."""
+        with self._transaction() as cur:
+            cur.execute(self._sql(f"SELECT {_GAME_COLUMNS} FROM flamecraft_games WHERE id = ?"),
+                        (game_id,))
+            row = cur.fetchone()
+            if row is None:
+                return None, []
+            cur.execute(self._sql("SELECT seq, seat, text, version FROM flamecraft_actions "
+                                  "WHERE game_id = ? ORDER BY seq"), (game_id,))
+            rows = cur.fetchall()
+        return _game_from(row), [ActionRow(int(r[0]), int(r[1]), r[2], int(r[3])) for r in rows]
+
+    def list_games(self, statuses: Sequence[str], limit: int) -> list[GameRow]:
+        marks = ", ".join("?" for _ in statuses)
+        with self._transaction() as cur:
+            cur.execute(self._sql(f"SELECT {_GAME_COLUMNS} FROM flamecraft_games WHERE status IN "
+                                  f"({marks}) ORDER BY created DESC LIMIT ?"),
+                        (*statuses, limit))
+            rows = cur.fetchall()
+        return [_game_from(r) for r in rows]
+
+    def running_game_ids(self) -> list[str]:
+        with self._transaction() as cur:
+            cur.execute(self._sql("SELECT id FROM flamecraft_games WHERE status = ?"),
+                        ("running",))
+            return [r[0] for r in cur.fetchall()]
+
+    def update_game(self, game: GameRow, expected_version: int) -> bool:
+        """Writes the row's options, seats, status, version, result and rematch if the stored
+        version is still ``expected_version``; False (nothing written) otherwise."""
+        with self._transaction() as cur:
+            if not self._bump(cur, game, expected_version):
+                return False
+            self._notify(cur, game.id, game.version)
+        return True
+
+    def append_action(self, game: GameRow, expected_version: int, action: ActionRow) -> bool:
+        """Stores one applied action with the game's new version (and status, result) in one
+        transaction, if no one else changed the game since ``expected_version``."""
+        with self._transaction() as cur:
+            if not self._bump(cur, game, expected_version):
+                return False
+            cur.execute(self._sql(
+                "INSERT INTO flamecraft_actions (game_id, seq, seat, text, version, created) "
+                "VALUES (?, ?, ?, ?, ?, ?)"),
+                (game.id, action.seq, action.seat, action.text, action.version, time.time()))
+            self._notify(cur, game.id, game.version)
+        return True
+
+    def truncate_actions(self, game: GameRow, expected_version: int, keep: int) -> bool:
+        """Undo: deletes the actions from number ``keep`` on and bumps the version."""
+        with self._transaction() as cur:
+            if not self._bump(cur, game, expected_version):
+                return False
+            cur.execute(self._sql("DELETE FROM flamecraft_actions WHERE game_id = ? AND seq >= ?"),
+                        (game.id, keep))
+            self._notify(cur, game.id, game.version)
+        return True
+
+    def _bump(self, cur: Any, game: GameRow, expected_version: int) -> bool:
+        cur.execute(self._sql(
+            "UPDATE flamecraft_games SET options = ?, seats = ?, status = ?, version = ?, "
+            "updated = ?, result = ?, rematch = ? WHERE id = ? AND version = ?"),
+            (_dumps(options_to_json(game.options)), _dumps([s.to_json() for s in game.seats]),
+             game.status, game.version, time.time(),
+             None if game.result is None else _dumps(game.result),
+             None if game.rematch is None else _dumps(game.rematch), game.id, expected_version))
+        return bool(cur.rowcount == 1)
+
+
+class SqliteStore(Store):
+    """SQLite in one file (WAL mode): the default, for one server process."""
+
+    kind = "sqlite"
+    inline = True
+
+    def __init__(self, path: str):
+        self.path = path
+        self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
+                                    timeout=10.0)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        self.conn.execute("PRAGMA foreign_keys=ON")
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Cursor]:
+        cur = self.conn.cursor()
+        cur.execute("BEGIN IMMEDIATE")
+        try:
+            yield cur
+        except BaseException:
+            cur.execute("ROLLBACK")
+            raise
+        else:
+            cur.execute("COMMIT")
+        finally:
+            cur.close()
+
+    def _notify(self, cur: Any, game_id: str, version: int) -> None:
+        pass  # one process: the game manager tells its own connections
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+class PostgresStore(Store):
+    """PostgreSQL through psycopg: shared by every server process behind one address."""
+
+    kind = "postgresql"
+    notifies = True
+
+    def __init__(self, url: str):
+        import psycopg
+
+        self.url = url
+        self.conn = psycopg.connect(url, autocommit=True)
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Any]:
+        if self.conn.closed or self.conn.broken:  # a restarted database: connect again
+            import psycopg
+
+            self.conn = psycopg.connect(self.url, autocommit=True)
+        with self.conn.transaction(), self.conn.cursor() as cur:
+            yield cur
+
+    def _sql(self, query: str) -> str:
+        return query.replace("?", "%s")
+
+    def _lock_schema(self, cur: Any) -> None:
+        cur.execute("SELECT pg_advisory_xact_lock(7000417)")
+
+    def _notify(self, cur: Any, game_id: str, version: int) -> None:
+        cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game_id} {version}"))
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def open_store(url: str) -> Store:
+    """The store a database URL names, with its tables created if need be."""
+    store: Store = PostgresStore(url) if is_postgres(url) else SqliteStore(sqlite_path(url))
+    store.init_schema()
+    return store

@@ -1,0 +1,564 @@
+"""The browser client end to end: the real server (``flamecraft serve``) in a subprocess, Debian's
+chromium driven by Playwright, whole games played by clicking the things on the table.
+
+What is checked: the lobby (create, invite links, join, leave, start, play again, the games
+list), the table (every decision made by clicking a highlighted thing or a listed choice;
+things that are not legal are not clickable; the other seat's hand and Fancy Dragons never
+reach the page), live play (reconnection after a dropped connection, stale actions answered
+politely, undo), spectators (read-only), the score breakdown, the replay, a phone screen and
+the keyboard. Screenshots go to each test's tmp_path (and to $FLAMECRAFT_DOC_SCREENSHOTS when
+set, which is how docs/screenshots/ was made).
+
+Needs the ``web`` extra (Playwright) and /usr/bin/chromium (``apt-get install chromium``);
+never ``playwright install``. Without them the tests are skipped locally, and fail in CI.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+MAX_STEPS = 1500  # far more decisions than any 2-player game has
+
+
+def _missing() -> str | None:
+    try:
+        import fastapi  # noqa: F401
+        import playwright.sync_api  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as exc:
+        return f"{exc.name} is not installed (pip install 'flamecraft[web]')"
+    if not os.access(CHROMIUM, os.X_OK):
+        return f"no browser at {CHROMIUM} (apt-get install chromium)"
+    return None
+
+
+MISSING = _missing()
+if MISSING and os.environ.get("CI", "").lower() in ("true", "1", "yes"):
+    pytest.fail(f"the browser tests cannot run in CI: {MISSING}", pytrace=False)
+pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"browser tests: {MISSING}")
+
+if MISSING is None:
+    from playwright.sync_api import Browser, Page, sync_playwright
+
+
+# ---------------------------------------------------------------- the server and the browser
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _server_command() -> list[str]:
+    script = Path(sys.executable).with_name("flamecraft")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "import sys; from flamecraft.cli import main; "
+            "sys.exit(main())"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``flamecraft serve`` on a free port with its own SQLite file; yields its base URL."""
+    port = _free_port()
+    folder = tmp_path_factory.mktemp("server")
+    env = {**os.environ, "FLAMECRAFT_BOT_DELAY": "0.01", "FLAMECRAFT_GAMES_PER_MINUTE": "1000"}
+    env.pop("FLAMECRAFT_DATABASE_URL", None)
+    log = (folder / "server.log").open("w")
+    proc = subprocess.Popen([*_server_command(), "serve", "--port", str(port), "--database",
+                             str(folder / "games.sqlite3")], stdout=log, stderr=subprocess.STDOUT,
+                            env=env)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/api/health", timeout=1) as answer:
+                if answer.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            log.close()
+            pytest.fail("the server did not start:\n" + (folder / "server.log").read_text())
+        time.sleep(0.1)
+    yield base
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class Tab:
+    """One browser page and the JavaScript errors it raised (a test fails on any)."""
+
+    def __init__(self, browser: Browser, viewport: dict[str, int], shots: Path):
+        phone = viewport["width"] < 600
+        self.context = browser.new_context(viewport=viewport,  # type: ignore[arg-type]
+                                           has_touch=phone, is_mobile=phone)
+        self.page: Page = self.context.new_page()
+        self.page.set_default_timeout(15000)
+        self.errors: list[str] = []
+        self.shots = shots
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+
+    def shot(self, name: str, full: bool = False) -> Path:
+        """A screenshot in the test's folder (and the docs' folder when asked for)."""
+        path = self.shots / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=full)
+        docs = os.environ.get("FLAMECRAFT_DOC_SCREENSHOTS")
+        if docs:
+            Path(docs).mkdir(parents=True, exist_ok=True)
+            shutil.copy(path, Path(docs) / path.name)
+        assert path.stat().st_size > 1000
+        return path
+
+    def close(self) -> None:
+        self.context.close()
+        assert not self.errors, f"JavaScript errors: {self.errors}"
+
+
+@pytest.fixture
+def tabs(browser: Browser, tmp_path: Path) -> Iterator[Any]:
+    """Opens pages on demand: ``tabs(viewport)``; closes them and checks for JS errors."""
+    opened: list[Tab] = []
+
+    def open_tab(viewport: dict[str, int] = LAPTOP) -> Tab:
+        tab = Tab(browser, viewport, tmp_path)
+        opened.append(tab)
+        return tab
+
+    yield open_tab
+    for tab in opened:
+        tab.close()
+
+
+def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        result: dict[str, Any] = json.loads(answer.read())
+        return result
+
+
+# ---------------------------------------------------------------- driving the page
+
+
+def data(page: Page) -> dict[str, str]:
+    result: dict[str, str] = page.evaluate("() => ({...document.getElementById('app').dataset})")
+    return result
+
+
+def wait_my_turn_or_end(page: Page, timeout: float = 20000) -> bool:
+    """Waits until this seat must choose (True) or the game is over (False)."""
+    page.wait_for_function("() => { const d = document.getElementById('app').dataset;"
+                           " return (d.myturn === '1' || d.over === '1'); }", timeout=timeout)
+    return data(page).get("over") != "1"
+
+
+def create_in_lobby(page: Page, base: str, seats: list[tuple[str, str]], seed: int,
+                    name: str = "Test game") -> None:
+    """Fills in the lobby's form (seat kinds and names, a seed) and creates the game; the
+    page goes on to the creator's seat."""
+    page.goto(base + "/")
+    page.select_option("#players", str(len(seats)))
+    page.fill("#game-name", name)
+    rows = page.locator(".seat-row")
+    for i, (kind, seat_name) in enumerate(seats):
+        rows.nth(i).locator(".seat-name").fill(seat_name)
+        rows.nth(i).locator(".seat-kind").select_option(kind)
+    page.click("summary:has-text('More')")
+    page.fill("input[name=seed]", str(seed))
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/play/[^?]+\?seat=0&token="))
+
+
+CLICKABLE = "#app .can:not(.selected), #app .prompt .choices button:not(.cancel)"
+
+
+# One step of a game in one round trip: pick the index-th clickable thing, scroll it to the
+# middle of the screen, and say where to click it (its middle, unless something covers it).
+_AIM = """([sel, pick]) => {
+  const d = document.getElementById('app').dataset;
+  const all = document.querySelectorAll(sel);
+  if (!all.length) return {count: 0};
+  const el = all[Math.floor(pick * all.length)];
+  el.scrollIntoView({block: 'center', inline: 'nearest'});
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + Math.min(r.height / 2, 14);
+  const hit = document.elementFromPoint(x, y);
+  const own = hit && el.contains(hit) && (!el.matches('.can') || hit.closest('.can') === el);
+  return {count: all.length, version: d.version, x, y, own,
+          index: Array.prototype.indexOf.call(all, el)};
+}"""
+
+# The click's effect: a new state, or a narrowed selection (or an error notice, a failure).
+_DONE = """(v) => { const d = document.getElementById('app').dataset;
+  if (document.querySelector('.notice-box.error')) return 'error';
+  return d.busy === '0' && (d.version !== v || d.selecting === '1') ? 'ok' : false; }"""
+
+
+# Enchanting uses up the Enchantment deck: preferring it makes a game about a quarter shorter.
+PREFERRED = ("#app .prompt .choices button.kind-enchant, #app .ench-row .card.ench.can,"
+             " #app .me .card.ench.can")
+
+
+def click_once(page: Page, rng: random.Random) -> None:
+    """One real click on a highlighted thing or a listed choice (picked by ``rng``, mostly an
+    Enchantment when there is one), then waits for its effect. A real mouse click at the
+    spot, quicker than ``locator.click()`` (whose checks cost ~100 ms a click, too slow for
+    whole games)."""
+    aim = {"count": 0}
+    if rng.random() < 0.9:
+        aim = page.evaluate(_AIM, [PREFERRED, rng.random()])
+    if not aim["count"]:
+        aim = page.evaluate(_AIM, [CLICKABLE, rng.random()])
+    assert aim["count"] > 0, "it is my turn but nothing on the table is clickable"
+    if aim["own"]:
+        page.mouse.click(aim["x"], aim["y"])
+    else:
+        page.locator(CLICKABLE).nth(aim["index"]).click()
+    done = page.wait_for_function(_DONE, arg=aim["version"]).json_value()
+    assert done == "ok", page.inner_text(".notice-box.error")
+
+
+def check_illegal_not_clickable(page: Page) -> bool:
+    """At a visit decision: clicking a Shop that is not highlighted (the one visited last, say)
+    sends nothing. Returns whether it could be checked now."""
+    prompt = page.inner_text(".prompt")
+    if "which Shop to visit" not in prompt:
+        return False
+    dull = page.locator("#app .shop:not(.can):not(.facedown)")
+    if dull.count() == 0:
+        return False
+    before = data(page)["version"]
+    dull.first.click()
+    page.wait_for_timeout(150)
+    after = data(page)
+    assert after["version"] == before and after["busy"] == "0"
+    assert page.locator("#app .shop.can").count() > 0  # the legal Shops still are
+    return True
+
+
+def secrets_of(page: Page) -> tuple[list[str], list[str]]:
+    """This seat's own hidden cards, as its page shows them: hand names, unscored Fancy names."""
+    hand = page.locator(".me .hand .card .name").all_inner_texts()
+    fancy = page.locator(".me .fancies .card.fancy:not(.scored) .name").all_inner_texts()
+    return hand, fancy
+
+
+def assert_hidden(page: Page, hand: list[str], fancy: list[str], viewer: str = "") -> None:
+    """None of another seat's Fancy Dragons appears anywhere in this page (text or markup);
+    none of its hand appears outside the log, and in the log only where it was drawn from the
+    face-up Park (a public move) or in the viewer's own moves (a dragon it gifted)."""
+    html = page.evaluate("() => document.getElementById('app').outerHTML")
+    board = page.evaluate("() => { const c = document.getElementById('app').cloneNode(true);"
+                          " c.querySelectorAll('.log').forEach(e => e.remove());"
+                          " return c.outerHTML; }")
+    log_lines = page.locator(".log-lines li").all_inner_texts()
+    for name in fancy:
+        assert not re.search(rf"\b{re.escape(name)}\b", html), f"Fancy Dragon {name!r} leaked"
+    for name in hand:
+        pattern = re.compile(rf"\b{re.escape(name)}\b")
+        assert not pattern.search(board), f"hand card {name!r} leaked"
+        for line in log_lines:
+            if pattern.search(line) and not (viewer and f" {viewer}: " in f" {line}"):
+                assert "from the Park" in line, f"hand card {name!r} leaked in {line!r}"
+
+
+def whose_turn(pages: dict[int, Page], timeout: float = 20) -> int | None:
+    """The seat whose page has a choice to make, or None once every page shows the end."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        states = {seat: data(page) for seat, page in pages.items()}
+        for seat, d in states.items():
+            if d.get("myturn") == "1":
+                return seat
+        if all(d.get("over") == "1" for d in states.values()):
+            return None
+        time.sleep(0.02)
+    pytest.fail("neither seat got a choice to make")
+
+
+def check_secrets(pages: dict[int, Page], names: dict[int, str], watcher: Page) -> None:
+    """Each seat's hand and unscored Fancy Dragons are on its own page and on no other."""
+    for seat, page in pages.items():
+        hand, fancy = secrets_of(page)
+        assert hand or fancy or data(page).get("over") == "1"
+        for other, other_page in pages.items():
+            if other != seat:
+                assert_hidden(other_page, hand, fancy, names[other])
+        assert_hidden(watcher, hand, fancy)
+    assert watcher.locator("#app .can").count() == 0
+    assert watcher.locator(".legal").count() == 0
+
+
+# ---------------------------------------------------------------- the tests
+
+
+def test_lobby_and_a_whole_game_against_a_bot(server: str, tabs: Any) -> None:
+    """A person creates a game against a bot in the lobby, starts it and plays it to the end
+    by clicking; along the way: a dropped connection comes back, a stale action is answered
+    politely, undo works, a Shop that may not be visited is not clickable, a selection is
+    cancelled with Escape. At the end: the score breakdown, the replay, play again."""
+    tab = tabs()
+    page = tab.page
+    create_in_lobby(page, server, [("human", "Ada"), ("bot", "Robo")], seed=7)
+    page.wait_for_selector("text=Invite links")
+    tab.shot("waiting-room")
+    assert page.locator(".seat-list").inner_text().count("joined ✓") == 1  # Ada joined herself
+    page.click("button.start")
+    assert wait_my_turn_or_end(page)
+    page.wait_for_selector(".conn-open")
+    tab.shot("table-start")
+    seat_url = page.url
+    game_id = page.url.split("/play/")[1].split("?")[0]
+
+    rng = random.Random(1)
+    steps = 0
+    checked = {"illegal": False, "reconnect": False, "stale": False, "undo": False,
+               "escape": False}
+    while wait_my_turn_or_end(page):
+        steps += 1
+        assert steps < MAX_STEPS
+        if not checked["illegal"] and steps > 5:
+            checked["illegal"] = check_illegal_not_clickable(page)
+        if not checked["reconnect"] and steps == 12:
+            page.evaluate("() => window.flamecraftLive.drop()")
+            page.wait_for_selector(".conn-closed, .conn-connecting")
+            page.wait_for_selector(".conn-open", timeout=15000)
+            assert wait_my_turn_or_end(page)
+            checked["reconnect"] = True
+        if not checked["stale"] and steps == 15:
+            page.evaluate("() => window.flamecraftLive.send({type: 'act', version: -1, index: 0})")
+            notice = page.wait_for_selector(".notice-box.error")
+            assert "moved on" in notice.inner_text()
+            page.click(".notice-box.error button")
+            checked["stale"] = True
+            continue
+        if not checked["undo"] and page.locator("button.undo").count():
+            version = int(data(page)["version"])
+            page.click("button.undo")
+            page.wait_for_function("v => Number(document.getElementById('app').dataset.version)"
+                                   " > v", arg=version)
+            checked["undo"] = True
+            continue
+        if data(page).get("selecting") == "1" and not checked["escape"]:
+            page.keyboard.press("Escape")
+            page.wait_for_function("() => document.getElementById('app').dataset.selecting"
+                                   " === '0'")
+            checked["escape"] = True
+            continue
+        if steps == 40:
+            tab.shot("table-midgame")
+        click_once(page, rng)
+    assert all(checked.values()), checked
+
+    scores = page.locator(".scores")
+    text = scores.inner_text()
+    assert "Total Reputation" in text and "Ada" in text and "Robo" in text
+    assert "★" in text  # the winner is marked
+    prompt = page.inner_text(".prompt")
+    assert "Game over" in prompt
+    tab.shot("table-final")
+
+    # the replay: step by step, and the slider
+    page.get_by_role("link", name="Watch the replay").click()
+    page.wait_for_selector(".replay-controls")
+    assert "Step 0 of" in page.inner_text(".replay-step")
+    page.click("button[aria-label='Next step']")
+    page.wait_for_function("() => document.querySelector('.replay-step').textContent"
+                           ".startsWith('Step 1 ')")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.querySelector('.replay-step').textContent"
+                           ".startsWith('Step 2 ')")
+    page.click("button[aria-label='Previous step']")
+    page.wait_for_function("() => document.querySelector('.replay-step').textContent"
+                           ".startsWith('Step 1 ')")
+    assert page.locator("#app .can").count() == 0  # a replay is read-only
+    page.click("button[aria-label='Last step']")
+    page.wait_for_selector(".scores")
+    tab.shot("replay-final")
+
+    # play again: a new game with the same seats, this seat's own link
+    page.goto(seat_url)
+    assert not wait_my_turn_or_end(page)
+    page.get_by_role("button", name="Play again").click()
+    page.wait_for_url(lambda url: "/play/" in url and game_id not in url)
+    page.wait_for_selector("button.start")
+    assert "Robo" in page.inner_text(".seat-list")
+
+
+def test_two_people_invite_join_leave_play_and_a_spectator(server: str, tabs: Any) -> None:
+    """Two people in two browsers: the creator shares the invite link, the guest joins,
+    leaves and joins again; the game is played to the end by clicking, and neither page ever
+    shows the other's hand or Fancy Dragons. A spectator sees the table and cannot act."""
+    host, guest, watcher = tabs(), tabs(), tabs()
+    a, b = host.page, guest.page
+    create_in_lobby(a, server, [("human", "Ada"), ("human", "Bea")], seed=11, name="Duel")
+    invite = a.locator(".link-row", has_text="Bea").locator("input").input_value()
+    spectate = a.locator(".link-row", has_text="Spectators").locator("input").input_value()
+    b.goto(invite)
+    b.wait_for_selector(".join-name")
+    b.fill(".join-name", "Bea")
+    b.get_by_role("button", name="Join", exact=True).click()
+    a.wait_for_function("() => document.querySelector('.seat-list').textContent"
+                        ".split('joined ✓').length === 3")
+    b.get_by_role("button", name="Leave", exact=True).click()
+    a.wait_for_function("() => document.querySelector('.seat-list').textContent"
+                        ".includes('not joined yet')")
+    b.get_by_role("button", name="Join again", exact=True).click()
+    a.wait_for_function("() => !document.querySelector('.seat-list').textContent"
+                        ".includes('not joined yet')")
+    assert b.locator("button.start").count() == 0  # only the host starts
+    a.click("button.start")
+
+    watcher.page.goto(spectate)
+    for page in (a, b, watcher.page):  # the waiting rooms turn into the table by themselves
+        page.wait_for_selector(".board")
+    rng = random.Random(2)
+    pages = {0: a, 1: b}
+    names = {0: "Ada", 1: "Bea"}
+    steps = 0
+    while (mover := whose_turn(pages)) is not None:
+        steps += 1
+        assert steps < MAX_STEPS
+        if steps % 25 == 1:
+            check_secrets(pages, names, watcher.page)
+        if steps == 30:
+            host.shot("two-people-host")
+            guest.shot("two-people-guest")
+            watcher.shot("spectator")
+        click_once(pages[mover], rng)
+
+    check_secrets(pages, names, watcher.page)
+    for page in pages.values():
+        assert "Game over" in page.inner_text(".prompt")
+    watcher.page.wait_for_selector(".scores")
+    assert "Total Reputation" in watcher.page.inner_text(".scores")
+    assert watcher.page.get_by_role("button", name="Play again").count() == 0
+
+    # one asks for a rematch; the other is told, and its "Play again" leads to the same game
+    old_id = a.url.split("/play/")[1].split("?")[0]
+    a.get_by_role("button", name="Play again").click()
+    a.wait_for_url(lambda url: "/play/" in url and old_id not in url)
+    new_id = a.url.split("/play/")[1].split("?")[0]
+    b.wait_for_selector(".notice-box.info")
+    b.get_by_role("button", name="Play again").click()
+    b.wait_for_url(re.compile(rf"/play/{re.escape(new_id)}\?seat=1&token="))
+    b.wait_for_selector(".seat-list")
+
+
+def test_phone_screen(server: str, tabs: Any) -> None:
+    """On a 390×844 phone screen the lobby and the table fit the width (no sideways
+    scrolling), your own side comes before the Town, taps play, and tapping a card that is not
+    a choice shows its details."""
+    tab = tabs(PHONE)
+    page = tab.page
+    page.goto(server + "/")
+    page.wait_for_selector("form.create")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    tab.shot("phone-lobby", full=True)
+    create_in_lobby(page, server, [("human", "Ada"), ("bot", "Robo")], seed=5)
+    page.click("button.start")
+    assert wait_my_turn_or_end(page)
+    rng = random.Random(3)
+    for _ in range(12):
+        assert wait_my_turn_or_end(page)
+        click_once(page, rng)
+    assert wait_my_turn_or_end(page)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    me = page.locator(".me").bounding_box()
+    town = page.locator(".town").bounding_box()
+    assert me is not None and town is not None and me["y"] < town["y"]
+    tab.shot("phone-table")
+    # tap a dragon that is not a choice now: its details show in a sheet
+    page.locator("#app .card.artisan:not(.can):not(.can *)").first.tap()
+    box = page.locator(".details.pinned")
+    box.wait_for()
+    assert "Fire up" in box.inner_text()
+    tab.shot("phone-details")
+    page.click(".details.pinned button")
+    assert page.locator(".details.pinned").count() == 0
+
+
+def test_keyboard(server: str, tabs: Any) -> None:
+    """Keyboard only: Tab reaches the highlighted things, Enter and Space activate them, and
+    number keys pick from the list of all choices."""
+    game = post(server, "/api/games", {"name": "Keys", "seed": 3, "start": True,
+                                       "seats": [{"kind": "human", "name": "Kay"},
+                                                 {"kind": "bot", "name": "Robo"}]})
+    tab = tabs()
+    page = tab.page
+    page.goto(server + game["seats"][0]["link"])
+    assert wait_my_turn_or_end(page)
+
+    def press_to_act(key: str) -> None:
+        before = data(page)["version"]
+        page.keyboard.press(key)
+        page.wait_for_function("v => { const d = document.getElementById('app').dataset;"
+                               " return d.version !== v || d.selecting === '1'; }", arg=before)
+        if data(page).get("selecting") == "1":  # finish a two-step choice from its list
+            page.keyboard.press("Escape")
+            page.wait_for_function("() => document.getElementById('app').dataset.selecting"
+                                   " === '0'")
+            page.keyboard.press("1")
+            page.wait_for_function("v => document.getElementById('app').dataset.version !== v",
+                                   arg=before)
+
+    for key in ("Enter", " "):
+        assert wait_my_turn_or_end(page)
+        page.evaluate("() => document.activeElement && document.activeElement.blur()")
+        for _ in range(80):
+            page.keyboard.press("Tab")
+            if page.evaluate("() => document.activeElement.matches('.can')"):
+                break
+        else:
+            pytest.fail("Tab never reached a highlighted thing")
+        press_to_act(key)
+
+    # the keyboard stays in the game: on the next turn the focus is on one of its choices
+    for _ in range(3):
+        assert wait_my_turn_or_end(page)
+        page.wait_for_function("() => document.activeElement.matches("
+                               "'#app .can, #app .prompt button, #app .legal-item')")
+        press_to_act("Enter")
+
+    for _ in range(6):
+        assert wait_my_turn_or_end(page)
+        count = page.locator(".legal-item").count()
+        assert count >= 2
+        first = page.locator(".legal-item").first.inner_text()
+        assert first.startswith("1")
+        press_to_act("1")

@@ -1,0 +1,196 @@
+"""Nobody sees what is not theirs: every message each seat (and a spectator) receives over a
+whole game is searched for the cards hidden from it at that moment (docs/server.md, issue 7).
+
+A card is hidden from a seat when it lies in another seat's hand or unscored Fancy Dragons, in
+another seat's pending choice of drawn Fancy Dragons, in a deck, among the cards set aside, or
+face down in Town, and the seat has never held, been shown or seen it face up (a card a seat
+gifted, put back or saw on top of the Artisan deck, one drawn from the Park in view of all, or
+one fired up in its owner's hand, is one it knows). The messages are checked for the ids of
+those cards and, in the texts a person reads (log, choices), for their names.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from flamecraft import actions as A
+from flamecraft import apply_in_place, parse_action, start
+from flamecraft.board import CATALOG
+from flamecraft.frames import D_ARTISAN_LOOK, D_KEEP_DRAWN_FANCY
+from flamecraft.serialize import GameRecord
+from flamecraft.state import GameState
+from test_server_api import client_for, new_game, next_state, settings, ws_url
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+ART = [c.id for c in CATALOG.artisans]
+FANCY = [c.id for c in CATALOG.fancies]
+SHOP = [c.id for c in CATALOG.shops]
+ENCH = [c.id for c in CATALOG.enchantments]
+COMP = [c.id for c in CATALOG.companions]
+NAME = {c.id: c.name for c in (*CATALOG.artisans, *CATALOG.fancies, *CATALOG.shops,
+                                *CATALOG.enchantments, *CATALOG.companions)}
+BY_NAME = {name: card for card, name in NAME.items()}
+# Every card name, longest first, so that "Fortune Cookie" is read before "Cookie".
+NAMES = re.compile(r"\b(" + "|".join(re.escape(n) for n in sorted(BY_NAME, key=len, reverse=True))
+                   + r")\b")
+
+
+def seen_now(s: GameState, seat: int) -> set[str]:
+    """The hidden cards ``seat`` holds or is being shown at this moment."""
+    out = {ART[a] for a in s.hand[seat]} | {FANCY[f] for f in s.fancy[seat]}
+    for f in s.stack:
+        if f[0] == D_KEEP_DRAWN_FANCY and f[1] == seat:
+            out |= {FANCY[c] for c in f[4:]}
+    top = s.stack[-1] if s.stack else ()
+    if top[:2] == (D_ARTISAN_LOOK, seat):
+        out |= {ART[a] for a in s.artisan_deck[-top[3]:]}
+    return out
+
+
+def public_now(s: GameState) -> set[str]:
+    """The cards everyone sees at this moment (a card once seen by all, say drawn from the
+    Park into a hand, stays known to all: naming it later tells nothing new)."""
+    out = {ART[a] for a in (*s.park, *(d for d in s.slots if d >= 0))}
+    out |= {SHOP[t] for t in s.town_shops()}
+    out |= {ENCH[e] for e in (*s.ench_row, *s.ench_removed, *(r for r in s.reserved if r >= 0))}
+    out |= {ENCH[e] for tucked in s.shop_ench for e in tucked}
+    out |= {FANCY[f] for scored in s.scored for f in scored}
+    out |= {COMP[c] for c in (*s.companion_offer, *(c for c in s.companion if c >= 0))}
+    return out
+
+
+def hidden(s: GameState, seat: int | None, known: set[str]) -> set[str]:
+    """The cards hidden from ``seat`` (None: a spectator) in state ``s``."""
+    out: set[str] = set()
+    for p in range(s.n):
+        if p != seat:
+            out |= {ART[a] for a in s.hand[p]} | {FANCY[f] for f in s.fancy[p]}
+    for f in s.stack:
+        if f[0] == D_KEEP_DRAWN_FANCY and f[1] != seat:
+            out |= {FANCY[c] for c in f[4:]}
+    out |= {ART[a] for a in (*s.artisan_deck, *s.removed)}
+    out |= {FANCY[f] for f in s.fancy_deck} | {ENCH[e] for e in s.ench_deck}
+    out |= {SHOP[t] for t in (*s.shop_deck, *s.facedown, *s.shops_unused)}
+    out |= {COMP[c] for c in s.companion_box}
+    return out - known
+
+
+def strings(value: Any) -> set[str]:
+    """Every string in a message (its keys and values)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set(value).union(*(strings(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(strings(v) for v in value))
+    return set()
+
+
+def named(texts: list[str]) -> set[str]:
+    """The cards the texts name."""
+    return {BY_NAME[m] for line in texts for m in NAMES.findall(line)}
+
+
+def leaks(msg: dict[str, Any], secret: set[str], log_from: int = 0) -> list[str]:
+    """The secret cards a message names: by id anywhere, by name in a text a person reads
+    (the log from line ``log_from``: earlier lines were checked in earlier messages)."""
+    found = sorted(strings({k: v for k, v in msg.items() if k != "log"}) & secret)
+    texts = [line["text"] for line in msg.get("log", [])[log_from:]]
+    texts += [a["text"] for a in msg.get("legal", [])]
+    texts += (msg.get("view") or {}).get("legal_actions", [])
+    found += [f"{card} (by name)" for card in sorted(named(texts) & secret)]
+    return found
+
+
+def play_and_record(c: Any, kinds: str, seed: int, **options: Any
+                    ) -> tuple[GameRecord, dict[int | None, list[dict[str, Any]]]]:
+    """Plays a whole game: bots on the server, each person's seat by a scripted client
+    choosing at random; returns the record and every message each connection received."""
+    game = new_game(c, kinds, start=True, seed=seed, **options)
+    people = [i for i, k in enumerate(kinds.split(",")) if k == "human"]
+    got: dict[int | None, list[dict[str, Any]]] = {p: [] for p in [*people, None]}
+    rng = random.Random(seed)
+    with c.websocket_connect(ws_url(game)) as spy:
+        conns = {p: c.websocket_connect(ws_url(game, p)) for p in people}
+        socks = {p: conn.__enter__() for p, conn in conns.items()}
+        try:
+            last = {p: next_state(socks[p], got[p]) for p in people}
+            msg = next_state(spy, got[None])
+            while msg["status"] != "finished":
+                who = msg["view"]["to_act"]
+                if who in socks:
+                    while last[who]["version"] < msg["version"]:
+                        last[who] = next_state(socks[who], got[who])
+                    mine = last[who]
+                    socks[who].send_json({"type": "act", "version": mine["version"],
+                                          "index": rng.randrange(len(mine["legal"]))})
+                msg = next_state(spy, got[None])
+            for p in people:
+                while last[p]["status"] != "finished":
+                    last[p] = next_state(socks[p], got[p])
+        finally:
+            for conn in conns.values():
+                conn.__exit__(None, None, None)
+        record = GameRecord.from_json(c.get(f"/api/games/{game['game_id']}/record").json())
+    return record, got
+
+
+@pytest.mark.parametrize("kinds, seed, options", [
+    ("human,random,human", 31, {}),
+    ("random,human", 32, {"deck": "golden"}),
+    ("human,random,random,human,random", 33, {"companions": True}),
+])
+def test_no_message_shows_a_seat_what_is_hidden_from_it(tmp_path: Path, kinds: str, seed: int,
+                                                       options: dict[str, Any]) -> None:
+    """Issue 7, nothing leaked: in whole games, no message to a seat or to a spectator names a
+    card hidden from it at the moment of that message (ids anywhere, names in the texts)."""
+    with client_for(settings(tmp_path)) as c:
+        record, got = play_and_record(c, kinds, seed, **options)
+    o = record.options
+    s = start(o.players, record.seed, o.deck, o.names, o.companions)
+    states, shown = [s.copy()], [set[str]()]
+    for typed in record.actions:
+        action = parse_action(s, typed)
+        apply_in_place(s, action)
+        states.append(s.copy())
+        # a dragon fired up in its owner's hand is used face up (design, "fire up in your
+        # hand": its printed ability is used), so from then on every seat knows it
+        shown.append({ART[action[1]]} if action[0] == A.FIRE else set())
+    checked = 0
+    for seat, messages in got.items():
+        known: set[str] = set()
+        learned_up_to, lines = -1, 0
+        assert messages and messages[-1]["status"] == "finished"
+        for msg in messages:
+            step = msg["step"]
+            for k in range(learned_up_to + 1, step + 1):  # what the seat has held or seen
+                known |= public_now(states[k]) | shown[k]
+                if seat is not None:
+                    known |= seen_now(states[k], seat)
+            learned_up_to = max(learned_up_to, step)
+            secret = hidden(states[step], seat, known)
+            assert secret, "a game always hides some cards"
+            found = leaks(msg, secret, log_from=lines)
+            assert not found, f"seat {seat}, step {step}: {found}"
+            lines = len(msg.get("log", []))
+            checked += 1
+    assert checked >= 3 * len(record.actions) // 2
+
+
+def test_the_leak_check_finds_a_leak() -> None:
+    """The check itself: another seat's hand card, by id or by name in the log, is found;
+    a card the seat itself holds is not a leak."""
+    s = start(2, 1)
+    theirs, mine = ART[s.hand[1][0]], ART[s.hand[0][0]]
+    secret = hidden(s, 0, seen_now(s, 0))
+    assert theirs in secret and mine not in secret
+    assert leaks({"view": {"players": [{"hand": [theirs]}]}}, secret) == [theirs]
+    by_name = leaks({"log": [{"text": f"keep {NAME[theirs]}"}]}, secret)
+    assert by_name == [f"{theirs} (by name)"]
+    assert leaks({"log": [{"text": f"keep {NAME[mine]}"}]}, secret) == []

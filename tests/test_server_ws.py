@@ -1,0 +1,268 @@
+"""The live table over WebSocket: who sees what, moves reaching every connection, the checks
+on every move (stale, out of turn, illegal, malformed, too big, too fast), undo within a
+turn, and bots that hold nobody up (docs/server.md, issue 7)."""
+
+from __future__ import annotations
+
+import os
+import random
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+if not os.environ.get("CI"):  # in CI the web extra is installed: a missing one fails
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+
+from starlette.websockets import WebSocketDisconnect
+
+from flamecraft.bots import BOTS, random_action
+from flamecraft.state import GameState
+from test_server_api import client_for, new_game, next_state, settings, ws_url
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def version_of(client: Any, game: dict[str, Any]) -> int:
+    return int(client.get(f"/api/games/{game['game_id']}").json()["version"])
+
+
+def test_each_connection_sees_only_its_seat(tmp_path: Path) -> None:
+    """Issue 7, spectating and hidden cards: a seat sees its own hand and Fancy Dragons and
+    no one else's; only the seat to act gets the legal actions; a spectator sees neither."""
+    with client_for(settings(tmp_path)) as c:
+        game = new_game(c, "human,human,random", start=True)
+        with c.websocket_connect(ws_url(game, 0)) as w0, \
+                c.websocket_connect(ws_url(game, 1)) as w1, \
+                c.websocket_connect(ws_url(game)) as spy:
+            m0, m1, ms = next_state(w0), next_state(w1), next_state(spy)
+    assert (m0["seat"], m1["seat"], ms["seat"]) == (0, 1, None)
+    assert m0["version"] == m1["version"] == ms["version"]
+    for msg, seat in ((m0, 0), (m1, 1), (ms, None)):
+        players = msg["view"]["players"]
+        for p, entry in enumerate(players):
+            assert ("hand" in entry) == (p == seat) and ("fancy" in entry) == (p == seat)
+    acting = m0["view"]["to_act"]
+    assert acting in (0, 1)
+    mine = (m0, m1)[acting]
+    assert mine["legal"] and all({"index", "text", "kind", "args"} <= set(a) for a in
+                                 mine["legal"])
+    assert [a["index"] for a in mine["legal"]] == list(range(len(mine["legal"])))
+    assert (m0, m1)[1 - acting]["legal"] == [] and ms["legal"] == []
+    assert ms["choosing"] == mine["choosing"] != ""
+
+
+def test_bad_links_are_refused(tmp_path: Path) -> None:
+    """Issue 7, nobody let in: a wrong token, another seat's token, a seat without a token or
+    an unknown game gets a clear error and the connection is closed."""
+    with client_for(settings(tmp_path)) as c:
+        game = new_game(c, "human,human", start=True)
+        gid, t0 = game["game_id"], game["seats"][0]["token"]
+        for query in (f"seat=0&token={t0[:-1]}x", f"seat=1&token={t0}", "seat=0",
+                      f"seat=9&token={t0}", f"seat=zero&token={t0}", f"token={t0}"):
+            with c.websocket_connect(f"/ws/games/{gid}?{query}") as ws:
+                msg = ws.receive_json()
+                assert msg["type"] == "error" and msg["code"] == "bad_token", query
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    ws.receive_json()
+                assert closed.value.code == 4403
+        with c.websocket_connect("/ws/games/no-such-game") as ws:
+            assert ws.receive_json()["code"] == "not_found"
+
+
+def test_a_move_reaches_every_connection(tmp_path: Path) -> None:
+    """Issue 7, live: a move reaches every seat and spectator at once, with the new version,
+    and the log line each may read (a kept Fancy Dragon is named to its keeper only)."""
+    with client_for(settings(tmp_path)) as c:
+        game = new_game(c, "human,human", start=True)
+        with c.websocket_connect(ws_url(game, 0)) as w0, \
+                c.websocket_connect(ws_url(game, 1)) as w1, \
+                c.websocket_connect(ws_url(game)) as spy:
+            first = [next_state(w) for w in (w0, w1, spy)]
+            acting = first[0]["view"]["to_act"]
+            conn = (w0, w1)[acting]
+            choice = first[acting]["legal"][0]
+            conn.send_json({"type": "act", "version": first[0]["version"], "index": 0})
+            after = [next_state(w) for w in (w0, w1, spy)]
+    assert {m["version"] for m in after} == {first[0]["version"] + 1}
+    assert {m["step"] for m in after} == {first[0]["step"] + 1}
+    lines = [m["log"][-1] for m in after]
+    assert lines[acting]["text"] == choice["text"] and lines[acting]["player"] == acting
+    if choice["kind"] == "keep_fancy":
+        assert lines[1 - acting]["text"] == lines[2]["text"] == "keep a Fancy Dragon"
+
+
+def test_every_move_is_checked(tmp_path: Path) -> None:
+    """Issue 7, nothing let in: stale, out-of-turn, spectator, illegal and malformed moves,
+    and oversized messages, each get their error code and change nothing."""
+    with client_for(settings(tmp_path)) as c:
+        game = new_game(c, "human,human", start=True)
+        with c.websocket_connect(ws_url(game, 0)) as w0, \
+                c.websocket_connect(ws_url(game, 1)) as w1, \
+                c.websocket_connect(ws_url(game)) as spy:
+            first = {0: next_state(w0), 1: next_state(w1)}
+            next_state(spy)
+            v, acting = first[0]["version"], first[0]["view"]["to_act"]
+            me, other = ((w0, w1), (w1, w0))[acting]
+            cases: list[tuple[Any, Any, str]] = [
+                (me, {"type": "act", "version": v - 1, "index": 0}, "stale"),
+                (me, {"type": "act", "version": v + 5, "index": 0}, "stale"),
+                (other, {"type": "act", "version": v, "index": 0}, "out_of_turn"),
+                (spy, {"type": "act", "version": v, "index": 0}, "out_of_turn"),
+                (me, {"type": "act", "version": v, "index": 99}, "illegal"),
+                (me, {"type": "act", "version": v, "index": -1}, "illegal"),
+                (me, {"type": "act", "version": v, "text": "visit the Moon"}, "illegal"),
+                (me, {"type": "act", "index": 0}, "malformed"),
+                (me, {"type": "act", "version": True, "index": 0}, "malformed"),
+                (me, {"type": "act", "version": v, "index": "0"}, "malformed"),
+                (me, {"type": "act", "version": v, "index": 1.5}, "malformed"),
+                (me, {"type": "dance"}, "malformed"),
+                (me, ["act"], "malformed"),
+                (me, "not json", "malformed"),
+                (me, {"type": "act", "version": v, "text": "x" * 9000}, "too_big"),
+                (me, {"type": "undo", "version": v}, "illegal"),
+                (other, {"type": "undo", "version": v}, "out_of_turn"),
+            ]
+            for ws, payload, code in cases:
+                if isinstance(payload, str):
+                    ws.send_text(payload)
+                else:
+                    ws.send_json(payload)
+                error = ws.receive_json()
+                assert error["type"] == "error" and error["code"] == code, (payload, error)
+                assert error["message"] and len(error["message"]) < 400
+            assert version_of(c, game) == v
+            # and a good move by text still goes through
+            me.send_json({"type": "act", "version": v, "text": first[acting]["legal"][0]["text"]})
+            assert next_state(spy)["version"] == v + 1
+
+
+def test_two_clicks_on_one_state_apply_once(tmp_path: Path) -> None:
+    """Issue 7, stale: the same seat open in two tabs answers one state twice: one move is
+    applied, the other is refused as stale."""
+    with client_for(settings(tmp_path)) as c:
+        game = new_game(c, "human,human", start=True)
+        acting = None
+        with c.websocket_connect(ws_url(game, 0)) as probe:
+            acting = next_state(probe)["view"]["to_act"]
+        with c.websocket_connect(ws_url(game, acting)) as tab1, \
+                c.websocket_connect(ws_url(game, acting)) as tab2:
+            v = next_state(tab1)["version"]
+            next_state(tab2)
+            tab1.send_json({"type": "act", "version": v, "index": 0})
+            tab2.send_json({"type": "act", "version": v, "index": 1})
+            got2 = [tab2.receive_json(), tab2.receive_json()]
+        assert {m["type"] for m in got2} == {"state", "error"}
+        assert next(m for m in got2 if m["type"] == "error")["code"] == "stale"
+        assert version_of(c, game) == v + 1
+
+
+def test_messages_are_rate_limited(tmp_path: Path) -> None:
+    """Issue 7, bounded: more than 20 messages a second from one connection are refused
+    ("rate_limited", said once a second), the rest answered."""
+    with client_for(settings(tmp_path, max_messages_per_second=20)) as c:
+        game = new_game(c, "human,bot")
+        with c.websocket_connect(ws_url(game)) as ws:
+            next_state(ws)
+            for i in range(30):
+                ws.send_json({"type": "ping", "id": i})
+            time.sleep(1.1)
+            ws.send_json({"type": "ping", "id": "end"})
+            got = []
+            while not got or got[-1].get("id") != "end":
+                got.append(ws.receive_json())
+    pongs = [m["id"] for m in got if m["type"] == "pong" and m["id"] != "end"]
+    errors = [m["code"] for m in got if m["type"] == "error"]
+    assert pongs == list(range(20)) and errors == ["rate_limited"]
+
+
+def stored(db: Path, game_id: str) -> int:
+    """The number of action rows stored for a game."""
+    with sqlite3.connect(db) as conn:
+        row = conn.execute("SELECT count(*) FROM flamecraft_actions WHERE game_id = ?",
+                           (game_id,)).fetchone()
+    return int(row[0])
+
+
+def _draw_then_choose(msg: dict[str, Any], rng: random.Random) -> int:
+    for a in msg["legal"]:
+        if a["kind"] == "draw_deck":
+            return int(a["index"])
+    return rng.randrange(len(msg["legal"]))
+
+
+def test_undo_within_the_turn_up_to_a_hidden_draw(tmp_path: Path) -> None:
+    """Issue 7, undo: a person takes back choices of their own turn (the state, the log and
+    the stored record go back), but not a draw from the hidden Artisan deck, and not once
+    the turn has passed to someone else."""
+    db = tmp_path / "games.sqlite3"
+    with client_for(settings(tmp_path)) as c:
+        game = new_game(c, "human,random", start=True, seed=3)
+        gid = game["game_id"]
+        rng = random.Random(2)
+        checked_undo = checked_draw = False
+        with c.websocket_connect(ws_url(game, 0)) as ws:
+            before: dict[str, Any] | None = None
+            msg = next_state(ws)
+            while msg["status"] == "running" and not (checked_undo and checked_draw):
+                if not msg["legal"]:
+                    if before is not None:
+                        assert not msg["can_undo"]  # the turn has passed
+                    before = None
+                    msg = next_state(ws)
+                    continue
+                if msg["can_undo"] and not checked_undo:
+                    assert before is not None and msg["step"] == before["step"] + 1
+                    assert stored(db, gid) == msg["step"]
+                    ws.send_json({"type": "undo", "version": msg["version"]})
+                    back = next_state(ws)
+                    assert back["version"] == msg["version"] + 1
+                    assert back["step"] == before["step"] == stored(db, gid)
+                    assert back["view"] == before["view"] and back["legal"] == before["legal"]
+                    assert back["log"] == before["log"]
+                    checked_undo = True
+                    msg = back
+                index = _draw_then_choose(msg, rng)
+                drew = msg["legal"][index]["kind"] == "draw_deck"
+                before = msg
+                ws.send_json({"type": "act", "version": msg["version"], "index": index})
+                msg = next_state(ws)
+                if drew and msg["legal"]:
+                    assert not msg["can_undo"]
+                    ws.send_json({"type": "undo", "version": msg["version"]})
+                    assert ws.receive_json()["code"] == "illegal"
+                    checked_draw = True
+    assert checked_undo and checked_draw
+
+
+def test_bots_hold_nobody_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 7, bots: a bot thinks in the background; meanwhile people in other games, and
+    in its own game, get their answers at once."""
+    thinking = threading.Event()
+
+    def slow(state: GameState, rng: random.Random) -> Any:
+        thinking.set()
+        time.sleep(1.5)
+        return random_action(state, rng)
+
+    monkeypatch.setitem(BOTS, "slow", slow)
+    with client_for(settings(tmp_path)) as c:
+        slow_game = new_game(c, "slow,human", start=True)
+        quick_game = new_game(c, "human,random", start=True)
+        with c.websocket_connect(ws_url(slow_game, 1)) as waiting, \
+                c.websocket_connect(ws_url(quick_game, 0)) as player:
+            m = next_state(waiting)
+            assert m["view"]["to_act"] == 0 and thinking.wait(5)
+            started = time.monotonic()
+            waiting.send_json({"type": "act", "version": m["version"], "index": 0})
+            assert waiting.receive_json()["code"] == "out_of_turn"
+            q = next_state(player)
+            while not q["legal"]:
+                q = next_state(player)
+            player.send_json({"type": "act", "version": q["version"], "index": 0})
+            assert next_state(player)["version"] == q["version"] + 1
+            assert time.monotonic() - started < 1.0
+            assert next_state(waiting)["version"] == m["version"] + 1  # the bot has moved
