@@ -29,3 +29,18 @@ BotPolicy = Callable[[GameState, random.Random], Action]
 # becomes available to ``flamecraft play --seats`` without any change to the play screen.
 BOTS: dict[str, BotPolicy] = {"random": random_action}
 DEFAULT_BOT = "random"
+
+
+def _register_ladder() -> None:
+    """Adds the ladder's bots (greedy, planner, ismcts) from ``flamecraft.ai``; each sees only
+    its seat (``ai.Seat``). The cheater reads the true state and is never registered."""
+    from functools import partial
+
+    from .ai import PLAY_BOTS, make_play_bot
+    from .ai.interface import policy_per_thread
+
+    for name in PLAY_BOTS:
+        BOTS[name] = policy_per_thread(partial(make_play_bot, name))
+
+
+_register_ladder()

@@ -353,6 +353,26 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """Bots against bots over many games (``ai/tournament.py``)."""
+    from .ai.tournament import cmd_tournament as run
+
+    try:
+        return run(args)
+    except (ValueError, RuntimeError) as exc:
+        raise CliError(str(exc)) from None
+
+
+def cmd_balance(args: argparse.Namespace) -> int:
+    """A balance report from many bot games (``ai/balance.py``)."""
+    from .ai.balance import cmd_balance as run
+
+    try:
+        return run(args)
+    except (ValueError, RuntimeError) as exc:
+        raise CliError(str(exc)) from None
+
+
 # ---------------------------------------------------------------- parser and main
 
 
@@ -415,6 +435,17 @@ def build_parser() -> argparse.ArgumentParser:
     game_options(p)
     p.add_argument("--record", help="also write the game record (JSON) to this file")
     p.set_defaults(func=cmd_demo)
+
+    from .ai import balance as ai_balance
+    from .ai import tournament as ai_tournament
+
+    p = sub.add_parser("tournament", help="play many games between bots and report win rates")
+    ai_tournament.add_arguments(p)
+    p.set_defaults(func=cmd_tournament)
+
+    p = sub.add_parser("balance", help="play many bot games and write a balance report")
+    ai_balance.add_arguments(p)
+    p.set_defaults(func=cmd_balance)
 
     p = sub.add_parser("serve", help="play in the browser: run the web server (lobby, live "
                        "tables, bots); see docs/server.md")

@@ -1,0 +1,435 @@
+"""Balance reports: what many bot games say about the seats, the cards and the scoring.
+
+``flamecraft balance`` plays games at each player count asked for (the same bots at every
+seat by default) and writes a Markdown report with PNG plots: win rate by seat and player
+count, game length, how often each card is placed (Artisan Dragons), cast (Enchantments) or
+scored (Fancy Dragons, with how often it was scored when held) and the win rate of the players
+who did, the strongest and weakest cards against the median, the share of the score from each
+source (``state.rep_sources``), solo score distributions per bot, and Companion win rates with
+``--companions``. The per-game facts come from the final state and the light event log that
+``tournament.play_game`` keeps (state differences around each action).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..board import CATALOG
+from ..goods import GOOD_NAMES, NUM_GOODS
+from ..solo import rating
+from ..state import SOURCE_NAMES
+from .tournament import (
+    GameResult,
+    check_bots,
+    command_line,
+    horizontal_boxplot,
+    make_specs,
+    run_specs,
+    wilson,
+    win_share,
+    write_json,
+)
+
+MIN_EVENTS = 5  # a card needs this many players doing it to be ranked strongest or weakest
+
+_NAMES: dict[str, dict[str, str]] = {
+    "placed": {c.id: c.name for c in CATALOG.artisans},
+    "placed_type": {GOOD_NAMES[g]: f"{GOOD_NAMES[g]} Dragons" for g in range(NUM_GOODS)},
+    "cast": {c.id: c.name for c in CATALOG.enchantments},
+    "scored": {c.id: c.name for c in CATALOG.fancies},
+    "companion": {c.id: c.name for c in CATALOG.companions},
+}
+_TYPE_OF = {c.id: GOOD_NAMES[c.type] for c in CATALOG.artisans}
+_KIND_WORDS = {"placed": ("Artisan Dragons", "placed"),
+               "placed_type": ("Artisan Dragons by type", "placed"),
+               "cast": ("Enchantments", "cast"),
+               "scored": ("Fancy Dragons", "scored")}
+
+
+@dataclass
+class CardStat:
+    """How often players did something with one card, and how those players fared."""
+
+    card: str
+    name: str
+    times: int = 0  # events (a card may be placed more than once a game)
+    players: int = 0  # player-games in which it happened
+    wins: float = 0.0  # their win shares
+    held: int = 0  # Fancy Dragons: player-games holding it at the end (scored or not)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.players if self.players else 0.0
+
+
+@dataclass
+class Balance:
+    """The aggregated report data."""
+
+    bots: list[str]
+    games_by_players: dict[int, int] = field(default_factory=dict)
+    seat_wins: dict[int, list[float]] = field(default_factory=dict)
+    seat_scores: dict[int, list[list[int]]] = field(default_factory=dict)
+    turns: dict[int, list[int]] = field(default_factory=dict)
+    cards: dict[str, dict[str, CardStat]] = field(default_factory=dict)
+    sources: dict[int, list[float]] = field(default_factory=dict)
+    solo: dict[str, list[int]] = field(default_factory=dict)
+    companions: dict[str, CardStat] = field(default_factory=dict)
+
+
+def _card(table: dict[str, CardStat], kind: str, card: str) -> CardStat:
+    stat = table.get(card)
+    if stat is None:
+        stat = table[card] = CardStat(card, _NAMES[kind].get(card, card))
+    return stat
+
+
+def aggregate(results: Sequence[GameResult], bots: Sequence[str]) -> Balance:
+    """Adds up the per-game facts of multiplayer and solo games."""
+    b = Balance(list(bots))
+    b.cards = {"placed": {}, "placed_type": {}, "cast": {}, "scored": {}}
+    for r in results:
+        n = len(r.lineup)
+        if n == 1:
+            b.solo.setdefault(r.lineup[0], []).append(r.scores[0])
+        b.games_by_players[n] = b.games_by_players.get(n, 0) + 1
+        b.turns.setdefault(n, []).append(r.turns)
+        wins = b.seat_wins.setdefault(n, [0.0] * n)
+        scores = b.seat_scores.setdefault(n, [[] for _ in range(n)])
+        totals = b.sources.setdefault(n, [0.0] * len(SOURCE_NAMES))
+        for p in range(n):
+            share = win_share(r, p) if n > 1 else 0.0
+            wins[p] += share
+            scores[p].append(r.scores[p])
+            for k, amount in enumerate(r.sources[p]):
+                totals[k] += amount
+            for kind in ("placed", "cast", "scored"):
+                cards = getattr(r, kind)[p] if getattr(r, kind) else []
+                for card in cards:
+                    _card(b.cards[kind], kind, card).times += 1
+                for card in set(cards):
+                    stat = _card(b.cards[kind], kind, card)
+                    stat.players += 1
+                    stat.wins += share
+            types = [_TYPE_OF[d] for d in (r.placed[p] if r.placed else [])]
+            for t in types:
+                _card(b.cards["placed_type"], "placed_type", t).times += 1
+            for t in set(types):
+                stat = _card(b.cards["placed_type"], "placed_type", t)
+                stat.players += 1
+                stat.wins += share
+            for card in set(r.held[p] if r.held else []):
+                _card(b.cards["scored"], "scored", card).held += 1
+            companion = r.companions[p] if r.companions else None
+            if companion and n > 1:
+                stat = _card(b.companions, "companion", companion)
+                stat.players += 1
+                stat.times += r.scores[p]
+                stat.wins += share
+    return b
+
+
+def ranked(stats: dict[str, CardStat], multiplayer_games: int) -> tuple[
+        float, list[CardStat], list[CardStat]]:
+    """The median win rate of the cards with enough events, and the cards above and below
+    it, farthest first (the strongest and weakest cards against the median)."""
+    pool = [s for s in stats.values() if s.players >= MIN_EVENTS]
+    if not pool or not multiplayer_games:
+        return 0.0, [], []
+    median = statistics.median(s.win_rate for s in pool)
+    strong = sorted((s for s in pool if s.win_rate > median), key=lambda s: -s.win_rate)
+    weak = sorted((s for s in pool if s.win_rate < median), key=lambda s: s.win_rate)
+    return median, strong, weak
+
+
+# --- plots --------------------------------------------------------------------------------
+
+def _plt() -> Any:
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    return plt
+
+
+def _save(plt: Any, fig: Any, out: str, name: str, written: list[str]) -> None:
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, name), dpi=100)
+    plt.close(fig)
+    written.append(name)
+
+
+def plots(b: Balance, out: str) -> list[str]:
+    """Writes the report's PNG plots; returns their file names (none without matplotlib)."""
+    plt = _plt()
+    if plt is None:
+        return []
+    written: list[str] = []
+    multi = sorted(n for n in b.games_by_players if n > 1)
+    if multi:
+        fig, ax = plt.subplots(figsize=(7, 3.6))
+        width = 0.8 / len(multi)
+        for k, n in enumerate(multi):
+            games = b.games_by_players[n]
+            rates = [100 * w / games for w in b.seat_wins[n]]
+            ax.bar([p + 1 + (k - (len(multi) - 1) / 2) * width for p in range(n)], rates,
+                   width=width, label=f"{n} players")
+            ax.axhline(100 / n, linestyle=":", linewidth=0.8, color=f"C{k}")
+        ax.set_xlabel("seat")
+        ax.set_ylabel("win rate (%)")
+        ax.set_title("win rate by seat (dotted: an even share)")
+        ax.legend(fontsize=8)
+        _save(plt, fig, out, "win_by_seat.png", written)
+    counts = sorted(b.turns)
+    if counts:
+        fig, ax = plt.subplots(figsize=(7, 3.6))
+        horizontal_boxplot(ax, [[t / n for t in b.turns[n]] for n in counts])
+        ax.set_yticks(range(1, len(counts) + 1), [f"{n} player{'s' * (n > 1)}" for n in counts])
+        ax.set_xlabel("rounds (turns ÷ players)")
+        ax.set_title("game length")
+        _save(plt, fig, out, "game_length.png", written)
+    if b.sources:
+        fig, ax = plt.subplots(figsize=(7, 3.6))
+        lefts = [0.0] * len(counts)
+        for k, name in enumerate(SOURCE_NAMES):
+            shares = []
+            for n in counts:
+                total = sum(b.sources[n]) or 1.0
+                shares.append(100 * b.sources[n][k] / total)
+            ax.barh([str(n) for n in counts], shares, left=lefts, label=name)
+            lefts = [x + y for x, y in zip(lefts, shares, strict=True)]
+        ax.set_xlabel("share of all Reputation (%)")
+        ax.set_ylabel("players")
+        ax.set_title("where the score comes from")
+        ax.legend(fontsize=7, ncol=3, loc="lower right")
+        _save(plt, fig, out, "score_sources.png", written)
+    for kind in ("placed", "cast", "scored"):
+        stats = [s for s in b.cards[kind].values() if s.players]
+        if not stats or not multi:
+            continue
+        stats.sort(key=lambda s: s.win_rate)
+        fig, ax = plt.subplots(figsize=(7, max(3.0, 0.2 * len(stats) + 1)))
+        ax.barh([s.name for s in stats], [100 * s.win_rate for s in stats])
+        ax.set_xlabel(f"win rate of players who {_KIND_WORDS[kind][1]} it (%)")
+        ax.tick_params(axis="y", labelsize=7)
+        ax.set_title(f"{_KIND_WORDS[kind][0]}: win rate when {_KIND_WORDS[kind][1]}")
+        _save(plt, fig, out, f"cards_{kind}.png", written)
+    if b.solo:
+        fig, ax = plt.subplots(figsize=(7, 3.6))
+        for bot, scores in sorted(b.solo.items()):
+            ax.hist(scores, bins=15, alpha=0.5, label=bot)
+        ax.set_xlabel("final Reputation")
+        ax.set_ylabel("games")
+        ax.set_title("solo scores")
+        ax.legend(fontsize=8)
+        _save(plt, fig, out, "solo_scores.png", written)
+    return written
+
+
+# --- the report ---------------------------------------------------------------------------
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def report(b: Balance, images: list[str], config: dict[str, Any]) -> str:
+    """The Markdown report."""
+    lines = ["# Flamecraft balance report", ""]
+    lines.append(f"Bots: {', '.join(b.bots)}. Games: "
+                 + ", ".join(f"{g} at {n} player{'s' * (n > 1)}"
+                             for n, g in sorted(b.games_by_players.items()))
+                 + f". Seed {config['seed']}, {config['enchantments']} Enchantments"
+                 + (", with Companions" if config["companions"] else "") + ".")
+    lines += ["", f"Command: `{config['command']}`", ""]
+    multi = sorted(n for n in b.games_by_players if n > 1)
+    multi_games = sum(b.games_by_players[n] for n in multi)
+
+    def image(name: str) -> None:
+        if name in images:
+            lines.extend([f"![{name}]({name})", ""])
+
+    if multi:
+        lines += ["## Win rate by seat", "",
+                  "| players | games | " + " | ".join(f"seat {p + 1}" for p in range(max(multi)))
+                  + " |", "|---|---|" + "---|" * max(multi)]
+        for n in multi:
+            games = b.games_by_players[n]
+            cells = []
+            for p in range(max(multi)):
+                if p < n:
+                    low, high = wilson(b.seat_wins[n][p], games)
+                    cells.append(f"{_pct(b.seat_wins[n][p] / games)} "
+                                 f"({100 * low:.0f}–{100 * high:.0f})")
+                else:
+                    cells.append("")
+            lines.append(f"| {n} | {games} | " + " | ".join(cells) + " |")
+        lines += ["", "(95% Wilson intervals in brackets; an even share is 1/players.)", ""]
+        image("win_by_seat.png")
+        lines += ["## Mean score by seat", "", "| players | " + " | ".join(
+            f"seat {p + 1}" for p in range(max(multi))) + " |", "|---|" + "---|" * max(multi)]
+        for n in multi:
+            cells = [f"{statistics.fmean(b.seat_scores[n][p]):.1f}" if p < n else ""
+                     for p in range(max(multi))]
+            lines.append(f"| {n} | " + " | ".join(cells) + " |")
+        lines.append("")
+    lines += ["## Game length", "", "| players | games | turns mean | rounds mean | min | max |",
+              "|---|---|---|---|---|---|"]
+    for n in sorted(b.turns):
+        t = b.turns[n]
+        lines.append(f"| {n} | {len(t)} | {statistics.fmean(t):.1f} | "
+                     f"{statistics.fmean(t) / n:.1f} | {min(t)} | {max(t)} |")
+    lines.append("")
+    image("game_length.png")
+    lines += ["## Where the score comes from", "",
+              "| players | mean score | " + " | ".join(SOURCE_NAMES) + " |",
+              "|---|---|" + "---|" * len(SOURCE_NAMES)]
+    for n in sorted(b.sources):
+        total = sum(b.sources[n]) or 1.0
+        seats = b.games_by_players[n] * n
+        lines.append(f"| {n} | {total / seats:.1f} | "
+                     + " | ".join(_pct(x / total) for x in b.sources[n]) + " |")
+    lines.append("")
+    image("score_sources.png")
+    for kind in ("placed_type", "placed", "cast", "scored"):
+        title, verb = _KIND_WORDS[kind]
+        stats = sorted(b.cards[kind].values(), key=lambda s: (-s.players, s.name))
+        lines += [f"## {title}: how often {verb}, and the win rate of those who did", ""]
+        if not stats:
+            lines += ["(none)", ""]
+            continue
+        extra = " | held | scored when held" if kind == "scored" else ""
+        lines += [f"| card | times {verb} | player-games | win rate{extra} |",
+                  "|---|---|---|---|" + ("---|---|" if extra else "")]
+        for s in stats:
+            rate = _pct(s.win_rate) if multi_games else "–"
+            tail = ""
+            if kind == "scored":
+                tail = f" | {s.held} | {_pct(s.players / s.held) if s.held else '–'}"
+            lines.append(f"| {s.name} | {s.times} | {s.players} | {rate}{tail} |")
+        lines.append("")
+        median, strong, weak = ranked(b.cards[kind], multi_games)
+        if (strong or weak) and kind != "placed_type":
+            lines.append(f"Against the median win rate of players who {verb} a card "
+                         f"({_pct(median)}, cards with at least {MIN_EVENTS} player-games):")
+            lines.append("")
+            lines.append("- strongest: " + ", ".join(
+                f"{s.name} {_pct(s.win_rate)} ({100 * (s.win_rate - median):+.1f})"
+                for s in strong[:5]))
+            lines.append("- weakest: " + ", ".join(
+                f"{s.name} {_pct(s.win_rate)} ({100 * (s.win_rate - median):+.1f})"
+                for s in weak[:5]))
+            lines.append("")
+        image(f"cards_{kind}.png")
+    if b.companions:
+        lines += ["## Companions", "", "| Companion | player-games | win rate | 95% CI | "
+                  "mean score |", "|---|---|---|---|---|"]
+        for s in sorted(b.companions.values(), key=lambda s: -s.win_rate):
+            low, high = wilson(s.wins, s.players)
+            lines.append(f"| {s.name} | {s.players} | {_pct(s.win_rate)} | "
+                         f"{100 * low:.0f}–{100 * high:.0f}% | {s.times / s.players:.1f} |")
+        lines.append("")
+    if b.solo:
+        lines += ["## Solo scores", "", "| bot | games | mean | sd | min | median | max | "
+                  "most common rating |", "|---|---|---|---|---|---|---|---|"]
+        for bot, scores in sorted(b.solo.items()):
+            titles = [rating(x) for x in scores]
+            common = max(set(titles), key=titles.count)
+            sd = statistics.pstdev(scores) if len(scores) > 1 else 0.0
+            lines.append(f"| {bot} | {len(scores)} | {statistics.fmean(scores):.1f} | "
+                         f"{sd:.1f} | {min(scores)} | {statistics.median(scores):.0f} | "
+                         f"{max(scores)} | {common} |")
+        lines.append("")
+        image("solo_scores.png")
+    return "\n".join(lines)
+
+
+# --- the command --------------------------------------------------------------------------
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``flamecraft balance`` options."""
+    p.add_argument("--games", type=int, default=100,
+                   help="games at each player count (default 100)")
+    p.add_argument("--players", default="2,3,4",
+                   help="player counts, comma-separated, 1 for solo (default 2,3,4)")
+    p.add_argument("--bots", default="planner",
+                   help="bot specs, comma-separated (default planner): multiplayer tables are "
+                        "filled with them in rotation; solo games are played by each")
+    p.add_argument("--seed", type=int, default=1, help="seed (default 1)")
+    p.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local")
+    p.add_argument("--enchantments", choices=("purple", "golden"), default="purple")
+    p.add_argument("--companions", action="store_true", help="play with the Companion module")
+    p.add_argument("--out", default="balance-report",
+                   help="folder for report.md, balance.json and the plots "
+                        "(default: balance-report)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def player_counts(text: str) -> list[int]:
+    try:
+        counts = sorted({int(x) for x in text.split(",") if x.strip()})
+    except ValueError:
+        raise ValueError(f"--players: not a list of whole numbers: {text!r}") from None
+    if not counts or any(not 1 <= n <= 5 for n in counts):
+        raise ValueError(f"--players: give counts from 1 to 5, not {text!r}")
+    return counts
+
+
+def run_balance(bots: Sequence[str], counts: Sequence[int], games: int, seed: int,
+                workers: int | None = None, backend: str = "local", deck: str = "purple",
+                companions: bool = False, progress: bool = False) -> list[GameResult]:
+    """Plays the games of a report: ``games`` at each player count (solo: per bot)."""
+    specs = []
+    index = 0
+    for n in counts:
+        if n == 1:
+            for bot in bots:
+                specs += make_specs([bot], games, seed, 1, deck, companions, True, index)
+                index += games
+        else:
+            specs += make_specs(bots, games, seed, n, deck, companions, True, index)
+            index += games
+    return run_specs(specs, workers, backend, progress, label="balance")
+
+
+def cmd_balance(args: argparse.Namespace) -> int:
+    """``flamecraft balance``: plays the games and writes the report."""
+    bots = check_bots(args.bots)
+    counts = player_counts(args.players)
+    if args.games < 1:
+        raise ValueError("--games must be at least 1")
+    began = time.perf_counter()
+    results = run_balance(bots, counts, args.games, args.seed, args.workers, args.backend,
+                          args.enchantments, args.companions, progress=not args.quiet)
+    b = aggregate(results, bots)
+    os.makedirs(args.out, exist_ok=True)
+    images = plots(b, args.out)
+    config = {"bots": bots, "players": counts, "games": args.games, "seed": args.seed,
+              "enchantments": args.enchantments, "companions": args.companions,
+              "seconds": time.perf_counter() - began,
+              "command": command_line("balance", args)}
+    path = os.path.join(args.out, "report.md")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(report(b, images, config) + "\n")
+    write_json(os.path.join(args.out, "balance.json"), {
+        "config": config,
+        "games_by_players": b.games_by_players,
+        "seat_wins": b.seat_wins,
+        "turns": b.turns,
+        "sources": {n: dict(zip(SOURCE_NAMES, v, strict=True)) for n, v in b.sources.items()},
+        "cards": {kind: {c: vars(s) for c, s in stats.items()}
+                  for kind, stats in b.cards.items()},
+        "companions": {c: vars(s) for c, s in b.companions.items()},
+        "solo": b.solo,
+    })
+    print(f"wrote {path} ({len(results)} games, {len(images)} plots) in "
+          f"{time.perf_counter() - began:.1f} s")
+    return 0

@@ -1,0 +1,104 @@
+"""The planner bot: plans the rest of its own turn on determinized samples.
+
+A turn is a chain of small decisions (visit → gather or enchant → which Good → place? → fire
+up? → the ability's choices …), and a choice only shows its worth at the end of the chain: a
+visit pays off in what is gathered there, a placement in the dragon it lets you fire up. So the
+planner beam-searches whole action sequences of its current turn on a sample of the hidden
+cards and values each sequence at the end of the turn (``evaluate.relative`` with the planner's
+weights: Reputation, Goods toward the Enchantments and Fancy goals it aims for, dragons,
+Coins, and the Shop it can gather from next). A first action is worth its best continuation;
+the scores of a few samples are added, so a plan that needs a lucky draw is not trusted.
+
+Choosing which Enchantment to aim for, which Fancy Dragons to chase, when to place and fire up
+and when to pay to visit an occupied Shop all fall out of this: each is a decision in the
+chain, and the end-of-turn valuation says which sequence leaves the best position.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..actions import Action
+from ..engine import apply, legal_actions
+from ..state import GameState
+from .evaluate import Weights, relative
+from .interface import Seat, mine_this_turn, pick_best
+
+PLANNER_WEIGHTS = Weights()
+
+
+class PlannerBot:
+    """Beam search over the rest of its own turn (see the module docstring).
+
+    ``beam`` paths survive each step (plus the best path of each first action, so every first
+    choice is followed to the end of the turn); ``samples`` determinizations are searched;
+    ``depth`` bounds the number of decisions looked ahead."""
+
+    name = "planner"
+
+    def __init__(self, beam: int = 5, samples: int = 2, depth: int = 12,
+                 weights: Weights = PLANNER_WEIGHTS) -> None:
+        self.beam = max(1, beam)
+        self.samples = max(1, samples)
+        self.depth = max(1, depth)
+        self.weights = weights
+
+    def choose(self, seat: Seat, rng: random.Random) -> Action:
+        actions = seat.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        scores = [0.0] * len(actions)
+        for _ in range(self.samples):
+            t = seat.sample(rng)
+            for i, v in enumerate(self.plan(t, seat.seat, actions)):
+                scores[i] += v
+        return actions[pick_best(scores, rng)]
+
+    def plan(self, t: GameState, p: int, actions: list[Action]) -> list[float]:
+        """The best end-of-turn value reachable after each first action, on sample ``t``."""
+        return [v for v, _end in self.plan_ends(t, p, actions)]
+
+    def plan_ends(self, t: GameState, p: int, actions: list[Action]
+                  ) -> list[tuple[float, GameState]]:
+        """For each first action: the best end-of-turn value reachable after it on sample
+        ``t``, and the state where that turn ends (or where the depth cut it off)."""
+        turn, w = t.turn, self.weights
+        best: list[tuple[float, GameState]] = [(-1e18, t)] * len(actions)
+        frontier: list[tuple[float, int, GameState]] = []
+        for i, a in enumerate(actions):
+            u = apply(t, a)
+            v = relative(u, p, w)
+            if mine_this_turn(u, p, turn):
+                frontier.append((v, i, u))
+            else:
+                best[i] = (v, u)
+        for _ in range(self.depth):
+            if not frontier:
+                break
+            frontier = self._prune(frontier)
+            grown: list[tuple[float, int, GameState]] = []
+            for _v, i, st in frontier:
+                for a in legal_actions(st):
+                    u = apply(st, a)
+                    v = relative(u, p, w)
+                    if mine_this_turn(u, p, turn):
+                        grown.append((v, i, u))
+                    elif v > best[i][0]:
+                        best[i] = (v, u)
+            frontier = grown
+        for v, i, st in frontier:  # cut off by the depth: value the position reached
+            if v > best[i][0]:
+                best[i] = (v, st)
+        return best
+
+    def _prune(self, frontier: list[tuple[float, int, GameState]]
+               ) -> list[tuple[float, int, GameState]]:
+        """The ``beam`` best paths, plus the best path of every first action."""
+        frontier.sort(key=lambda x: -x[0])
+        kept = frontier[:self.beam]
+        seen = {i for _v, i, _s in kept}
+        for item in frontier[self.beam:]:
+            if item[1] not in seen:
+                seen.add(item[1])
+                kept.append(item)
+        return kept

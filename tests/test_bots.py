@@ -1,0 +1,249 @@
+"""Bots: the Seat interface, legality at every player count, no access to hidden cards, the
+registry, and the valuation's sense on a few positions.
+
+Budgets are tiny (a planner with a beam of 2, a search of a few iterations): these tests check
+what the bots may see and do, not how well they play (``docs/bots.md`` says how strength is
+measured).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from flamecraft import GameState, apply, apply_in_place, legal_actions, start, text, to_act, view
+from flamecraft.ai import (
+    CheaterBot,
+    GreedyBot,
+    ISMCTSBot,
+    PlannerBot,
+    RandomBot,
+    Seat,
+    make_bot,
+    make_play_bot,
+    parse_bot_spec,
+)
+from flamecraft.ai.evaluate import relative, value
+from flamecraft.ai.interface import Bot
+from flamecraft.bots import BOTS
+from flamecraft.hidden import determinize
+from helpers import fresh, give_fancy, set_goods, to_row
+
+
+def _tiny(name: str) -> Bot:
+    bot = {
+        "random": lambda: RandomBot(),
+        "greedy": lambda: GreedyBot(),
+        "planner": lambda: PlannerBot(beam=2, samples=1, depth=3),
+        "ismcts": lambda: ISMCTSBot(iterations=1, seconds=None, pool=1, beam=1, depth=1),
+        "ismcts-classic": lambda: ISMCTSBot(iterations=4, seconds=None, pool=2,
+                                            complete="greedy", leaf="now"),
+    }[name]()
+    assert isinstance(bot, Bot)
+    return bot
+
+
+LADDER = ("greedy", "planner", "ismcts", "random", "ismcts-classic")
+
+
+@pytest.mark.parametrize("companions", [False, True])
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
+def test_bots_choose_only_legal_actions(players: int, companions: bool) -> None:
+    """Interface: every bot of the ladder picks one of the legal actions of its seat, at every
+    player count, with and without the Companion module (setup choices included). Seats are
+    dealt the ladder in rotation; to keep the test fast, two decisions in three of the game
+    (from setup to the final round) are taken by a random bot."""
+    for game in range(1 if players > 2 else 2):
+        s = start(players, 100 * players + game, companions=companions)
+        bots = [_tiny(LADDER[(p + game + players) % len(LADDER)]) for p in range(players)]
+        rng = random.Random(game)
+        decisions = 0
+        while not s.over:
+            p = to_act(s)
+            bot = bots[p] if decisions % 3 == 0 else RandomBot()
+            action = bot.choose(Seat(s, p), rng)
+            assert action in legal_actions(s), (text(s, action), decisions)
+            apply_in_place(s, action)
+            decisions += 1
+        assert s.over
+
+
+def _midgame(players: int, seed: int, moves: int = 60) -> GameState:
+    s = start(players, seed)
+    rng = random.Random(seed)
+    greedy = GreedyBot()
+    for _ in range(moves):
+        apply_in_place(s, greedy.choose(Seat(s, to_act(s)), rng))
+    return s
+
+
+def _hide_differently(s: GameState) -> GameState:
+    """A copy whose hidden cards differ where the seat to act cannot see: another seat's hand
+    card and Fancy Dragon swapped with deck cards, and every deck reordered."""
+    observer = to_act(s)
+    u = s.copy()
+    others = [q for q in range(s.n) if q != observer]
+    holder = next(q for q in others if u.hand[q])
+    u.hand[holder][0], u.artisan_deck[0] = u.artisan_deck[0], u.hand[holder][0]
+    dreamer = next((q for q in others if u.fancy[q]), None)
+    if dreamer is not None:
+        u.fancy[dreamer][0], u.fancy_deck[-1] = u.fancy_deck[-1], u.fancy[dreamer][0]
+    u.artisan_deck.reverse()
+    u.ench_deck.reverse()
+    u.fancy_deck.reverse()
+    u.shop_deck.reverse()
+    u.rng ^= 0x5DEECE66D
+    u.cache = None
+    return u
+
+
+class _LeakySeat(Seat):
+    """A seat that (wrongly) hands the true state to search: the control that shows the
+    hidden-card test below can tell a leak."""
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        super().__init__(state, seat)
+        self.true_state = state
+
+    def sample(self, rng: random.Random) -> GameState:
+        rng.getrandbits(63)
+        return self.true_state.copy()
+
+
+@pytest.mark.parametrize("name", ["greedy", "planner", "ismcts", "ismcts-classic"])
+def test_a_bot_cannot_reach_hidden_cards(name: str) -> None:
+    """Interface / hidden information: changing cards the seat cannot see (another hand, a
+    Fancy Dragon, the order of every deck) changes neither its view nor, under the same
+    seed, the bot's choice."""
+    for seed in (3, 8):
+        s = _midgame(3, seed, moves=45 + seed)
+        p = to_act(s)
+        u = _hide_differently(s)
+        assert u != s and view(u, p) == view(s, p)
+        first = _tiny(name).choose(Seat(s, p), random.Random(7))
+        second = _tiny(name).choose(Seat(u, p), random.Random(7))
+        assert first == second
+
+
+def test_the_hidden_card_test_catches_a_leaky_seat() -> None:
+    """Control for the test above: a bot searching the true state does change its choice
+    when hidden cards change, in some of these positions (so equal choices mean something)."""
+    changed = 0
+    for seed in range(12):
+        s = _midgame(3, seed, moves=30 + seed)
+        p = to_act(s)
+        u = _hide_differently(s)
+        bot = PlannerBot(beam=3, samples=1, depth=6)
+        a = bot.choose(_LeakySeat(s, p), random.Random(1))
+        b = bot.choose(_LeakySeat(u, p), random.Random(1))
+        honest_a = bot.choose(Seat(s, p), random.Random(1))
+        honest_b = bot.choose(Seat(u, p), random.Random(1))
+        assert honest_a == honest_b
+        changed += a != b
+    assert changed > 0
+
+
+def test_a_seat_shows_only_its_view_and_actions() -> None:
+    """Interface: a Seat exposes the seat's view, its legal actions (none when another seat is
+    to act), texts and samples; no public attribute holds the state."""
+    s = _midgame(2, 5)
+    p = to_act(s)
+    seat, other = Seat(s, p), Seat(s, 1 - p)
+    assert seat.view() == view(s, p)
+    assert seat.legal_actions() == legal_actions(s)
+    assert other.legal_actions() == []
+    assert [seat.text(a) for a in seat.legal_actions()] == [text(s, a) for a in legal_actions(s)]
+    public = [getattr(seat, k) for k in dir(seat) if not k.startswith("_")]
+    assert not any(isinstance(v, GameState) for v in public)
+    rng = random.Random(4)
+    assert seat.sample(rng) == determinize(s, p, random.Random(4).getrandbits(63))
+
+
+def test_registry_offers_the_ladder_for_play_but_not_the_cheater() -> None:
+    """bots.BOTS names random, greedy, planner and ismcts; the cheater reads the true state
+    and is for tournaments only."""
+    assert {"random", "greedy", "planner", "ismcts"} <= set(BOTS)
+    assert "cheater" not in BOTS
+    with pytest.raises(ValueError, match="tournaments only"):
+        make_play_bot("cheater")
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("wizard")
+    with pytest.raises(ValueError, match="bad option"):
+        make_bot("greedy", depth=3)
+    s = _midgame(2, 6)
+    action = BOTS["greedy"](s, random.Random(2))
+    assert action in legal_actions(s)
+
+
+def test_bot_specs_parse_options() -> None:
+    assert parse_bot_spec("ismcts:seconds=0.5:reuse=false") == (
+        "ismcts", {"seconds": 0.5, "reuse": False})
+    assert parse_bot_spec(" Planner ") == ("planner", {})
+    with pytest.raises(ValueError, match="key=value"):
+        parse_bot_spec("greedy:fast")
+    bot = make_bot("ismcts", iterations=5)
+    assert isinstance(bot, ISMCTSBot) and bot.seconds is None and bot.iterations == 5
+
+
+def test_search_with_an_iteration_budget_is_reproducible() -> None:
+    """The same seed gives the same choice (the search counts iterations, not time)."""
+    s = _midgame(2, 9)
+    p = to_act(s)
+    for options in ({"beam": 2}, {"complete": "fast", "leaf": "now"}):
+        picks = {ISMCTSBot(iterations=5, seconds=None, **options).choose(
+            Seat(s, p), random.Random(3)) for _ in range(2)}
+        assert len(picks) == 1
+        bot = ISMCTSBot(iterations=5, seconds=None, **options)
+        bot.choose(Seat(s, p), random.Random(3))
+        assert bot.last_iterations == 5
+
+
+def test_the_cheater_searches_the_true_state() -> None:
+    s = _midgame(2, 10)
+    action = CheaterBot(iterations=3, seconds=None, beam=2).choose_true(s, random.Random(1))
+    assert action in legal_actions(s)
+    with pytest.raises(TypeError, match="true state"):
+        CheaterBot(iterations=3, seconds=None).choose(Seat(s, to_act(s)), random.Random(1))
+
+
+# --- the valuation ------------------------------------------------------------------------
+
+def test_valuation_prefers_revealing_a_met_sun_dragon() -> None:
+    """Rules, Fancy Dragons: a Sun Dragon scores only when revealed; the valuation counts a
+    met one as worth less than revealing it, so the greedy bot reveals."""
+    s = fresh(2, seed=1)
+    give_fancy(s, 0, "sir-loin")
+    set_goods(s, 0, MEAT=3, IRON=2)
+    reveal = next(a for a in legal_actions(s) if text(s, a) == "reveal Sir Loin")
+    keep = next(a for a in legal_actions(s) if text(s, a).startswith("visit"))
+    assert value(apply(s, reveal), 0) > value(s, 0)
+    choice = GreedyBot().choose(Seat(s, 0), random.Random(0))
+    assert choice == reveal or relative(apply(s, reveal), 0) >= relative(apply(s, keep), 0)
+
+
+def test_valuation_prefers_the_richer_cast() -> None:
+    """Ruling 12: a variable Enchantment paid with one set earns 0 Reputation; with Goods for
+    either, the greedy bot casts the Enchantment that pays."""
+    s = fresh(2, seed=2)
+    to_row(s, "smelting-pot", "joe-forgeman")
+    set_goods(s, 0, MEAT=3, PLANT=1, CRYSTAL=2, BREAD=1)
+    s = apply(s, next(a for a in legal_actions(s) if text(s, a) == "visit Smith Mart"))
+    s = apply(s, next(a for a in legal_actions(s) if text(s, a) == "enchant"))
+    options = {text(s, a): a for a in legal_actions(s)}
+    assert {"cast Smelting Pot", "cast Joe Forgeman with 1 set"} <= set(options)
+    rich = relative(apply(s, options["cast Smelting Pot"]), 0)
+    assert rich > relative(apply(s, options["cast Joe Forgeman with 1 set"]), 0)
+    assert text(s, GreedyBot().choose(Seat(s, 0), random.Random(0))) == "cast Smelting Pot"
+
+
+def test_valuation_counts_goods_toward_a_visible_enchantment() -> None:
+    """A Good that brings a face-up Enchantment closer is worth more than one that does not."""
+    s = fresh(2, seed=3)
+    to_row(s, "smelting-pot")
+    set_goods(s, 0, MEAT=2, PLANT=1, CRYSTAL=2)
+    base = s.copy()
+    set_goods(s, 0, MEAT=3, PLANT=1, CRYSTAL=2)
+    useful = value(s, 0)
+    set_goods(base, 0, MEAT=2, PLANT=1, CRYSTAL=2, BREAD=1)
+    assert useful > value(base, 0)
