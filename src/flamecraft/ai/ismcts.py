@@ -193,7 +193,7 @@ class ISMCTSBot:
         self.weights = weights
         self._planner = PlannerBot(beam=self.beam, samples=1, depth=self.depth, weights=weights)
         self.last_iterations = 0
-        self._kept: tuple[int, int, _Node] | None = None  # (seat, turn, subtree)
+        self._kept: tuple[int, int, _Node, float] | None = None  # (seat, turn, tree, base)
         self._me = 0
         self._turn = 0
         self._base = 0.0  # the root's margin: rewards measure the change from it
@@ -209,8 +209,12 @@ class ISMCTSBot:
         """Runs the search from the samples ``draw`` gives; returns the most visited action."""
         pool = [draw()]
         self._me, self._turn = me, pool[0].turn
-        self._base = self._margin(pool[0], value(pool[0], me, self.weights))
-        root = self._reused(me, self._turn, actions) or _Node()
+        kept = self._reused(me, self._turn, actions)
+        if kept is not None:
+            root, self._base = kept  # the kept statistics are relative to their own base
+        else:
+            root = _Node()
+            self._base = self._margin(pool[0], value(pool[0], me, self.weights))
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         limit = self.iterations
         count = 0
@@ -239,19 +243,21 @@ class ISMCTSBot:
 
         best = max(actions, key=rank)
         if self.reuse and best in children:
-            self._kept = (me, self._turn, children[best])
+            self._kept = (me, self._turn, children[best], self._base)
         return best
 
-    def _reused(self, me: int, turn: int, actions: list[Action]) -> _Node | None:
-        """The subtree kept from this seat's last decision, if this decision continues it
-        (same seat and turn, and every legal action already in it)."""
+    def _reused(self, me: int, turn: int, actions: list[Action]
+                ) -> tuple[_Node, float] | None:
+        """The subtree kept from this seat's last decision and the base its rewards were
+        measured from, if this decision continues it (same seat and turn, and every legal
+        action already in it)."""
         kept, self._kept = self._kept, None
         if kept is None or kept[0] != me or kept[1] != turn:
             return None
         node = kept[2]
         if node.children is None or any(a not in node.children for a in actions):
             return None
-        return node
+        return node, kept[3]
 
     def _iterate(self, root: _Node, t: GameState, rng: random.Random) -> None:
         """One iteration: down the tree by UCB over the actions legal in this sample (the
