@@ -58,12 +58,30 @@ def test_strongest_and_weakest_cards_are_measured_against_the_median() -> None:
     assert "strongest: Pan 100.0% (+50.0)" in text and "weakest: Cutlet 0.0% (-50.0)" in text
 
 
-def test_companion_win_rates() -> None:
-    games = [_game(i, ["b", "b"], [50, 40], [i % 2], [[], []], [[], []], [[], []], [[], []],
-                   ["old-bellows", "santa-claws"]) for i in range(4)]
+def test_companion_win_rates_are_per_player_count_and_seat_adjusted() -> None:
+    """Issue 6 point 5: a Companion that wins only because it always sits in the strong seat
+    is even once adjusted; one that wins more than its seats explain is above the even share."""
+    games = []
+    for i in range(8):
+        # Seat 1 wins 3 games in 4. Old Bellows always sits there: it wins as often as that
+        # seat, so its adjusted rate is the even share.
+        games.append(_game(i, ["b", "b"], [50, 40], [0 if i % 4 else 1], [[], []], [[], []],
+                           [[], []], [[], []], ["old-bellows", "santa-claws"]))
+    games.append(_game(8, ["b", "b", "b"], [50, 40, 30], [1], [[], [], []], [[], [], []],
+                       [[], [], []], [[], [], []], [None, "old-bellows", None]))
     b = aggregate(games, ["b"])
-    assert b.companions["old-bellows"].win_rate == 0.5
-    assert b.companions["old-bellows"].players == 4
+    bellows = b.companions[2]["old-bellows"]
+    assert bellows.players == 8 and bellows.win_rate == 0.75
+    assert bellows.expected == pytest.approx(6.0)
+    assert bellows.adjusted(2) == pytest.approx(0.5)
+    assert b.companions[2]["santa-claws"].adjusted(2) == pytest.approx(0.5)
+    three = b.companions[3]["old-bellows"]  # one game at 3 players, won from seat 2
+    assert (three.players, three.seats) == (1, [0, 1, 0])
+    assert three.adjusted(3) == pytest.approx(1 / 3)
+    text = report(b, [], {"seed": 1, "enchantments": "purple", "companions": True,
+                          "command": "flamecraft balance"})
+    assert "### 2 players" in text and "### 3 players" in text
+    assert "| Old Bellows | 8 | 75.0% | 75.0% | 50.0% |" in text
 
 
 def test_player_counts_are_checked() -> None:

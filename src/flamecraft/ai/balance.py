@@ -69,6 +69,23 @@ class CardStat:
 
 
 @dataclass
+class CompanionStat(CardStat):
+    """A Companion at one player count. Its holders' seats matter (the draft runs in reverse
+    seat order, so the last seat picks first), so ``expected`` adds up the win rate of each
+    seat it sat in, taken from all games at that player count."""
+
+    seats: list[int] = field(default_factory=list)  # player-games at each seat
+    expected: float = 0.0  # filled in by ``adjust_companions``
+
+    def adjusted(self, n: int) -> float:
+        """The seat-adjusted win rate: the win rate above (or below) what its seats alone
+        would give, plus an even share, 1/n."""
+        if not self.players:
+            return 0.0
+        return (self.wins - self.expected) / self.players + 1.0 / n
+
+
+@dataclass
 class Balance:
     """The aggregated report data."""
 
@@ -80,7 +97,7 @@ class Balance:
     cards: dict[str, dict[str, CardStat]] = field(default_factory=dict)
     sources: dict[int, list[float]] = field(default_factory=dict)
     solo: dict[str, list[int]] = field(default_factory=dict)
-    companions: dict[str, CardStat] = field(default_factory=dict)
+    companions: dict[int, dict[str, CompanionStat]] = field(default_factory=dict)
 
 
 def _card(table: dict[str, CardStat], kind: str, card: str) -> CardStat:
@@ -128,11 +145,27 @@ def aggregate(results: Sequence[GameResult], bots: Sequence[str]) -> Balance:
                 _card(b.cards["scored"], "scored", card).held += 1
             companion = r.companions[p] if r.companions else None
             if companion and n > 1:
-                stat = _card(b.companions, "companion", companion)
-                stat.players += 1
-                stat.times += r.scores[p]
-                stat.wins += share
+                table = b.companions.setdefault(n, {})
+                held = table.get(companion)
+                if held is None:
+                    held = table[companion] = CompanionStat(
+                        companion, _NAMES["companion"].get(companion, companion),
+                        seats=[0] * n)
+                held.players += 1
+                held.times += r.scores[p]
+                held.wins += share
+                held.seats[p] += 1
+    adjust_companions(b)
     return b
+
+
+def adjust_companions(b: Balance) -> None:
+    """Sets each Companion's expected wins from the seat win rates at its player count."""
+    for n, table in b.companions.items():
+        games = b.games_by_players[n]
+        base = [w / games for w in b.seat_wins[n]]
+        for stat in table.values():
+            stat.expected = sum(k * base[p] for p, k in enumerate(stat.seats))
 
 
 def ranked(stats: dict[str, CardStat], multiplayer_games: int) -> tuple[
@@ -329,13 +362,24 @@ def report(b: Balance, images: list[str], config: dict[str, Any]) -> str:
             lines.append("")
         image(f"cards_{kind}.png")
     if b.companions:
-        lines += ["## Companions", "", "| Companion | player-games | win rate | 95% CI | "
-                  "mean score |", "|---|---|---|---|---|"]
-        for s in sorted(b.companions.values(), key=lambda s: -s.win_rate):
-            low, high = wilson(s.wins, s.players)
-            lines.append(f"| {s.name} | {s.players} | {_pct(s.win_rate)} | "
-                         f"{100 * low:.0f}–{100 * high:.0f}% | {s.times / s.players:.1f} |")
-        lines.append("")
+        lines += ["## Companions", "",
+                  "Each Companion's win rate at each player count, and the same adjusted for "
+                  "the seats its holders sat in (the draft runs in reverse seat order): "
+                  "adjusted = win rate − the mean win rate of those seats + 1/players, so an "
+                  "even Companion sits at 1/players. 95% Wilson interval of the win rate, "
+                  "shifted by the same adjustment.", ""]
+        for n in sorted(b.companions):
+            lines += [f"### {n} players (even share {_pct(1 / n)})", "",
+                      "| Companion | player-games | win rate | seat-expected | adjusted | "
+                      "95% CI | mean score |", "|---|---|---|---|---|---|---|"]
+            for s in sorted(b.companions[n].values(), key=lambda s: -s.adjusted(n)):
+                low, high = wilson(s.wins, s.players)
+                shift = s.adjusted(n) - s.win_rate
+                lines.append(f"| {s.name} | {s.players} | {_pct(s.win_rate)} | "
+                             f"{_pct(s.expected / s.players)} | {_pct(s.adjusted(n))} | "
+                             f"{100 * (low + shift):.0f}–{100 * (high + shift):.0f}% | "
+                             f"{s.times / s.players:.1f} |")
+            lines.append("")
     if b.solo:
         lines += ["## Solo scores", "", "| bot | games | mean | sd | min | median | max | "
                   "most common rating |", "|---|---|---|---|---|---|---|---|"]
@@ -427,7 +471,8 @@ def cmd_balance(args: argparse.Namespace) -> int:
         "sources": {n: dict(zip(SOURCE_NAMES, v, strict=True)) for n, v in b.sources.items()},
         "cards": {kind: {c: vars(s) for c, s in stats.items()}
                   for kind, stats in b.cards.items()},
-        "companions": {c: vars(s) for c, s in b.companions.items()},
+        "companions": {n: {c: {**vars(s), "adjusted": s.adjusted(n)} for c, s in t.items()}
+                       for n, t in b.companions.items()},
         "solo": b.solo,
     })
     print(f"wrote {path} ({len(results)} games, {len(images)} plots) in "
