@@ -250,3 +250,22 @@ def test_non_starter_shop_without_ability() -> None:
     """Every non-starter Shop must have an ability."""
     err = broken("shops", "drake-of-cakes", lambda t: t.pop("ability"))
     check(err, "data/shops.toml", "drake-of-cakes", "ability")
+
+
+def test_balance_change_only_on_designed_cards() -> None:
+    """A balance change is recorded on designed cards or parts only: the published ones are
+    what the box prints."""
+    err = broken("artisans", "honey", lambda t: t.__setitem__("balance", "made better"))
+    check(err, "data/artisans.toml", "honey", "balance", "only designed cards")
+
+
+def test_balance_change_reaches_the_card_docs() -> None:
+    """A balance note on a designed card appears in the card's entry and in the docs'
+    summary of balance changes."""
+    from flamecraft.carddocs import render
+
+    files = copy.deepcopy(SHIPPED)
+    card_table(files, "fancy", "sir-loin")["balance"] = "reward 6 → 5: it won too often"
+    text = render(build_catalog(files))
+    assert "| Sir Loin | Fancy Dragon | reward 6 → 5: it won too often |" in text
+    assert text.count("reward 6 → 5: it won too often") == 2

@@ -279,6 +279,8 @@ def _provenance_lines(prov: Provenance) -> list[str]:
         lines.append(f"- Why designed: {prov.reason}")
     if prov.note:
         lines.append(f"- Note: {prov.note}")
+    if prov.balance:
+        lines.append(f"- Balance change: {prov.balance}")
     return lines
 
 
@@ -293,6 +295,8 @@ def _why_cell(prov: Provenance) -> str:
     parts = [prov.reason] if prov.reason else []
     if prov.note:
         parts.append(f"Note: {prov.note}")
+    if prov.balance:
+        parts.append(f"Balance change: {prov.balance}")
     return _cell(" ".join(parts))
 
 
@@ -549,6 +553,8 @@ def _solo_lines(catalog: Catalog) -> list[str]:
               "| final Reputation | title |", "|---|---|"]
     lines += [f"| {span} | {_cell(title)} |" for span, title in _rating_ranges(catalog)]
     lines.append("")
+    if catalog.rating_note:
+        lines += [catalog.rating_note, ""]
     return lines
 
 
@@ -581,6 +587,30 @@ def _summary_lines(catalog: Catalog) -> list[str]:
     return lines
 
 
+def _balance_lines(catalog: Catalog) -> list[str]:
+    """The changes made to designed cards after the balance reports, in one place."""
+    changed = [(kind, name, prov.balance) for kind, cards in (
+        ("Shop", [(s.name, s.provenance) for s in catalog.shops]),
+        ("Enchantment", [(e.name, e.provenance) for e in catalog.enchantments]),
+        ("Fancy Dragon", [(f.name, f.provenance) for f in catalog.fancies]),
+        ("Companion", [(c.name, c.provenance) for c in catalog.companions]),
+        ("Achievement", [(a.name, a.provenance) for a in catalog.achievements]),
+    ) for name, prov in cards if prov.balance]
+    lines = ["## Balance changes", "",
+             "Designed cards changed because the bots' balance reports showed them standing "
+             "out (the measurements, and the commands that produced them, are in "
+             "`docs/balance.md`). Each card's own entry below repeats its change.", ""]
+    if changed:
+        lines += ["| card | kind | change and why |", "|---|---|---|"]
+        lines += [f"| {_cell(name)} | {kind} | {_cell(text)} |" for kind, name, text in changed]
+    else:
+        lines.append("(none yet)")
+    if catalog.rating_note:
+        lines += ["", f"Solo rating table: {catalog.rating_note}"]
+    lines.append("")
+    return lines
+
+
 def render(catalog: Catalog | None = None) -> str:
     """The whole of ``docs/cards.md`` for a catalog (the shipped one by default)."""
     catalog = catalog or load_catalog()
@@ -593,6 +623,7 @@ def render(catalog: Catalog | None = None) -> str:
              "`python -m flamecraft.carddocs --check` (and the test suite) fails while this "
              "file is out of date.", ""]
     lines += _summary_lines(catalog)
+    lines += _balance_lines(catalog)
     lines += ["## Shops", "",
               f"{len(catalog.shops)} Shops: 6 starters, then the Shop-deck piles (each game "
               "uses 1 Shop of each Good pile and 4 of the other icons). Slots read "

@@ -112,6 +112,7 @@ class Provenance:
     reason: str = ""
     designed_parts: tuple[str, ...] = ()
     note: str = ""
+    balance: str = ""  # a change made after the balance reports, and why
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +264,7 @@ class Catalog:
     companion_by_id: dict[str, int] = field(default_factory=dict)
     achievements: list[Achievement] = field(default_factory=list)
     ratings: tuple[tuple[int, str], ...] = ()  # (lowest final Reputation, title), ascending
+    rating_note: str = ""  # how the rating table was fitted
 
 
 class _Reader:
@@ -322,8 +324,11 @@ class _Reader:
         reason = self.get("reason", str, default="", required=False)
         if (level == "designed" or parts) and not reason.strip():
             raise self.fail("reason", "a designed card or part needs a one-line reason")
+        balance = self.get("balance", str, default="", required=False)
+        if balance and level != "designed" and not parts:
+            raise self.fail("balance", "only designed cards or parts are changed for balance")
         return Provenance(level, reason, tuple(str(p) for p in parts),
-                          self.get("note", str, default="", required=False))
+                          self.get("note", str, default="", required=False), balance)
 
 
 def _cards(file: str, data: Mapping[str, Any], key: str) -> list[tuple[_Reader, str]]:
@@ -612,6 +617,10 @@ def build_catalog(files: Mapping[str, tuple[str, Mapping[str, Any]]]) -> Catalog
     if [t[0] for t in table] != sorted({t[0] for t in table}):
         raise CardDataError(file, "rating", "min", "ratings must rise strictly")
     catalog.ratings = tuple(table)
+    note = data.get("rating_note", "")
+    if not isinstance(note, str):
+        raise CardDataError(file, "-", "rating_note", "must be a string")
+    catalog.rating_note = note
     return catalog
 
 
