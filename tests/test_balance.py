@@ -38,6 +38,7 @@ def test_card_stats_count_players_and_their_wins() -> None:
     assert b.cards["cast"]["smelting-pot"].wins == 1.5
     loin = b.cards["scored"]["sir-loin"]
     assert (loin.players, loin.held) == (1, 2)
+    assert loin.held_win_rate == pytest.approx((1 + 0.5) / 2)  # held by 2 winners (game 1 shared)
     assert b.seat_wins[2] == [1.5, 0.5]
     assert b.turns[2] == [20, 20]
     assert b.sources[2][0] == 8 and b.sources[2][1] == 180 - 8
@@ -101,11 +102,14 @@ def test_balance_command_writes_a_report(tmp_path: Path) -> None:
     text = (out / "report.md").read_text()
     for heading in ("## Win rate by seat", "## Game length", "## Where the score comes from",
                     "## Artisan Dragons: how often placed", "## Enchantments: how often cast",
-                    "## Fancy Dragons: how often scored", "## Companions", "## Solo scores"):
+                    "## Fancy Dragons: how often scored", "## Shops: how often visited",
+                    "## Companions", "## Solo scores"):
         assert heading in text
     data = json.loads((out / "balance.json").read_text())
     assert data["games_by_players"] == {"1": 2, "2": 2}
     assert len(data["solo"]["greedy"]) == 2
+    games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert len(games) == 4 and all(g["visited"] for g in games)
     try:
         import matplotlib  # noqa: F401
     except ImportError:

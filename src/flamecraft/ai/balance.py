@@ -13,11 +13,12 @@ source (``state.rep_sources``), solo score distributions per bot, and Companion 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..board import CATALOG
@@ -44,12 +45,14 @@ _NAMES: dict[str, dict[str, str]] = {
     "cast": {c.id: c.name for c in CATALOG.enchantments},
     "scored": {c.id: c.name for c in CATALOG.fancies},
     "companion": {c.id: c.name for c in CATALOG.companions},
+    "visited": {c.id: c.name for c in CATALOG.shops},
 }
 _TYPE_OF = {c.id: GOOD_NAMES[c.type] for c in CATALOG.artisans}
 _KIND_WORDS = {"placed": ("Artisan Dragons", "placed"),
                "placed_type": ("Artisan Dragons by type", "placed"),
                "cast": ("Enchantments", "cast"),
-               "scored": ("Fancy Dragons", "scored")}
+               "scored": ("Fancy Dragons", "scored"),
+               "visited": ("Shops", "visited")}
 
 
 @dataclass
@@ -62,10 +65,15 @@ class CardStat:
     players: int = 0  # player-games in which it happened
     wins: float = 0.0  # their win shares
     held: int = 0  # Fancy Dragons: player-games holding it at the end (scored or not)
+    held_wins: float = 0.0  # their win shares
 
     @property
     def win_rate(self) -> float:
         return self.wins / self.players if self.players else 0.0
+
+    @property
+    def held_win_rate(self) -> float:
+        return self.held_wins / self.held if self.held else 0.0
 
 
 @dataclass
@@ -110,7 +118,7 @@ def _card(table: dict[str, CardStat], kind: str, card: str) -> CardStat:
 def aggregate(results: Sequence[GameResult], bots: Sequence[str]) -> Balance:
     """Adds up the per-game facts of multiplayer and solo games."""
     b = Balance(list(bots))
-    b.cards = {"placed": {}, "placed_type": {}, "cast": {}, "scored": {}}
+    b.cards = {"placed": {}, "placed_type": {}, "cast": {}, "scored": {}, "visited": {}}
     for r in results:
         n = len(r.lineup)
         if n == 1:
@@ -126,7 +134,7 @@ def aggregate(results: Sequence[GameResult], bots: Sequence[str]) -> Balance:
             scores[p].append(r.scores[p])
             for k, amount in enumerate(r.sources[p]):
                 totals[k] += amount
-            for kind in ("placed", "cast", "scored"):
+            for kind in ("placed", "cast", "scored", "visited"):
                 cards = getattr(r, kind)[p] if getattr(r, kind) else []
                 for card in cards:
                     _card(b.cards[kind], kind, card).times += 1
@@ -142,7 +150,9 @@ def aggregate(results: Sequence[GameResult], bots: Sequence[str]) -> Balance:
                 stat.players += 1
                 stat.wins += share
             for card in set(r.held[p] if r.held else []):
-                _card(b.cards["scored"], "scored", card).held += 1
+                stat = _card(b.cards["scored"], "scored", card)
+                stat.held += 1
+                stat.held_wins += share
             companion = r.companions[p] if r.companions else None
             if companion and n > 1:
                 table = b.companions.setdefault(n, {})
@@ -168,16 +178,22 @@ def adjust_companions(b: Balance) -> None:
             stat.expected = sum(k * base[p] for p, k in enumerate(stat.seats))
 
 
-def ranked(stats: dict[str, CardStat], multiplayer_games: int) -> tuple[
-        float, list[CardStat], list[CardStat]]:
+def ranked(stats: dict[str, CardStat], multiplayer_games: int, key: str = "win_rate"
+           ) -> tuple[float, list[CardStat], list[CardStat]]:
     """The median win rate of the cards with enough events, and the cards above and below
-    it, farthest first (the strongest and weakest cards against the median)."""
-    pool = [s for s in stats.values() if s.players >= MIN_EVENTS]
+    it, farthest first (the strongest and weakest cards against the median). ``key`` is
+    ``win_rate`` (of those who did it) or ``held_win_rate`` (Fancy Dragons held)."""
+    count = "held" if key == "held_win_rate" else "players"
+    pool = [s for s in stats.values() if getattr(s, count) >= MIN_EVENTS]
     if not pool or not multiplayer_games:
         return 0.0, [], []
-    median = statistics.median(s.win_rate for s in pool)
-    strong = sorted((s for s in pool if s.win_rate > median), key=lambda s: -s.win_rate)
-    weak = sorted((s for s in pool if s.win_rate < median), key=lambda s: s.win_rate)
+
+    def rate(s: CardStat) -> float:
+        return float(getattr(s, key))
+
+    median = statistics.median(rate(s) for s in pool)
+    strong = sorted((s for s in pool if rate(s) > median), key=lambda s: -rate(s))
+    weak = sorted((s for s in pool if rate(s) < median), key=rate)
     return median, strong, weak
 
 
@@ -244,7 +260,7 @@ def plots(b: Balance, out: str) -> list[str]:
         ax.set_title("where the score comes from")
         ax.legend(fontsize=7, ncol=3, loc="lower right")
         _save(plt, fig, out, "score_sources.png", written)
-    for kind in ("placed", "cast", "scored"):
+    for kind in ("placed", "cast", "scored", "visited"):
         stats = [s for s in b.cards[kind].values() if s.players]
         if not stats or not multi:
             continue
@@ -331,33 +347,44 @@ def report(b: Balance, images: list[str], config: dict[str, Any]) -> str:
                      + " | ".join(_pct(x / total) for x in b.sources[n]) + " |")
     lines.append("")
     image("score_sources.png")
-    for kind in ("placed_type", "placed", "cast", "scored"):
+    for kind in ("placed_type", "placed", "cast", "scored", "visited"):
         title, verb = _KIND_WORDS[kind]
         stats = sorted(b.cards[kind].values(), key=lambda s: (-s.players, s.name))
         lines += [f"## {title}: how often {verb}, and the win rate of those who did", ""]
+        if kind == "scored":
+            lines += ["A Fancy Dragon's own strength shows best in the win rate of those who "
+                      "*held* it at the end (scored or not): scoring one is also a sign of a "
+                      "game going well.", ""]
         if not stats:
             lines += ["(none)", ""]
             continue
-        extra = " | held | scored when held" if kind == "scored" else ""
+        extra = (" | held | scored when held | win rate when held" if kind == "scored"
+                 else "")
         lines += [f"| card | times {verb} | player-games | win rate{extra} |",
-                  "|---|---|---|---|" + ("---|---|" if extra else "")]
+                  "|---|---|---|---|" + ("---|---|---|" if extra else "")]
         for s in stats:
             rate = _pct(s.win_rate) if multi_games else "–"
             tail = ""
             if kind == "scored":
-                tail = f" | {s.held} | {_pct(s.players / s.held) if s.held else '–'}"
+                tail = (f" | {s.held} | {_pct(s.players / s.held) if s.held else '–'} | "
+                        f"{_pct(s.held_win_rate) if multi_games and s.held else '–'}")
             lines.append(f"| {s.name} | {s.times} | {s.players} | {rate}{tail} |")
         lines.append("")
-        median, strong, weak = ranked(b.cards[kind], multi_games)
-        if (strong or weak) and kind != "placed_type":
-            lines.append(f"Against the median win rate of players who {verb} a card "
+        rankings = [(verb, "win_rate")] if kind != "placed_type" else []
+        if kind == "scored":
+            rankings.append(("held", "held_win_rate"))
+        for did, key in rankings:
+            median, strong, weak = ranked(b.cards[kind], multi_games, key)
+            if not (strong or weak):
+                continue
+            lines.append(f"Against the median win rate of players who {did} a card "
                          f"({_pct(median)}, cards with at least {MIN_EVENTS} player-games):")
             lines.append("")
             lines.append("- strongest: " + ", ".join(
-                f"{s.name} {_pct(s.win_rate)} ({100 * (s.win_rate - median):+.1f})"
+                f"{s.name} {_pct(getattr(s, key))} ({100 * (getattr(s, key) - median):+.1f})"
                 for s in strong[:5]))
             lines.append("- weakest: " + ", ".join(
-                f"{s.name} {_pct(s.win_rate)} ({100 * (s.win_rate - median):+.1f})"
+                f"{s.name} {_pct(getattr(s, key))} ({100 * (getattr(s, key) - median):+.1f})"
                 for s in weak[:5]))
             lines.append("")
         image(f"cards_{kind}.png")
@@ -412,7 +439,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--enchantments", choices=("purple", "golden"), default="purple")
     p.add_argument("--companions", action="store_true", help="play with the Companion module")
     p.add_argument("--out", default="balance-report",
-                   help="folder for report.md, balance.json and the plots "
+                   help="folder for report.md, balance.json, games.jsonl and the plots "
                         "(default: balance-report)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -475,6 +502,9 @@ def cmd_balance(args: argparse.Namespace) -> int:
                        for n, t in b.companions.items()},
         "solo": b.solo,
     })
+    with open(os.path.join(args.out, "games.jsonl"), "w", encoding="utf-8") as fh:
+        for r in results:  # every game's facts, for analyses the report does not make
+            fh.write(json.dumps(asdict(r)) + "\n")
     print(f"wrote {path} ({len(results)} games, {len(images)} plots) in "
           f"{time.perf_counter() - began:.1f} s")
     return 0
