@@ -45,18 +45,25 @@ def test_card_stats_count_players_and_their_wins() -> None:
 
 
 def test_strongest_and_weakest_cards_are_measured_against_the_median() -> None:
+    """Cards are ranked by lift: wins over the wins their seats predict. Seats alternate, so
+    each seat wins half its games and a card's lift is its win rate over one half."""
     games = []
     for i in range(10):
         # "pan" placers always win, "cutlet" placers never; "twig" is even.
-        games.append(_game(i, ["b", "b"], [50, 40], [0], [["pan", "twig"], ["cutlet", "twig"]],
+        pan, cut = ["pan", "twig"], ["cutlet", "twig"]
+        placed = [cut, pan] if i % 2 else [pan, cut]
+        games.append(_game(i, ["b", "b"], [50, 40], [i % 2], placed,
                            [[], []], [[], []], [[], []]))
     b = aggregate(games, ["b"])
+    assert b.cards["placed"]["pan"].lift == pytest.approx(2.0)
+    assert b.cards["placed"]["twig"].lift == pytest.approx(1.0)
     median, strong, weak = ranked(b.cards["placed"], 10)
-    assert median == 0.5
+    assert median == 1.0
     assert [s.card for s in strong] == ["pan"] and [s.card for s in weak] == ["cutlet"]
     text = report(b, [], {"seed": 1, "enchantments": "purple", "companions": False,
                           "command": "flamecraft balance"})
-    assert "strongest: Pan 100.0% (+50.0)" in text and "weakest: Cutlet 0.0% (-50.0)" in text
+    assert "strongest: Pan 2.00" in text and "weakest: Cutlet 0.00" in text
+    assert "| Pan | 10 | 10 | 100.0% | 2.00 |" in text
 
 
 def test_companion_win_rates_are_per_player_count_and_seat_adjusted() -> None:
@@ -116,3 +123,23 @@ def test_balance_command_writes_a_report(tmp_path: Path) -> None:
         return
     assert (out / "win_by_seat.png").stat().st_size > 1000
     assert "![win_by_seat.png](win_by_seat.png)" in text
+
+
+def test_a_report_is_rebuilt_from_saved_games(tmp_path: Path) -> None:
+    """`--from games.jsonl` rebuilds the same report without playing, naming the command
+    that played the games; a broken file is refused with its line number."""
+    out = tmp_path / "played"
+    assert main(["balance", "--games", "2", "--players", "2", "--bots", "greedy",
+                 "--workers", "1", "--seed", "5", "--out", str(out), "--quiet"]) == 0
+    again = tmp_path / "rebuilt"
+    assert main(["balance", "--from", str(out / "games.jsonl"), "--out", str(again),
+                 "--quiet"]) == 0
+    first = (out / "report.md").read_text()
+    second = (again / "report.md").read_text()
+    assert "Report rebuilt from those games by: `flamecraft balance" in second
+    def tables(text: str) -> list[str]:
+        return [line for line in text.splitlines() if line.startswith("|")]
+    assert tables(second) == tables(first) and len(tables(first)) > 50
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"index": 0}\n')
+    assert main(["balance", "--from", str(bad), "--out", str(tmp_path / "x")]) != 0

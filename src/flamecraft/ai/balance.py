@@ -66,6 +66,8 @@ class CardStat:
     wins: float = 0.0  # their win shares
     held: int = 0  # Fancy Dragons: player-games holding it at the end (scored or not)
     held_wins: float = 0.0  # their win shares
+    expected: float = 0.0  # the wins their seats alone would give (seat win rates)
+    held_expected: float = 0.0
 
     @property
     def win_rate(self) -> float:
@@ -75,6 +77,16 @@ class CardStat:
     def held_win_rate(self) -> float:
         return self.held_wins / self.held if self.held else 0.0
 
+    @property
+    def lift(self) -> float:
+        """Wins over the wins expected from the seats (1 = as the seats predict): comparable
+        across player counts, unlike the raw win rate."""
+        return self.wins / self.expected if self.expected else 0.0
+
+    @property
+    def held_lift(self) -> float:
+        return self.held_wins / self.held_expected if self.held_expected else 0.0
+
 
 @dataclass
 class CompanionStat(CardStat):
@@ -83,7 +95,6 @@ class CompanionStat(CardStat):
     seat it sat in, taken from all games at that player count."""
 
     seats: list[int] = field(default_factory=list)  # player-games at each seat
-    expected: float = 0.0  # filled in by ``adjust_companions``
 
     def adjusted(self, n: int) -> float:
         """The seat-adjusted win rate: the win rate above (or below) what its seats alone
@@ -115,10 +126,33 @@ def _card(table: dict[str, CardStat], kind: str, card: str) -> CardStat:
     return stat
 
 
+def seat_rates(results: Sequence[GameResult]) -> dict[int, list[float]]:
+    """The win rate of each seat at each player count (multiplayer games only)."""
+    wins: dict[int, list[float]] = {}
+    games: dict[int, int] = {}
+    for r in results:
+        n = len(r.lineup)
+        if n > 1:
+            row = wins.setdefault(n, [0.0] * n)
+            games[n] = games.get(n, 0) + 1
+            for p in range(n):
+                row[p] += win_share(r, p)
+    return {n: [w / games[n] for w in row] for n, row in wins.items()}
+
+
 def aggregate(results: Sequence[GameResult], bots: Sequence[str]) -> Balance:
-    """Adds up the per-game facts of multiplayer and solo games."""
+    """Adds up the per-game facts of multiplayer and solo games. Each card's player-games
+    also add up the wins their seats would give (``expected``), so a card's ``lift`` compares
+    it fairly across player counts and seats."""
     b = Balance(list(bots))
     b.cards = {"placed": {}, "placed_type": {}, "cast": {}, "scored": {}, "visited": {}}
+    base = seat_rates(results)
+
+    def did(stat: CardStat, share: float, expect: float) -> None:
+        stat.players += 1
+        stat.wins += share
+        stat.expected += expect
+
     for r in results:
         n = len(r.lineup)
         if n == 1:
@@ -130,6 +164,7 @@ def aggregate(results: Sequence[GameResult], bots: Sequence[str]) -> Balance:
         totals = b.sources.setdefault(n, [0.0] * len(SOURCE_NAMES))
         for p in range(n):
             share = win_share(r, p) if n > 1 else 0.0
+            expect = base[n][p] if n > 1 else 0.0
             wins[p] += share
             scores[p].append(r.scores[p])
             for k, amount in enumerate(r.sources[p]):
@@ -139,20 +174,17 @@ def aggregate(results: Sequence[GameResult], bots: Sequence[str]) -> Balance:
                 for card in cards:
                     _card(b.cards[kind], kind, card).times += 1
                 for card in set(cards):
-                    stat = _card(b.cards[kind], kind, card)
-                    stat.players += 1
-                    stat.wins += share
+                    did(_card(b.cards[kind], kind, card), share, expect)
             types = [_TYPE_OF[d] for d in (r.placed[p] if r.placed else [])]
             for t in types:
                 _card(b.cards["placed_type"], "placed_type", t).times += 1
             for t in set(types):
-                stat = _card(b.cards["placed_type"], "placed_type", t)
-                stat.players += 1
-                stat.wins += share
+                did(_card(b.cards["placed_type"], "placed_type", t), share, expect)
             for card in set(r.held[p] if r.held else []):
                 stat = _card(b.cards["scored"], "scored", card)
                 stat.held += 1
                 stat.held_wins += share
+                stat.held_expected += expect
             companion = r.companions[p] if r.companions else None
             if companion and n > 1:
                 table = b.companions.setdefault(n, {})
@@ -161,29 +193,19 @@ def aggregate(results: Sequence[GameResult], bots: Sequence[str]) -> Balance:
                     held = table[companion] = CompanionStat(
                         companion, _NAMES["companion"].get(companion, companion),
                         seats=[0] * n)
-                held.players += 1
+                did(held, share, expect)
                 held.times += r.scores[p]
-                held.wins += share
                 held.seats[p] += 1
-    adjust_companions(b)
     return b
 
 
-def adjust_companions(b: Balance) -> None:
-    """Sets each Companion's expected wins from the seat win rates at its player count."""
-    for n, table in b.companions.items():
-        games = b.games_by_players[n]
-        base = [w / games for w in b.seat_wins[n]]
-        for stat in table.values():
-            stat.expected = sum(k * base[p] for p, k in enumerate(stat.seats))
-
-
-def ranked(stats: dict[str, CardStat], multiplayer_games: int, key: str = "win_rate"
+def ranked(stats: dict[str, CardStat], multiplayer_games: int, key: str = "lift"
            ) -> tuple[float, list[CardStat], list[CardStat]]:
-    """The median win rate of the cards with enough events, and the cards above and below
+    """The median of ``key`` over the cards with enough events, and the cards above and below
     it, farthest first (the strongest and weakest cards against the median). ``key`` is
-    ``win_rate`` (of those who did it) or ``held_win_rate`` (Fancy Dragons held)."""
-    count = "held" if key == "held_win_rate" else "players"
+    ``lift`` (wins over the seats' expected wins, of those who did it), ``held_lift`` (Fancy
+    Dragons held) or a raw ``win_rate``."""
+    count = "held" if key.startswith("held") else "players"
     pool = [s for s in stats.values() if getattr(s, count) >= MIN_EVENTS]
     if not pool or not multiplayer_games:
         return 0.0, [], []
@@ -261,15 +283,18 @@ def plots(b: Balance, out: str) -> list[str]:
         ax.legend(fontsize=7, ncol=3, loc="lower right")
         _save(plt, fig, out, "score_sources.png", written)
     for kind in ("placed", "cast", "scored", "visited"):
-        stats = [s for s in b.cards[kind].values() if s.players]
+        key, what = ("held_lift", "held it") if kind == "scored" else (
+            "lift", _KIND_WORDS[kind][1] + " it")
+        stats = [s for s in b.cards[kind].values() if getattr(s, key)]
         if not stats or not multi:
             continue
-        stats.sort(key=lambda s: s.win_rate)
+        stats.sort(key=lambda s: float(getattr(s, key)))
         fig, ax = plt.subplots(figsize=(7, max(3.0, 0.2 * len(stats) + 1)))
-        ax.barh([s.name for s in stats], [100 * s.win_rate for s in stats])
-        ax.set_xlabel(f"win rate of players who {_KIND_WORDS[kind][1]} it (%)")
+        ax.barh([s.name for s in stats], [getattr(s, key) - 1.0 for s in stats], left=1.0)
+        ax.axvline(1.0, linewidth=0.8, color="black")
+        ax.set_xlabel(f"lift of players who {what} (wins ÷ wins their seats predict)")
         ax.tick_params(axis="y", labelsize=7)
-        ax.set_title(f"{_KIND_WORDS[kind][0]}: win rate when {_KIND_WORDS[kind][1]}")
+        ax.set_title(f"{_KIND_WORDS[kind][0]}: lift of players who {what}")
         _save(plt, fig, out, f"cards_{kind}.png", written)
     if b.solo:
         fig, ax = plt.subplots(figsize=(7, 3.6))
@@ -298,6 +323,8 @@ def report(b: Balance, images: list[str], config: dict[str, Any]) -> str:
                  + f". Seed {config['seed']}, {config['enchantments']} Enchantments"
                  + (", with Companions" if config["companions"] else "") + ".")
     lines += ["", f"Command: `{config['command']}`", ""]
+    if config.get("rebuilt"):
+        lines += [f"Report rebuilt from those games by: `{config['rebuilt']}`", ""]
     multi = sorted(n for n in b.games_by_players if n > 1)
     multi_games = sum(b.games_by_players[n] for n in multi)
 
@@ -347,45 +374,49 @@ def report(b: Balance, images: list[str], config: dict[str, Any]) -> str:
                      + " | ".join(_pct(x / total) for x in b.sources[n]) + " |")
     lines.append("")
     image("score_sources.png")
+    lines += ["In the card tables below, *lift* is the wins of the players who did it "
+              "divided by the wins their seats would give at their player counts (the seat "
+              "win rates above): 1.00 is as expected, 1.10 is 10% more wins than expected. "
+              "Unlike the raw win rate it compares cards fairly across player counts.", ""]
     for kind in ("placed_type", "placed", "cast", "scored", "visited"):
         title, verb = _KIND_WORDS[kind]
         stats = sorted(b.cards[kind].values(), key=lambda s: (-s.players, s.name))
         lines += [f"## {title}: how often {verb}, and the win rate of those who did", ""]
         if kind == "scored":
-            lines += ["A Fancy Dragon's own strength shows best in the win rate of those who "
-                      "*held* it at the end (scored or not): scoring one is also a sign of a "
-                      "game going well.", ""]
+            lines += ["A Fancy Dragon's own strength shows best in how those who *held* it "
+                      "at the end (scored or not) fared: scoring one is also a sign of a game "
+                      "going well.", ""]
         if not stats:
             lines += ["(none)", ""]
             continue
-        extra = (" | held | scored when held | win rate when held" if kind == "scored"
-                 else "")
-        lines += [f"| card | times {verb} | player-games | win rate{extra} |",
-                  "|---|---|---|---|" + ("---|---|---|" if extra else "")]
+        extra = (" | held | scored when held | win rate when held | lift when held"
+                 if kind == "scored" else "")
+        lines += [f"| card | times {verb} | player-games | win rate | lift{extra} |",
+                  "|---|---|---|---|---|" + ("---|---|---|---|" if extra else "")]
         for s in stats:
             rate = _pct(s.win_rate) if multi_games else "–"
+            lift = f"{s.lift:.2f}" if s.expected else "–"
             tail = ""
             if kind == "scored":
                 tail = (f" | {s.held} | {_pct(s.players / s.held) if s.held else '–'} | "
-                        f"{_pct(s.held_win_rate) if multi_games and s.held else '–'}")
-            lines.append(f"| {s.name} | {s.times} | {s.players} | {rate}{tail} |")
+                        f"{_pct(s.held_win_rate) if multi_games and s.held else '–'} | "
+                        f"{f'{s.held_lift:.2f}' if s.held_expected else '–'}")
+            lines.append(f"| {s.name} | {s.times} | {s.players} | {rate} | {lift}{tail} |")
         lines.append("")
-        rankings = [(verb, "win_rate")] if kind != "placed_type" else []
+        rankings = [(verb, "lift")] if kind != "placed_type" else []
         if kind == "scored":
-            rankings.append(("held", "held_win_rate"))
+            rankings.append(("held", "held_lift"))
         for did, key in rankings:
             median, strong, weak = ranked(b.cards[kind], multi_games, key)
             if not (strong or weak):
                 continue
-            lines.append(f"Against the median win rate of players who {did} a card "
-                         f"({_pct(median)}, cards with at least {MIN_EVENTS} player-games):")
+            lines.append(f"Against the median lift of players who {did} a card "
+                         f"({median:.2f}, cards with at least {MIN_EVENTS} player-games):")
             lines.append("")
             lines.append("- strongest: " + ", ".join(
-                f"{s.name} {_pct(getattr(s, key))} ({100 * (getattr(s, key) - median):+.1f})"
-                for s in strong[:5]))
+                f"{s.name} {getattr(s, key):.2f}" for s in strong[:5]))
             lines.append("- weakest: " + ", ".join(
-                f"{s.name} {_pct(getattr(s, key))} ({100 * (getattr(s, key) - median):+.1f})"
-                for s in weak[:5]))
+                f"{s.name} {getattr(s, key):.2f}" for s in weak[:5]))
             lines.append("")
         image(f"cards_{kind}.png")
     if b.companions:
@@ -442,6 +473,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="folder for report.md, balance.json, games.jsonl and the plots "
                         "(default: balance-report)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--from", dest="from", metavar="GAMES_JSONL", default=None,
+                   help="rebuild the report from a games.jsonl an earlier run wrote, without "
+                        "playing (the other game options are then ignored)")
 
 
 def player_counts(text: str) -> list[int]:
@@ -471,15 +505,48 @@ def run_balance(bots: Sequence[str], counts: Sequence[int], games: int, seed: in
     return run_specs(specs, workers, backend, progress, label="balance")
 
 
+def load_results(path: str) -> list[GameResult]:
+    """The games a ``games.jsonl`` holds (one ``GameResult`` as JSON a line)."""
+    results = []
+    with open(path, encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                results.append(GameResult(**json.loads(line)))
+            except (ValueError, TypeError) as err:
+                raise ValueError(f"{path}: line {number} is not a game result ({err})") from None
+    if not results:
+        raise ValueError(f"{path}: no games")
+    return results
+
+
+def _played_config(games_path: str) -> dict[str, Any] | None:
+    """The configuration of the run that played the games (its balance.json), if at hand."""
+    path = os.path.join(os.path.dirname(games_path) or ".", "balance.json")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            config = json.load(fh)["config"]
+    except (OSError, ValueError, KeyError):
+        return None
+    return config if isinstance(config, dict) else None
+
+
 def cmd_balance(args: argparse.Namespace) -> int:
     """``flamecraft balance``: plays the games and writes the report."""
     bots = check_bots(args.bots)
     counts = player_counts(args.players)
     if args.games < 1:
         raise ValueError("--games must be at least 1")
+    source: str | None = getattr(args, "from")
     began = time.perf_counter()
-    results = run_balance(bots, counts, args.games, args.seed, args.workers, args.backend,
-                          args.enchantments, args.companions, progress=not args.quiet)
+    if source:
+        results = load_results(source)
+        bots = sorted({bot for r in results for bot in r.lineup})
+        counts = sorted({len(r.lineup) for r in results})
+    else:
+        results = run_balance(bots, counts, args.games, args.seed, args.workers, args.backend,
+                              args.enchantments, args.companions, progress=not args.quiet)
     b = aggregate(results, bots)
     os.makedirs(args.out, exist_ok=True)
     images = plots(b, args.out)
@@ -487,6 +554,9 @@ def cmd_balance(args: argparse.Namespace) -> int:
               "enchantments": args.enchantments, "companions": args.companions,
               "seconds": time.perf_counter() - began,
               "command": command_line("balance", args)}
+    if source:
+        config = _played_config(source) or config
+        config["rebuilt"] = command_line("balance", args)
     path = os.path.join(args.out, "report.md")
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(report(b, images, config) + "\n")
@@ -502,9 +572,11 @@ def cmd_balance(args: argparse.Namespace) -> int:
                        for n, t in b.companions.items()},
         "solo": b.solo,
     })
-    with open(os.path.join(args.out, "games.jsonl"), "w", encoding="utf-8") as fh:
-        for r in results:  # every game's facts, for analyses the report does not make
-            fh.write(json.dumps(asdict(r)) + "\n")
+    games_path = os.path.join(args.out, "games.jsonl")
+    if not (source and os.path.abspath(source) == os.path.abspath(games_path)):
+        with open(games_path, "w", encoding="utf-8") as fh:
+            for r in results:  # every game's facts, to rebuild or extend the report
+                fh.write(json.dumps(asdict(r)) + "\n")
     print(f"wrote {path} ({len(results)} games, {len(images)} plots) in "
           f"{time.perf_counter() - began:.1f} s")
     return 0

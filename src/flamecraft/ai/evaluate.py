@@ -217,6 +217,12 @@ def _fancy_reward(card_index: int) -> float:
     return r.coins + 1.0 * r.artisan + 1.3 * r.fancy + 0.5 * r.good_choice
 
 
+# Measures that never go down: an "at most" goal over its limit on one of them is lost.
+_ONLY_GROW = frozenset({"gifts_given", "dragons_placed", "shops_completed", "shops_visited",
+                        "enchantments_cast", "distinct_cast_icons", "sun_scored",
+                        "fancy_scored"})
+
+
 def fancy_worth(s: GameState, p: int, f: int, ph: float, w: Weights = DEFAULT) -> float:
     """What one of p's unscored Fancy Dragons is worth now."""
     card = _FANCY[f]
@@ -244,7 +250,14 @@ def fancy_worth(s: GameState, p: int, f: int, ph: float, w: Weights = DEFAULT) -
     now = fancy_value(s, p, card)
     if goal.at_most is not None:
         # "at most" goals can still be lost: worth more as the end nears.
-        return now * (1.0 - 0.5 * ph)
+        if now > 0:
+            return now * (1.0 - 0.5 * ph)
+        if goal.measure in _ONLY_GROW:
+            return 0.0  # lost for good
+        # Not met yet but reachable by spending (fewer Goods): a share by how far over it is,
+        # so the bot steers toward it as the end nears.
+        over = MEASURE_FUNCTIONS[goal.measure](s, p, goal.arg) - goal.at_most
+        return card.reward.rep * 0.6 * max(0.0, 1.0 - over / 6.0) * (1.0 - 0.5 * ph)
     if card.rep_table or card.rep_per:
         # Grows with the measure; the present score is safe (measures only grow).
         return now + 0.5 * base
