@@ -247,3 +247,15 @@ def test_valuation_counts_goods_toward_a_visible_enchantment() -> None:
     useful = value(s, 0)
     set_goods(base, 0, MEAT=2, PLANT=1, CRYSTAL=2, BREAD=1)
     assert useful > value(base, 0)
+
+
+def test_greedy_values_a_cast_it_is_paying_for() -> None:
+    """Regression: a golden-deck game in which greedy bots, holding 7 of most Goods, chose
+    to gather for ever instead of enchanting (the cast's reward was not credited while its
+    payment was pending), so no deck shrank and the game never ended. It now ends."""
+    from flamecraft.ai.tournament import make_specs, play_game
+
+    spec = next(x for x in make_specs(["greedy"], 500, 1, 3, "golden", False, False, 500)
+                if x.index == 554)
+    result = play_game(spec)
+    assert result.turns < 80 and sum(result.decisions) < 1000

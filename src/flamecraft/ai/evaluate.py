@@ -29,8 +29,10 @@ from ..frames import (
     D_GAIN_GOOD,
     D_GAIN_SET,
     D_GAIN_TWO,
+    D_PAY,
     D_PLACE,
     D_VISIT,
+    P_CAST_FINISH,
 )
 from ..goals import MEASURE_FUNCTIONS, fancy_value
 from ..goods import NUM_GOODS
@@ -411,7 +413,15 @@ def _pending(s: GameState, p: int, w: Weights, gvs: list[float]) -> float:
     nets: list[float] = []
     for f in s.stack:
         kind = f[0]
+        if kind == P_CAST_FINISH and f[1] == p:
+            v += ench_reward(f[3], f[4])  # a cast being paid for: its reward is coming
+            continue
         if kind >= 100 or f[1] != p:
+            continue
+        if kind == D_PAY:
+            # The Goods still to be paid are still counted with p's Goods: take them off.
+            cost = _ENCH[f[3]].cost
+            v -= sum(cost[g] * f[4] * gvs[g] for g in range(f[5], NUM_GOODS))
             continue
         if not nets and kind in (D_VISIT, D_ACTION, D_CAST):
             nets = _cast_nets(s, p, gvs)

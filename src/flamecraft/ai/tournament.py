@@ -35,7 +35,9 @@ from ..state import EMPTY, SOURCE_NAMES, GameState
 from . import make_bot, parse_bot_spec
 from .interface import Seat, TrueStateBot
 
-MAX_DECISIONS = 100_000  # a game that has not ended after this many choices is a bug
+# A game that has not ended after this many choices is stalling: the decks that end the game
+# are not being drawn (bots that only gather can do that). Bot games take a few hundred.
+MAX_DECISIONS = 20_000
 
 _A, _E, _F, _C = CATALOG.artisans, CATALOG.enchantments, CATALOG.fancies, CATALOG.companions
 
@@ -145,7 +147,10 @@ def play_game(spec: GameSpec, final: list[GameState] | None = None) -> GameResul
     while not s.over:
         count += 1
         if count > MAX_DECISIONS:
-            raise RuntimeError(f"game {spec.index} did not end after {MAX_DECISIONS} decisions")
+            raise RuntimeError(
+                f"game {spec.index} ({', '.join(spec.lineup)}; seed {spec.seed}, {spec.deck} "
+                f"Enchantments) did not end after {MAX_DECISIONS} decisions: the bots are "
+                "stalling (no one draws from the decks that end the game)")
         p = to_act(s)
         bot = bots[p]
         began = time.perf_counter()
