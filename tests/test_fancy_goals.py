@@ -183,14 +183,14 @@ CASES: dict[str, list[tuple[str, Setup, int]]] = {
     "motley-crew": [
         ("3 types", dragons("critical-rolls", (1, "hot-dog"), (2, "rusty")), 4),
         ("2 types", dragons("critical-rolls", (1, "honey"), (2, "rusty")), 0)],
-    "enchante": [("3 casts", counter(CASTS, 3), 5), ("2 casts", counter(CASTS, 2), 0)],
+    "enchante": [("3 casts", counter(CASTS, 3), 4), ("2 casts", counter(CASTS, 2), 0)],
     "archi-tail": [("2 completed", counter(COMPLETED, 2), 5),
                    ("1 completed", counter(COMPLETED, 1), 0)],
     "wyrm-welcome": [("4 gifts", counter(GIFTS, 4), 4), ("3 gifts", counter(GIFTS, 3), 0)],
     "drake-expectations": [("5 placed", counter(PLACED, 5), 5),
                            ("4 placed", counter(PLACED, 4), 0)],
     "sir-plus": [("3 sets", counter(MAX_SETS, 3), 5), ("2 sets", counter(MAX_SETS, 2), 0)],
-    "clutch-player": [("7 in hand", hand(7), 5), ("6 in hand", hand(6), 0)],
+    "clutch-player": [("5 in hand", hand(5), 5), ("4 in hand", hand(4), 0)],
     # Moon
     "oddsbodkins": [
         ("4 odd types", goods(BREAD=1, MEAT=3, POTION=2, CRYSTAL=5, PLANT=7), 4),
@@ -206,18 +206,21 @@ CASES: dict[str, list[tuple[str, Setup, int]]] = {
         ("one of each", goods(BREAD=1, MEAT=1, IRON=1, POTION=1, CRYSTAL=1, PLANT=1), 6),
         ("no Plant", goods(coins=5, BREAD=1, MEAT=1, IRON=1, POTION=1, CRYSTAL=1), 0)],
     "den-mother": [("4 in hand", hand(4), 4), ("none", noop, 0), ("8: cap 6", hand(8), 6)],
-    "sweep-dreams": [("2 Goods, many Coins", goods(coins=9, IRON=2), 5),
-                     ("no Goods", noop, 5),
-                     ("3 Goods", goods(IRON=1, MEAT=2), 0)],
+    "sweep-dreams": [("5 Goods, many Coins", goods(coins=9, IRON=2, MEAT=3), 6),
+                     ("no Goods", noop, 6),
+                     ("6 Goods", goods(IRON=3, MEAT=3), 5),
+                     ("8 Goods", goods(IRON=4, MEAT=4), 3),
+                     ("10 Goods", goods(IRON=5, MEAT=5), 1),
+                     ("11 Goods", goods(IRON=5, MEAT=6), 0)],
     "nest-egg": [
-        ("2 types of 3+", goods(BREAD=3, MEAT=5, IRON=2), 4),
-        ("all below 3", goods(coins=9, BREAD=2, MEAT=2, IRON=2), 0),
-        ("5 types: cap 8", goods(BREAD=3, MEAT=3, IRON=3, POTION=3, CRYSTAL=3), 8)],
+        ("2 types of 4+", goods(BREAD=4, MEAT=5, IRON=3), 4),
+        ("all below 4", goods(coins=9, BREAD=3, MEAT=3, IRON=3), 0),
+        ("5 types: cap 8", goods(BREAD=4, MEAT=4, IRON=4, POTION=4, CRYSTAL=4), 8)],
     "no-vacancy": [
-        ("7 full Shops", fill("critical-rolls", "draco-bell", "smith-mart", "potable-potions",
-                              "fragile-reptile", "hello-nursery", "fogo-de-char"), 5),
         ("6 full Shops", fill("critical-rolls", "draco-bell", "smith-mart", "potable-potions",
-                              "fragile-reptile", "hello-nursery"), 0)],
+                              "fragile-reptile", "hello-nursery"), 5),
+        ("5 full Shops", fill("critical-rolls", "draco-bell", "smith-mart", "potable-potions",
+                              "fragile-reptile"), 0)],
     "spellbound": [
         ("1 Shop with 3", enchantments(("smith-mart", 3), ("draco-bell", 2)), 2),
         ("none with 3", enchantments(("smith-mart", 2)), 0),
@@ -247,22 +250,23 @@ CASES: dict[str, list[tuple[str, Setup, int]]] = {
          shops("fogo-de-char", "sew-cute", "maw-paws", "pizza-coven", facedown=1), 0)],
     "spell-checker": [
         ("2 icons", counter(CAST_ICONS, 0b000011), 0),
-        ("3 icons", counter(CAST_ICONS, 0b010011), 4),
-        ("4 icons", counter(CAST_ICONS, 0b110011), 6),
-        ("5 icons", counter(CAST_ICONS, 0b111011), 8),
-        ("6 icons", counter(CAST_ICONS, 0b111111), 8)],
-    "ribbon-cutter": [("none", noop, 0), ("2 completed", counter(COMPLETED, 2), 6),
-                      ("4 completed: cap 9", counter(COMPLETED, 4), 9)],
+        ("3 icons", counter(CAST_ICONS, 0b010011), 3),
+        ("4 icons", counter(CAST_ICONS, 0b110011), 5),
+        ("5 icons", counter(CAST_ICONS, 0b111011), 7),
+        ("6 icons", counter(CAST_ICONS, 0b111111), 7)],
+    "ribbon-cutter": [("none", noop, 0), ("2 completed", counter(COMPLETED, 2), 4),
+                      ("4 completed: cap 6", counter(COMPLETED, 4), 6)],
     "place-setter": [("3 placed", counter(PLACED, 3), 0), ("5 placed", counter(PLACED, 5), 2),
                      ("12 placed: cap 6", counter(PLACED, 12), 6)],
-    "wallflower": [("2 gifts", counter(GIFTS, 2), 5), ("none", noop, 5),
-                   ("3 gifts", counter(GIFTS, 3), 0)],
-    "party-animal": [("none", noop, 0), ("3 gifts", counter(GIFTS, 3), 3),
-                     ("9 gifts: cap 7", counter(GIFTS, 9), 7)],
+    "wallflower": [("4 gifts", counter(GIFTS, 4), 6), ("none", noop, 6),
+                   ("5 gifts", counter(GIFTS, 5), 5), ("9 gifts", counter(GIFTS, 9), 1),
+                   ("10 gifts", counter(GIFTS, 10), 0)],
+    "party-animal": [("none", noop, 0), ("3 gifts", counter(GIFTS, 3), 0),
+                     ("5 gifts", counter(GIFTS, 5), 2), ("12 gifts: cap 6", counter(GIFTS, 12), 6)],
     "total-eclipse": [("none", noop, 0), ("2 Suns", counter(SUN_SCORED, 2), 4),
                       ("5 Suns: cap 8", counter(SUN_SCORED, 5), 8)],
-    "roamin-candle": [("8 Shops", counter(VISITED, 0b1111_1111 << 3), 5),
-                      ("7 Shops", counter(VISITED, 0b0111_1111 << 3), 0)],
+    "roamin-candle": [("7 Shops", counter(VISITED, 0b0111_1111 << 3), 5),
+                      ("6 Shops", counter(VISITED, 0b0011_1111 << 3), 0)],
 }
 
 ALL_CASES = [pytest.param(card, setup, rep, id=f"{card}: {name}")
@@ -360,10 +364,11 @@ def test_revealing_a_possession_goal_keeps_the_goods() -> None:
 
 
 def test_enchante_extra_coin_and_no_second_score() -> None:
-    """design §3 Enchanté: 5 Reputation and 1 Coin; revealed once only."""
+    """design §3 Enchanté (after the balance pass): 4 Reputation and 1 Coin; revealed once
+    only."""
     s = scenario("enchante", counter(CASTS, 3))
     do(s, "reveal Enchanté")
-    assert s.rep[ME] == 5 and s.coins[ME] == 1 and "reveal Enchanté" not in texts(s)
+    assert s.rep[ME] == 4 and s.coins[ME] == 1 and "reveal Enchanté" not in texts(s)
 
 
 def test_reveal_is_offered_mid_turn_once_met() -> None:
@@ -390,14 +395,15 @@ def test_reveal_only_on_the_owners_turn() -> None:
 
 
 def test_clutch_player_before_the_discard() -> None:
-    """design §3 Clutch Player: 7 dragons in hand is reached within a turn; it can be revealed
-    before the end-of-turn discard down to 6."""
+    """design §3 Clutch Player (5 in hand after the balance pass): a hand reaching 5 within a
+    turn, by a Bread fire-up's draw, can be revealed at once."""
     s = base()
     give_fancy(s, ME, "clutch-player")
-    to_hand(s, ME, "honey", "fondue", "cookie", "hot-dog", "flambe", "rusty")
+    to_hand(s, ME, "honey", "fondue", "cookie", "hot-dog")
+    assert "reveal Clutch Player" not in texts(s)
     gather(s, "critical-rolls")
     do(s, "do not place", "fire up Pan", "draw from the Artisan deck")
-    assert len(s.hand[ME]) == 7 and "reveal Clutch Player" in texts(s)
+    assert len(s.hand[ME]) == 5 and "reveal Clutch Player" in texts(s)
     do(s, "reveal Clutch Player")
     assert s.rep[ME] == 5
 
@@ -415,12 +421,12 @@ def test_end_only_moons_are_never_scored_early() -> None:
     s = base()
     give_fancy(s, ME, "sweep-dreams", "wallflower", "den-mother", "kale-idoscope")
     to_hand(s, ME, "honey")
-    assert fancy_value(s, ME, CATALOG.fancies[F["sweep-dreams"]]) == 5
-    assert fancy_value(s, ME, CATALOG.fancies[F["wallflower"]]) == 5
+    assert fancy_value(s, ME, CATALOG.fancies[F["sweep-dreams"]]) == 6
+    assert fancy_value(s, ME, CATALOG.fancies[F["wallflower"]]) == 6
     assert early_moons(s, ME) == [F["den-mother"]]
     end_game(s)
     assert set(s.scored[ME]) == {F["sweep-dreams"], F["wallflower"], F["den-mother"]}
-    assert s.rep[ME] == 5 + 5 + 1
+    assert s.rep[ME] == 6 + 6 + 1
 
 
 def test_coins_are_cashed_before_moon_goals() -> None:
@@ -428,7 +434,7 @@ def test_coins_are_cashed_before_moon_goals() -> None:
     counts Coins (Sweep Dreams with many Coins still scores)."""
     s = scenario("sweep-dreams", goods(coins=7, BREAD=1))
     end_game(s)
-    assert s.rep[ME] == 7 + 5 and s.coins[ME] == 0
+    assert s.rep[ME] == 7 + 6 and s.coins[ME] == 0
 
 
 def test_pairadise_counts_scored_and_unscored_including_itself() -> None:

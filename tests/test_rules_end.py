@@ -206,7 +206,7 @@ def test_scoring_coins_then_moon_dragons_with_met_goals() -> None:
     set_goods(s, 0, coins=4, BREAD=1, MEAT=1, IRON=1, POTION=1, CRYSTAL=1, PLANT=1)
     give_fancy(s, 0, "kale-idoscope", "den-mother")  # 6; 1 per dragon in hand (3)
     set_goods(s, 1, coins=0, BREAD=1)
-    give_fancy(s, 1, "nest-egg")  # 2 per type with 3+: none
+    give_fancy(s, 1, "nest-egg")  # 2 per type with 4+: none
     end_game(s)
     assert s.over
     assert s.coins == [0, 0]
@@ -227,7 +227,7 @@ def test_coins_cannot_fulfil_moon_goals() -> None:
     set_goods(s, 1, coins=10, PLANT=2)
     give_fancy(s, 1, "sweep-dreams")
     end_game(s)
-    assert s.rep == [3, 10 + 5]
+    assert s.rep == [3, 10 + 6]
     assert s.scored == [[], [F["sweep-dreams"]]]
 
 
