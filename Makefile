@@ -15,7 +15,7 @@ play: $(STAMP)
 	$(VENV)/bin/flamecraft play
 
 test: $(STAMP)
-	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/ruff check src tests bench scripts
 	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest -q -n 2
 
