@@ -93,12 +93,12 @@ def report(games: list[tuple[int, list[Seat]]]) -> str:
     for card in order:
         cells = []
         for n in counts:
-            held = cards[card].get(n)
-            if not held or not held[0]:
+            stat = cards[card].get(n)
+            if not stat or not stat[0]:
                 cells.append("–")
                 continue
-            cells.append(f"{held[0]:.0f} · {100 * held[1] / held[0]:.0f}% · "
-                         f"{held[2] / held[0]:.1f} · {lift([held]):.2f}")
+            cells.append(f"{stat[0]:.0f} · {100 * stat[1] / stat[0]:.0f}% · "
+                         f"{stat[2] / stat[0]:.1f} · {lift([stat]):.2f}")
         name = FANCIES[CATALOG.fancy_by_id[card]].name
         lines.append(f"| {name} | " + " | ".join(cells)
                      + f" | {lift(list(cards[card].values())):.2f} |")
