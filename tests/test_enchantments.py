@@ -35,7 +35,7 @@ STARTER_OF = {"BREAD": "critical-rolls", "MEAT": "draco-bell", "IRON": "smith-ma
 STARTER_DRAGON = {"BREAD": "Pan", "MEAT": "Hickory", "IRON": "Wingnut", "POTION": "Tannin",
                   "CRYSTAL": "Brightgem", "PLANT": "Twig"}
 PURPLE_SETS = [0, 3, 6, 9]
-GOLDEN_SETS = [0, 7, 12]
+GOLDEN_SETS = [0, 6, 11]
 
 # The reference: cards-known.json (Purple deck, 8 Golden cards) and design.md §4–§5.
 FIXED: dict[str, tuple[str, str, dict[str, int], dict[str, int]]] = {
