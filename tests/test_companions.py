@@ -113,13 +113,15 @@ def test_hexley_gains_a_good_after_each_cast() -> None:
 
 
 def test_maitre_drake_reserves_after_a_cast_only_without_a_reservation() -> None:
-    """Maître D'rake: after a cast, if you have no reserved Enchantment, you may reserve one."""
+    """Maître D'rake: after a cast, gain 1 Coin; then, if you have no reserved Enchantment, you
+    may reserve one."""
     s = with_companion("maitre-drake")
     set_row(s, "displacer-beef", "smelting-pot", "creme-brulee", "wraith-rose", "elfspresso")
     set_goods(s, 0, BREAD=2, IRON=3)
     enchant(s, "draco-bell")
     do(s, "draw from the Artisan deck")
     assert "reserve Smelting Pot" in texts(s) and "do not reserve" in texts(s)
+    assert s.coins[0] == 1  # Maître D'rake's Coin (since the balance pass) comes first
     do(s, "reserve Smelting Pot")
     assert s.reserved[0] == CATALOG.enchantment_by_id["smelting-pot"]
     s2 = with_companion("maitre-drake")
@@ -129,34 +131,48 @@ def test_maitre_drake_reserves_after_a_cast_only_without_a_reservation() -> None
     set_goods(s2, 0, BREAD=2, IRON=3)
     enchant(s2, "draco-bell")
     do(s2, "draw from the Artisan deck")
-    assert not any(t.startswith("reserve") for t in texts(s2))
+    assert not any(t.startswith("reserve") for t in texts(s2)) and s2.coins[0] == 1
 
 
-def test_old_bellows_fires_every_dragon_once_per_game() -> None:
-    """Old Bellows: once per game, on a Gather turn, fire up every dragon at the Shop."""
-    s = with_companion("old-bellows")
-    to_slot(s, "draco-bell", 1, "cutlet")
-    to_hand(s, 0)
-    gather(s, "draco-bell")
-    if "do not place" in texts(s):
-        do(s, "do not place")
-    assert f"use {name('old-bellows')}" in texts(s)
-    do(s, f"use {name('old-bellows')}")
-    fired = 0
-    while "stop firing up" in texts(s) and fired < 2:
-        fire = next(t for t in texts(s) if t.startswith("fire up"))
-        do(s, fire)
-        fired += 1
-        while texts(s) and not any(t.startswith(("fire up", "stop")) for t in texts(s)):
-            do(s, texts(s)[0])
-    assert fired == 2 and s.companion_uses[0] == 1
+def to_own_turn(s: GameState) -> None:
+    """Plays on (declining what is optional) until the first player's next turn starts."""
     finish_turn(s)
-    finish_turn(s)
+    while s.current != 0 and not s.over:
+        finish_turn(s)
+
+
+def bellows_gather(s: GameState) -> list[str]:
+    """The first player gathers at Draco Bell (two dragons there); the choices then."""
     stand(s, 0, "critical-rolls")
     gather(s, "draco-bell")
     if "do not place" in texts(s):
         do(s, "do not place")
-    assert f"use {name('old-bellows')}" not in texts(s)
+    return texts(s)
+
+
+def test_old_bellows_fires_every_dragon_twice_per_game() -> None:
+    """Old Bellows (twice per game since the balance pass): on a Gather turn, fire up every
+    dragon at the Shop; a third Gather turn does not offer it."""
+    s = with_companion("old-bellows")
+    to_slot(s, "draco-bell", 1, "cutlet")
+    to_hand(s, 0)
+    use = f"use {name('old-bellows')}"
+    assert use in bellows_gather(s)
+    do(s, use)
+    fired = 0
+    while "stop firing up" in texts(s) and fired < 2:
+        do(s, next(t for t in texts(s) if t.startswith("fire up")))
+        fired += 1
+        while s.current == 0 and texts(s) and not any(
+                t.startswith(("fire up", "stop")) for t in texts(s)):
+            do(s, texts(s)[0])
+    assert fired == 2 and s.companion_uses[0] == 1
+    to_own_turn(s)
+    assert use in bellows_gather(s)
+    do(s, use)
+    assert s.companion_uses[0] == 2
+    to_own_turn(s)
+    assert s.current == 0 and use not in bellows_gather(s)
 
 
 def test_old_bellows_is_not_offered_for_a_single_dragon() -> None:
@@ -169,15 +185,18 @@ def test_old_bellows_is_not_offered_for_a_single_dragon() -> None:
 
 
 def test_santa_claws_once_per_turn_after_gifts_visiting_gifts_included() -> None:
-    """Santa Claws: once per turn, after you give 1 or more gifts, gain 1 Reputation."""
+    """Santa Claws (a Good since the balance pass): once per turn, after you give 1 or more
+    gifts, gain 1 Good of your choice."""
     s = with_companion("santa-claws", players=3)
     stand(s, 1, "draco-bell")
     stand(s, 2, "draco-bell")
     set_goods(s, 0, BREAD=1, MEAT=1)
-    do(s, "visit Draco Bell", "give Bread to P2")  # the Meat to P3 is then the only choice
-    assert s.goods[1][0] == 1 and s.goods[2][1] == 1
-    assert s.rep[0] == 1 and s.rep_sources[0][SRC_COMPANION] == 1
+    do(s, "visit Draco Bell", "give Bread to P2")
+    assert "gain Plant" in texts(s)  # after the first gift
+    do(s, "gain Plant", "give Meat to P3")  # the Good it gave could be gifted too
+    assert s.goods[1][0] == 1 and s.goods[2][1] == 1 and s.goods[0][5] == 1
     assert s.counters[0][3] == 2  # both gifts counted
+    assert not any(t.startswith("gain ") for t in texts(s))  # once per turn
 
 
 def test_santa_claws_does_not_trigger_without_gifts() -> None:
