@@ -113,15 +113,16 @@ def test_hexley_gains_a_good_after_each_cast() -> None:
 
 
 def test_maitre_drake_reserves_after_a_cast_only_without_a_reservation() -> None:
-    """Maître D'rake: after a cast, gain 1 Coin; then, if you have no reserved Enchantment, you
-    may reserve one."""
+    """Maître D'rake: after a cast, gain 1 Good of your choice; then, if you have no reserved
+    Enchantment, you may reserve one."""
     s = with_companion("maitre-drake")
     set_row(s, "displacer-beef", "smelting-pot", "creme-brulee", "wraith-rose", "elfspresso")
     set_goods(s, 0, BREAD=2, IRON=3)
     enchant(s, "draco-bell")
     do(s, "draw from the Artisan deck")
+    assert "gain Plant" in texts(s)  # Maître D'rake's Good (since the balance pass) comes first
+    do(s, "gain Plant")
     assert "reserve Smelting Pot" in texts(s) and "do not reserve" in texts(s)
-    assert s.coins[0] == 1  # Maître D'rake's Coin (since the balance pass) comes first
     do(s, "reserve Smelting Pot")
     assert s.reserved[0] == CATALOG.enchantment_by_id["smelting-pot"]
     s2 = with_companion("maitre-drake")
@@ -130,8 +131,8 @@ def test_maitre_drake_reserves_after_a_cast_only_without_a_reservation() -> None
     s2.ench_row.append(s2.ench_deck.pop())
     set_goods(s2, 0, BREAD=2, IRON=3)
     enchant(s2, "draco-bell")
-    do(s2, "draw from the Artisan deck")
-    assert not any(t.startswith("reserve") for t in texts(s2)) and s2.coins[0] == 1
+    do(s2, "draw from the Artisan deck", "gain Plant")
+    assert not any(t.startswith("reserve") for t in texts(s2)) and s2.goods[0][5] == 1
 
 
 def to_own_turn(s: GameState) -> None:
@@ -206,16 +207,19 @@ def test_santa_claws_does_not_trigger_without_gifts() -> None:
     assert s.rep_sources[0][SRC_COMPANION] == 0
 
 
-def test_knick_knack_exchanges_one_good_once_per_turn() -> None:
-    """Knick Knack: once per turn, return 1 Good to gain 1 Good of another type."""
+def test_knick_knack_exchanges_one_good_twice_per_turn() -> None:
+    """Knick Knack (twice per turn since the balance pass): return 1 Good to gain 1 Good of
+    another type; a third use in the same turn is not offered."""
     s = with_companion("knick-knack")
-    set_goods(s, 0, BREAD=1)
+    set_goods(s, 0, BREAD=2)
     use = f"use {name('knick-knack')}"
     assert use in texts(s)
     do(s, use)
     assert "return Bread for Bread" not in texts(s)
     do(s, "return Bread for Meat")
-    assert s.goods[0][0] == 0 and s.goods[0][1] == 1
+    assert s.goods[0][0] == 1 and s.goods[0][1] == 1
+    do(s, use, "return Bread for Iron")
+    assert s.goods[0][:3] == [0, 1, 1]
     assert use not in texts(s)
 
 
@@ -251,8 +255,18 @@ def test_hardhat_hattie_places_anywhere_twice_per_game() -> None:
 
 
 def test_companion_effects_do_not_act_for_other_players() -> None:
-    """Companions act only for their owner."""
+    """Companions act only for their owner (the first player holds Fortune Cookie, which does
+    nothing after setup)."""
     s = with_companion("hexley", p=1)
+    swap = s.companion_box.index(C["fortune-cookie"]) if C["fortune-cookie"] in s.companion_box \
+        else None
+    if swap is not None:
+        s.companion_box[swap], s.companion[0] = s.companion[0], C["fortune-cookie"]
+    else:
+        holder = s.companion.index(C["fortune-cookie"])
+        s.companion[holder], s.companion[0] = s.companion[0], s.companion[holder]
+    assert s.companion == [C["fortune-cookie"], C["hexley"]]
+    s.cache = None
     set_row(s, "displacer-beef", "smelting-pot", "creme-brulee", "wraith-rose", "elfspresso")
     set_goods(s, 0, BREAD=2, IRON=3)
     enchant(s, "draco-bell")
