@@ -126,27 +126,22 @@ def _card(table: dict[str, CardStat], kind: str, card: str) -> CardStat:
     return stat
 
 
-def seat_rates(results: Sequence[GameResult]) -> dict[int, list[float]]:
-    """The win rate of each seat at each player count (multiplayer games only)."""
-    wins: dict[int, list[float]] = {}
-    games: dict[int, int] = {}
-    for r in results:
-        n = len(r.lineup)
-        if n > 1:
-            row = wins.setdefault(n, [0.0] * n)
-            games[n] = games.get(n, 0) + 1
-            for p in range(n):
-                row[p] += win_share(r, p)
-    return {n: [w / games[n] for w in row] for n, row in wins.items()}
-
-
 def aggregate(results: Sequence[GameResult], bots: Sequence[str]) -> Balance:
     """Adds up the per-game facts of multiplayer and solo games. Each card's player-games
     also add up the wins their seats would give (``expected``), so a card's ``lift`` compares
     it fairly across player counts and seats."""
     b = Balance(list(bots))
     b.cards = {"placed": {}, "placed_type": {}, "cast": {}, "scored": {}, "visited": {}}
-    base = seat_rates(results)
+    # First the games and seat wins at each player count: the seat win rates are what a
+    # card's players are measured against in the pass below.
+    for r in results:
+        n = len(r.lineup)
+        b.games_by_players[n] = b.games_by_players.get(n, 0) + 1
+        wins = b.seat_wins.setdefault(n, [0.0] * n)
+        if n > 1:
+            for p in range(n):
+                wins[p] += win_share(r, p)
+    base = {n: [w / b.games_by_players[n] for w in row] for n, row in b.seat_wins.items()}
 
     def did(stat: CardStat, share: float, expect: float) -> None:
         stat.players += 1
@@ -157,15 +152,12 @@ def aggregate(results: Sequence[GameResult], bots: Sequence[str]) -> Balance:
         n = len(r.lineup)
         if n == 1:
             b.solo.setdefault(r.lineup[0], []).append(r.scores[0])
-        b.games_by_players[n] = b.games_by_players.get(n, 0) + 1
         b.turns.setdefault(n, []).append(r.turns)
-        wins = b.seat_wins.setdefault(n, [0.0] * n)
         scores = b.seat_scores.setdefault(n, [[] for _ in range(n)])
         totals = b.sources.setdefault(n, [0.0] * len(SOURCE_NAMES))
         for p in range(n):
             share = win_share(r, p) if n > 1 else 0.0
-            expect = base[n][p] if n > 1 else 0.0
-            wins[p] += share
+            expect = base[n][p]
             scores[p].append(r.scores[p])
             for k, amount in enumerate(r.sources[p]):
                 totals[k] += amount
