@@ -27,6 +27,7 @@ from ..solo import rating
 from ..state import SOURCE_NAMES
 from .tournament import (
     GameResult,
+    add_run_arguments,
     check_bots,
     command_line,
     horizontal_boxplot,
@@ -457,14 +458,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="bot specs, comma-separated (default planner): multiplayer tables are "
                         "filled with them in rotation; solo games are played by each")
     p.add_argument("--seed", type=int, default=1, help="seed (default 1)")
-    p.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
-    p.add_argument("--backend", choices=("local", "ray"), default="local")
-    p.add_argument("--enchantments", choices=("purple", "golden"), default="purple")
-    p.add_argument("--companions", action="store_true", help="play with the Companion module")
-    p.add_argument("--out", default="balance-report",
-                   help="folder for report.md, balance.json, games.jsonl and the plots "
-                        "(default: balance-report)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_run_arguments(p, "balance-report", "report.md, balance.json, games.jsonl and the plots")
     p.add_argument("--from", dest="from", metavar="GAMES_JSONL", default=None,
                    help="rebuild the report from a games.jsonl an earlier run wrote, without "
                         "playing (the other game options are then ignored)")

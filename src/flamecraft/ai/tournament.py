@@ -519,15 +519,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
     p.add_argument("--players", type=int, default=None,
                    help="players per game (default: the number of bots, at least 2, at most 5)")
+    add_run_arguments(p, "tournament-results", "results.json, results.csv, scores.png")
+
+
+def add_run_arguments(p: argparse.ArgumentParser, out: str, writes: str) -> None:
+    """The options every command that plays many bot games shares (tournament, balance):
+    where the games run, which cards, and where the results go."""
     p.add_argument("--workers", type=int, default=None,
                    help="processes (default: every core); 1 plays in this process")
     p.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local processes (default) or a Ray cluster (RAY_ADDRESS)")
     p.add_argument("--enchantments", choices=("purple", "golden"), default="purple")
     p.add_argument("--companions", action="store_true", help="play with the Companion module")
-    p.add_argument("--out", default="tournament-results",
-                   help="folder for results.json, results.csv, scores.png "
-                        "(default: tournament-results)")
+    p.add_argument("--out", default=out, help=f"folder for {writes} (default: {out})")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
