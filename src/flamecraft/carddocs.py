@@ -558,14 +558,19 @@ def _solo_lines(catalog: Catalog) -> list[str]:
     return lines
 
 
-def _summary_lines(catalog: Catalog) -> list[str]:
-    kinds: list[tuple[str, list[Provenance]]] = [
-        ("Shops", [s.provenance for s in catalog.shops]),
-        ("Artisan Dragons", [a.provenance for a in catalog.artisans]),
-        ("Enchantments", [e.provenance for e in catalog.enchantments]),
-        ("Fancy Dragons", [f.provenance for f in catalog.fancies]),
-        ("Companions", [c.provenance for c in catalog.companions]),
+def _card_kinds(catalog: Catalog) -> list[tuple[str, str, list[tuple[str, Provenance]]]]:
+    """Each kind of card (singular and plural) with every card's name and provenance."""
+    return [
+        ("Shop", "Shops", [(c.name, c.provenance) for c in catalog.shops]),
+        ("Artisan Dragon", "Artisan Dragons", [(c.name, c.provenance) for c in catalog.artisans]),
+        ("Enchantment", "Enchantments", [(c.name, c.provenance) for c in catalog.enchantments]),
+        ("Fancy Dragon", "Fancy Dragons", [(c.name, c.provenance) for c in catalog.fancies]),
+        ("Companion", "Companions", [(c.name, c.provenance) for c in catalog.companions]),
     ]
+
+
+def _summary_lines(catalog: Catalog) -> list[str]:
+    kinds = [(plural, [prov for _, prov in cards]) for _, plural, cards in _card_kinds(catalog)]
     lines = ["## Summary by provenance", "",
              "| kind | " + " | ".join(PROVENANCES) + " | with designed parts | total |",
              "|---|" + "---|" * (len(PROVENANCES) + 2)]
@@ -589,13 +594,11 @@ def _summary_lines(catalog: Catalog) -> list[str]:
 
 def _balance_lines(catalog: Catalog) -> list[str]:
     """The changes made to designed cards after the balance reports, in one place."""
-    changed = [(kind, name, prov.balance) for kind, cards in (
-        ("Shop", [(s.name, s.provenance) for s in catalog.shops]),
-        ("Enchantment", [(e.name, e.provenance) for e in catalog.enchantments]),
-        ("Fancy Dragon", [(f.name, f.provenance) for f in catalog.fancies]),
-        ("Companion", [(c.name, c.provenance) for c in catalog.companions]),
-        ("Achievement", [(a.name, a.provenance) for a in catalog.achievements]),
-    ) for name, prov in cards if prov.balance]
+    kinds = [*_card_kinds(catalog),
+             ("Achievement", "Achievements",
+              [(a.name, a.provenance) for a in catalog.achievements])]
+    changed = [(kind, name, prov.balance) for kind, _, cards in kinds
+               for name, prov in cards if prov.balance]
     lines = ["## Balance changes", "",
              "Designed cards changed because the bots' balance reports showed them standing "
              "out (the measurements, and the commands that produced them, are in "
