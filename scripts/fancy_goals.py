@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from multiprocessing import Pool
 from typing import Any
 
-from flamecraft.ai.tournament import GameSpec, game_seed, play_game
+from flamecraft.ai.tournament import GameSpec, game_seed, play_game, win_share
 from flamecraft.board import CATALOG
 from flamecraft.goals import MEASURE_FUNCTIONS, fancy_value
 
@@ -49,7 +49,7 @@ def play(job: tuple[str, int, int, int]) -> tuple[int, list[Seat]]:
     s = final[0]
     seats: list[Seat] = []
     for p in range(n):
-        share = 1 / len(result.winners) if p in result.winners else 0.0
+        share = win_share(result, p)
         held = [(FANCIES[f].id, FANCIES[f].reward.rep if FANCIES[f].sun
                  else fancy_value(s, p, FANCIES[f])) for f in s.scored[p]]
         held += [(FANCIES[f].id, 0) for f in s.fancy[p]]

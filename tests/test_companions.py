@@ -35,6 +35,12 @@ def with_companion(cid: str, players: int = 2, seed: int = 0, p: int = 0) -> Gam
     s = start(players, seed, companions=True)
     while s.stack[-1][0] != D_VISIT:
         apply_in_place(s, legal_actions(s)[0])
+    give_companion(s, cid, p)
+    return s
+
+
+def give_companion(s: GameState, cid: str, p: int) -> None:
+    """Player p holds ``cid`` from now on: swapped with its holder, or with the box."""
     holder = s.companion.index(C[cid]) if C[cid] in s.companion else -1
     if holder >= 0:
         s.companion[holder], s.companion[p] = s.companion[p], s.companion[holder]
@@ -44,7 +50,6 @@ def with_companion(cid: str, players: int = 2, seed: int = 0, p: int = 0) -> Gam
         s.companion[p] = C[cid]
     s.cache = None
     sound(s)
-    return s
 
 
 # --- the draft ---------------------------------------------------------------------------------
@@ -258,15 +263,8 @@ def test_companion_effects_do_not_act_for_other_players() -> None:
     """Companions act only for their owner (the first player holds Fortune Cookie, which does
     nothing after setup)."""
     s = with_companion("hexley", p=1)
-    swap = s.companion_box.index(C["fortune-cookie"]) if C["fortune-cookie"] in s.companion_box \
-        else None
-    if swap is not None:
-        s.companion_box[swap], s.companion[0] = s.companion[0], C["fortune-cookie"]
-    else:
-        holder = s.companion.index(C["fortune-cookie"])
-        s.companion[holder], s.companion[0] = s.companion[0], s.companion[holder]
+    give_companion(s, "fortune-cookie", 0)
     assert s.companion == [C["fortune-cookie"], C["hexley"]]
-    s.cache = None
     set_row(s, "displacer-beef", "smelting-pot", "creme-brulee", "wraith-rose", "elfspresso")
     set_goods(s, 0, BREAD=2, IRON=3)
     enchant(s, "draco-bell")
