@@ -25,8 +25,8 @@ from multiprocessing import Pool
 from typing import Any
 
 from flamecraft.ai.tournament import GameSpec, game_seed, play_game, win_share
-from flamecraft.board import CATALOG
-from flamecraft.goals import MEASURE_FUNCTIONS, fancy_value
+from flamecraft.core.board import CATALOG
+from flamecraft.core.goals import MEASURE_FUNCTIONS, fancy_value
 
 FANCIES = CATALOG.fancies
 COUNTS = (2, 3, 4, 5)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import random
 
 from flamecraft import GameRecord, apply, apply_in_place, legal_actions, replay, start, text
-from flamecraft.board import GOODS_LIMIT, HAND_LIMIT
-from flamecraft.engine import to_act
-from flamecraft.invariants import problems
-from flamecraft.serialize import dump_state, load_state
+from flamecraft.core.board import GOODS_LIMIT, HAND_LIMIT
+from flamecraft.core.engine import to_act
+from flamecraft.core.invariants import problems
+from flamecraft.core.serialize import dump_state, load_state
 
 MAX_DECISIONS = 3000  # far above the longest random game seen (about 700)
 

@@ -4,9 +4,9 @@ one-place-per-card invariant, then drive the engine by action texts."""
 from __future__ import annotations
 
 from flamecraft import GameState, apply_in_place, legal_actions, parse_action, start, text
-from flamecraft.board import CATALOG
-from flamecraft.invariants import problems
-from flamecraft.state import EMPTY
+from flamecraft.core.board import CATALOG
+from flamecraft.core.invariants import problems
+from flamecraft.core.state import EMPTY
 
 A = CATALOG.artisan_by_id
 S = CATALOG.shop_by_id
@@ -162,7 +162,7 @@ def hold_turn(s: GameState, p: int) -> None:
     """Keeps p's turn open at "end turn", so a test can read the state before the end-of-turn
     steps (limits, refills) run: p holds Enchanté with its goal met, so every step of the turn
     offers a reveal and no step is taken automatically."""
-    from flamecraft.state import CASTS
+    from flamecraft.core.state import CASTS
 
     give_fancy(s, p, "enchante")
     s.counters[p][CASTS] = max(s.counters[p][CASTS], 3)
@@ -208,7 +208,7 @@ def clear_fancy(s: GameState, p: int) -> None:
 
 def end_game(s: GameState) -> GameState:
     """Runs the end-game scoring phase on this state now (Coins, then Moon Dragons)."""
-    from flamecraft.frames import P_GAME_END
+    from flamecraft.core.frames import P_GAME_END
 
     s.stack = [(P_GAME_END,)]
     s.cache = None

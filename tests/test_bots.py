@@ -27,7 +27,7 @@ from flamecraft.ai import (
 from flamecraft.ai.evaluate import relative, value
 from flamecraft.ai.interface import Bot
 from flamecraft.bots import BOTS
-from flamecraft.hidden import determinize
+from flamecraft.core.hidden import determinize
 from helpers import fresh, give_fancy, set_goods, to_row
 
 

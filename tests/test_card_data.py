@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from flamecraft import CardDataError, load_catalog
-from flamecraft.cards import DATA_FILES, MEASURES, OP_SCHEMA, PROVENANCES, build_catalog
-from flamecraft.effects import OP_RUNNERS
-from flamecraft.goals import MEASURE_FUNCTIONS
+from flamecraft.core.cards import DATA_FILES, MEASURES, OP_SCHEMA, PROVENANCES, build_catalog
+from flamecraft.core.effects import OP_RUNNERS
+from flamecraft.core.goals import MEASURE_FUNCTIONS
 
 CAT = load_catalog()
 Files = dict[str, tuple[str, dict[str, Any]]]

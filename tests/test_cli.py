@@ -29,11 +29,11 @@ from flamecraft import (
     text,
     winners,
 )
-from flamecraft.board import CATALOG
 from flamecraft.bots import random_action
 from flamecraft.cli import main
+from flamecraft.core.board import CATALOG
+from flamecraft.core.view import view
 from flamecraft.render import WIDTH, render
-from flamecraft.view import view
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

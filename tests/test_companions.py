@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from flamecraft import GameState, apply_in_place, legal_actions, start, to_act
-from flamecraft.board import CATALOG
-from flamecraft.frames import D_COMPANION_PICK, D_VISIT
-from flamecraft.state import EMPTY, SRC_COMPANION
+from flamecraft.core.board import CATALOG
+from flamecraft.core.frames import D_COMPANION_PICK, D_VISIT
+from flamecraft.core.state import EMPTY, SRC_COMPANION
 from helpers import (
     add_shop,
     do,

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from flamecraft import GameState
-from flamecraft.board import CATALOG
-from flamecraft.state import CAST_ICONS, CASTS, EMPTY, MAX_SETS
+from flamecraft.core.board import CATALOG
+from flamecraft.core.state import CAST_ICONS, CASTS, EMPTY, MAX_SETS
 from helpers import (
     E,
     S,

@@ -10,8 +10,11 @@ from pathlib import Path
 import pytest
 
 from flamecraft import GameState, apply_in_place, legal_actions, start, view
-from flamecraft import actions as A
-from flamecraft.board import CATALOG
+from flamecraft.core import actions as A
+from flamecraft.core.board import CATALOG
+from flamecraft.core.errors import IllegalActionError
+from flamecraft.core.frames import SUPPLY
+from flamecraft.core.solo import rating
 from flamecraft.encoding import (
     COMPANION_FIXED,
     COMPANION_SEAT,
@@ -30,9 +33,6 @@ from flamecraft.encoding import (
     observation_sparse,
     solo_target,
 )
-from flamecraft.errors import IllegalActionError
-from flamecraft.frames import SUPPLY
-from flamecraft.solo import rating
 from helpers import add_shop, do, fresh, gather, set_goods, texts, to_ability, to_hand, to_slot
 
 PLAYER_COUNTS = range(MIN_PLAYERS, MAX_PLAYERS + 1)

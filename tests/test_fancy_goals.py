@@ -8,9 +8,9 @@ from collections.abc import Callable
 import pytest
 
 from flamecraft import GameState
-from flamecraft.board import CATALOG
-from flamecraft.goals import early_moons, fancy_value
-from flamecraft.state import (
+from flamecraft.core.board import CATALOG
+from flamecraft.core.goals import early_moons, fancy_value
+from flamecraft.core.state import (
     CAST_ICONS,
     CASTS,
     COMPLETED,

@@ -8,8 +8,8 @@ from itertools import combinations
 import pytest
 
 from flamecraft import GameState
-from flamecraft.goods import GOOD_NAMES
-from flamecraft.state import COMPLETED, GIFTS, PLACED
+from flamecraft.core.goods import GOOD_NAMES
+from flamecraft.core.state import COMPLETED, GIFTS, PLACED
 from helpers import (
     A,
     E,

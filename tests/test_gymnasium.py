@@ -14,7 +14,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from flamecraft import GameState, legal_actions, to_act
-from flamecraft.actions import Action
+from flamecraft.core.actions import Action
 from flamecraft.encoding import catalogue, final_rewards, observation
 from flamecraft.envs.gym_single import (
     ENV_ID,

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from flamecraft import GameState, apply_in_place, legal_actions, start, view
-from flamecraft.hidden import determinize
-from flamecraft.invariants import problems
+from flamecraft.core.hidden import determinize
+from flamecraft.core.invariants import problems
 
 
 def _midgame(players: int, seed: int) -> GameState:

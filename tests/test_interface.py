@@ -23,9 +23,9 @@ from flamecraft import (
     to_act,
     view,
 )
-from flamecraft import actions as A
-from flamecraft.board import CATALOG
-from flamecraft.state import EMPTY
+from flamecraft.core import actions as A
+from flamecraft.core.board import CATALOG
+from flamecraft.core.state import EMPTY
 from helpers import S, add_shop, do, end_game, fresh, texts
 
 GAMES = [(2, 0), (3, 1), (4, 2), (5, 3)]

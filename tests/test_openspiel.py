@@ -15,10 +15,10 @@ from open_spiel.python.algorithms import ismcts
 
 import flamecraft.openspiel_game as og
 from flamecraft import apply_in_place, legal_actions, text, winners
-from flamecraft.board import CATALOG
+from flamecraft.core.board import CATALOG
+from flamecraft.core.frames import D_ARTISAN_LOOK
+from flamecraft.core.serialize import state_from_json
 from flamecraft.encoding import catalogue, final_rewards, layout
-from flamecraft.frames import D_ARTISAN_LOOK
-from flamecraft.serialize import state_from_json
 from helpers import add_shop, deck_top, do, fresh, gather, to_ability
 
 

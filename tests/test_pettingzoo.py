@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from flamecraft import actions as A
 from flamecraft import to_act, winners
+from flamecraft.core import actions as A
+from flamecraft.core.errors import IllegalActionError
 from flamecraft.encoding import final_rewards, layout, observation, solo_target
 from flamecraft.envs import flamecraft_v0
-from flamecraft.errors import IllegalActionError
 
 # PettingZoo's checker warns that dict observations are not Box/Discrete, as it does for
 # its own classic games (which it lists as exceptions); nothing else may warn.

@@ -26,12 +26,12 @@ from flamecraft import (
     to_act,
     winners,
 )
-from flamecraft.actions import GIFT_ARTISAN
-from flamecraft.board import CATALOG
 from flamecraft.bots import BOTS, random_action
-from flamecraft.serialize import GameRecord
-from flamecraft.setup_game import MAX_PLAYERS, MIN_PLAYERS
-from flamecraft.state import Options
+from flamecraft.core.actions import GIFT_ARTISAN
+from flamecraft.core.board import CATALOG
+from flamecraft.core.serialize import GameRecord
+from flamecraft.core.setup_game import MAX_PLAYERS, MIN_PLAYERS
+from flamecraft.core.state import Options
 from flamecraft.tui import (
     ChoiceError,
     LogEntry,

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from flamecraft import GameState, apply, legal_actions, parse_action, to_act, winners
-from flamecraft.board import CATALOG
-from flamecraft.state import FANCY_SCORED, SRC_COINS, SRC_MOON, SRC_SUN, SUN_SCORED
+from flamecraft.core.board import CATALOG
+from flamecraft.core.state import FANCY_SCORED, SRC_COINS, SRC_MOON, SRC_SUN, SUN_SCORED
 from helpers import (
     F,
     add_shop,

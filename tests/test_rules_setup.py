@@ -6,12 +6,12 @@ from collections import Counter
 
 import pytest
 
-from flamecraft import actions as A
 from flamecraft import apply_in_place, legal_actions, parse_action, start, to_act
-from flamecraft.board import ART_TYPE, CATALOG
-from flamecraft.cards import ICON_RAINBOW
-from flamecraft.frames import D_VISIT
-from flamecraft.state import EMPTY, NUM_SOURCES
+from flamecraft.core import actions as A
+from flamecraft.core.board import ART_TYPE, CATALOG
+from flamecraft.core.cards import ICON_RAINBOW
+from flamecraft.core.frames import D_VISIT
+from flamecraft.core.state import EMPTY, NUM_SOURCES
 from helpers import fresh, sound, texts
 
 SHOPS = CATALOG.shops

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from flamecraft import GameState, apply, apply_in_place, legal_actions, parse_action, start, to_act
-from flamecraft.board import CATALOG
-from flamecraft.state import COMPLETED, EMPTY, GIFTS, PLACED
+from flamecraft.core.board import CATALOG
+from flamecraft.core.state import COMPLETED, EMPTY, GIFTS, PLACED
 from helpers import (
     A,
     E,

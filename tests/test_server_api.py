@@ -22,11 +22,11 @@ if not os.environ.get("CI"):
 
 from fastapi.testclient import TestClient
 
-from flamecraft import actions as A
 from flamecraft import apply_in_place, legal_actions, start, text
-from flamecraft.board import CATALOG
 from flamecraft.bots import BOTS
-from flamecraft.serialize import GameRecord, replay
+from flamecraft.core import actions as A
+from flamecraft.core.board import CATALOG
+from flamecraft.core.serialize import GameRecord, replay
 from flamecraft.server import Settings, create_app
 from flamecraft.server.actions_json import KIND_NAMES, SKIP_NAMES, legal_json
 

@@ -18,12 +18,12 @@ from typing import Any
 
 import pytest
 
-from flamecraft import actions as A
 from flamecraft import apply_in_place, parse_action, start
-from flamecraft.board import CATALOG
-from flamecraft.frames import D_ARTISAN_LOOK, D_KEEP_DRAWN_FANCY
-from flamecraft.serialize import GameRecord
-from flamecraft.state import GameState
+from flamecraft.core import actions as A
+from flamecraft.core.board import CATALOG
+from flamecraft.core.frames import D_ARTISAN_LOOK, D_KEEP_DRAWN_FANCY
+from flamecraft.core.serialize import GameRecord
+from flamecraft.core.state import GameState
 from test_server_api import client_for, new_game, next_state, settings, ws_url
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -26,7 +26,7 @@ if not os.environ.get("CI"):  # in CI the web extra is installed: a missing one 
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from flamecraft.serialize import GameRecord, replay
+from flamecraft.core.serialize import GameRecord, replay
 from test_server_api import postgres_schema
 
 TIMEOUT = 15.0

@@ -17,7 +17,7 @@ if not os.environ.get("CI"):  # in CI the web extra is installed: a missing one 
     pytest.importorskip("fastapi", reason="the web extra is not installed")
 
 
-from flamecraft.serialize import GameRecord, replay
+from flamecraft.core.serialize import GameRecord, replay
 from flamecraft.server import Settings
 from test_server_api import (
     client_for,

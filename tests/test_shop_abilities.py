@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from flamecraft import GameState
-from flamecraft.state import COMPLETED, EMPTY, FANCY_SCORED, GIFTS, PLACED
+from flamecraft.core.state import COMPLETED, EMPTY, FANCY_SCORED, GIFTS, PLACED
 from helpers import (
     A,
     E,

@@ -8,9 +8,9 @@ import random
 import pytest
 
 from flamecraft import apply_in_place, legal_actions, start, view
-from flamecraft.board import CATALOG
-from flamecraft.solo import check_achievements, rating
-from flamecraft.state import (
+from flamecraft.core.board import CATALOG
+from flamecraft.core.solo import check_achievements, rating
+from flamecraft.core.state import (
     CAST_ICONS,
     CASTS,
     COMPLETED,

@@ -25,7 +25,7 @@ from flamecraft.ai.tournament import (
     wilson,
 )
 from flamecraft.cli import main
-from flamecraft.state import CASTS, PLACED, GameState
+from flamecraft.core.state import CASTS, PLACED, GameState
 
 
 def test_each_game_is_seeded_from_the_tournament_seed_and_its_index_only() -> None:

@@ -13,9 +13,9 @@ The core API (everything an adapter needs)::
 
 from __future__ import annotations
 
-from .actions import Action
-from .cards import Catalog, load_catalog
-from .engine import (
+from .core.actions import Action
+from .core.cards import Catalog, load_catalog
+from .core.engine import (
     apply,
     apply_in_place,
     describe_decision,
@@ -27,16 +27,16 @@ from .engine import (
     to_act,
     winners,
 )
-from .errors import (
+from .core.errors import (
     CardDataError,
     FlamecraftError,
     GameOverError,
     IllegalActionError,
     StateFormatError,
 )
-from .serialize import GameRecord, dump_record, dump_state, load_record, load_state, replay
-from .state import GameState, Options
-from .view import view
+from .core.serialize import GameRecord, dump_record, dump_state, load_record, load_state, replay
+from .core.state import GameState, Options
+from .core.view import view
 
 __all__ = [
     "Action", "CardDataError", "Catalog", "FlamecraftError", "GameOverError", "GameRecord",

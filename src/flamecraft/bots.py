@@ -9,10 +9,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from .actions import Action
-from .engine import legal_actions
-from .errors import GameOverError
-from .state import GameState
+from .core.actions import Action
+from .core.engine import legal_actions
+from .core.errors import GameOverError
+from .core.state import GameState
 
 
 def random_action(state: GameState, rng: random.Random) -> Action:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .cards import (
+from .core.cards import (
     ANY_SLOT,
     OP_SCHEMA,
     PROVENANCES,
@@ -33,7 +33,7 @@ from .cards import (
     ShopCard,
     load_catalog,
 )
-from .goods import GOOD_KEYS, GOOD_NAMES, NUM_GOODS
+from .core.goods import GOOD_KEYS, GOOD_NAMES, NUM_GOODS
 
 DEFAULT_OUTPUT = Path(__file__).resolve().parents[2] / "docs" / "cards.md"
 ICON_NAMES = (*GOOD_NAMES, "rainbow", "dragon", "coin")

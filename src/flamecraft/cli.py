@@ -14,14 +14,14 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from typing import NoReturn
 
-from .board import CATALOG
 from .bots import random_action
-from .engine import (
+from .commandline import CliError, UsageError, write_atomically
+from .core.board import CATALOG
+from .core.engine import (
     apply_in_place,
     describe_decision,
     legal_actions,
@@ -32,24 +32,16 @@ from .engine import (
     to_act,
     winners,
 )
-from .errors import FlamecraftError, StateFormatError
+from .core.errors import FlamecraftError, StateFormatError
+from .core.serialize import GameRecord, dump_record, dump_state, load_record, load_state
+from .core.setup_game import MAX_PLAYERS, MIN_PLAYERS
+from .core.state import GameState
+from .core.view import view
 from .render import render, scores
-from .serialize import GameRecord, dump_record, dump_state, load_record, load_state
-from .setup_game import MAX_PLAYERS, MIN_PLAYERS
-from .state import GameState
 from .tui import add_play_arguments, cmd_play
-from .view import view
 
 PROG = "flamecraft"
 MAX_DECISIONS = 100_000  # a random game that has not ended after this many choices is a bug
-
-
-class CliError(Exception):
-    """A problem to report on one line of stderr (exit status 1)."""
-
-
-class UsageError(Exception):
-    """A command-line usage problem (exit status 2)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -131,39 +123,6 @@ def _load_record(path: str) -> GameRecord:
         return load_record(_read(path))
     except StateFormatError as exc:
         raise CliError(f"{_label(path)}: {exc}") from None
-
-
-def _new_file_mode() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-def write_atomically(path: str, content: str) -> None:
-    """Writes ``content`` to ``path`` whole or not at all: a temporary file in the same folder,
-    flushed to disk, then renamed over ``path``. A reader never sees half a file."""
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        mode = os.stat(path).st_mode & 0o777
-    except OSError:
-        mode = _new_file_mode()
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".flamecraft-", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise CliError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(content)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise CliError(f"{path}: cannot write: {exc.strerror or exc}") from None
-        raise
 
 
 def _output(path: str | None, content: str) -> None:

@@ -21,14 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from . import actions as A
-from .actions import Action
-from .board import ART_TYPE, CATALOG, ROW_SIZE
-from .engine import legal_actions, to_act, winners
-from .errors import IllegalActionError
-from .frames import DECISIONS, SUPPLY
-from .goods import NUM_GOODS
-from .state import (
+from .core import actions as A
+from .core.actions import Action
+from .core.board import ART_TYPE, CATALOG, ROW_SIZE
+from .core.engine import legal_actions, to_act, winners
+from .core.errors import IllegalActionError
+from .core.frames import DECISIONS, SUPPLY
+from .core.goods import NUM_GOODS
+from .core.state import (
     CAST_ICONS,
     CASTS,
     COMPLETED,

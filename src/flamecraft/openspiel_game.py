@@ -31,9 +31,14 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from . import actions as A
-from .actions import Action
-from .board import CATALOG
+from .core import actions as A
+from .core.actions import Action
+from .core.board import CATALOG
+from .core.engine import apply_in_place, start, text, to_act
+from .core.hidden import determinize
+from .core.serialize import load_state, state_to_json
+from .core.state import GameState
+from .core.view import view
 from .encoding import (
     MARGIN_CAP,
     MAX_PLAYERS,
@@ -43,12 +48,7 @@ from .encoding import (
     final_rewards,
     layout,
 )
-from .engine import apply_in_place, start, text, to_act
 from .envs import observation_array
-from .hidden import determinize
-from .serialize import load_state, state_to_json
-from .state import GameState
-from .view import view
 
 MAX_GAME_LENGTH = 3000
 RESAMPLE_TRIES = 1000

@@ -9,8 +9,8 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from .cards import ANY_SLOT, ICON_COIN, ICON_DRAGON, ICON_RAINBOW, Catalog, EnchantmentCard
-from .goods import GOOD_KEYS, GOOD_NAMES
+from .core.cards import ANY_SLOT, ICON_COIN, ICON_DRAGON, ICON_RAINBOW, Catalog, EnchantmentCard
+from .core.goods import GOOD_KEYS, GOOD_NAMES
 
 WIDTH = 100
 SOURCE_LABELS = {

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from . import actions as A
-from .actions import Action
-from .frames import D_ARTISAN_LOOK
-from .state import GameState
+from .core import actions as A
+from .core.actions import Action
+from .core.frames import D_ARTISAN_LOOK
+from .core.state import GameState
 
 BOT_NAMES = ("Ember", "Cinder", "Ash", "Blaze", "Soot")  # no card has these names
 

@@ -22,10 +22,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from .actions import Action, normalize
-from .board import CATALOG
 from .bots import BOTS, DEFAULT_BOT
-from .engine import (
+from .commandline import CliError, UsageError, write_atomically
+from .core.actions import Action, normalize
+from .core.board import CATALOG
+from .core.engine import (
     advance,
     apply,
     describe_decision,
@@ -35,11 +36,15 @@ from .engine import (
     text,
     to_act,
 )
-from .engine import winners as engine_winners
-from .errors import FlamecraftError
-from .goals import fancy_value
+from .core.engine import winners as engine_winners
+from .core.errors import FlamecraftError
+from .core.goals import fancy_value
+from .core.serialize import GameRecord
+from .core.setup_game import MAX_PLAYERS, MIN_PLAYERS, new_game
+from .core.solo import rating
+from .core.state import EMPTY, SOURCE_NAMES, GameState
+from .core.view import view
 from .render import render
-from .serialize import GameRecord
 from .sessions import (
     BOT_NAMES,
     LogEntry,
@@ -49,9 +54,6 @@ from .sessions import (
     public_text,
     reveals,
 )
-from .setup_game import MAX_PLAYERS, MIN_PLAYERS, new_game
-from .solo import rating
-from .state import EMPTY, SOURCE_NAMES, GameState
 from .tui_screen import (
     HELP,
     Cards,
@@ -68,7 +70,6 @@ from .tui_screen import (
     town_detail,
     wrap,
 )
-from .view import view
 
 HUMAN = "human"
 SEAT_ALIASES = {"human": HUMAN, "h": HUMAN, "person": HUMAN, "me": HUMAN, "bot": DEFAULT_BOT,
@@ -423,8 +424,6 @@ def _saved_seats(raw: Any, names: list[str], path: str) -> list[Seat]:
 
 def write_file(path: str, content: str) -> None:
     """Writes a save whole or not at all (the command line's atomic writer)."""
-    from .cli import CliError, write_atomically
-
     try:
         write_atomically(path, content)
     except CliError as exc:
@@ -819,8 +818,6 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Plays one game in the terminal; returns the exit status."""
-    from .cli import CliError, UsageError
-
     for stream in (sys.stdout, sys.stdin):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import (
+from .core.cards import (
     ANY_SLOT,
     ICON_COIN,
     ICON_DRAGON,
@@ -26,7 +26,7 @@ from .cards import (
     FancyCard,
     ShopCard,
 )
-from .goods import GOOD_KEYS, GOOD_NAMES
+from .core.goods import GOOD_KEYS, GOOD_NAMES
 
 GOOD_ABBR = ("Br", "Me", "Ir", "Po", "Cr", "Pl")
 # ANSI foreground colours: Bread yellow, Meat red, Iron white, Potion magenta, Crystal cyan,

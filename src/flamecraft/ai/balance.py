@@ -21,10 +21,10 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..board import CATALOG
-from ..goods import GOOD_NAMES, NUM_GOODS
-from ..solo import rating
-from ..state import SOURCE_NAMES
+from ..core.board import CATALOG
+from ..core.goods import GOOD_NAMES, NUM_GOODS
+from ..core.solo import rating
+from ..core.state import SOURCE_NAMES
 from .tournament import (
     GameResult,
     add_run_arguments,

@@ -16,9 +16,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..board import ART_TYPE, CATALOG, dragons_at
-from ..cards import ICON_COIN, ICON_DRAGON, ICON_RAINBOW
-from ..frames import (
+from ..core.board import ART_TYPE, CATALOG, dragons_at
+from ..core.cards import ICON_COIN, ICON_DRAGON, ICON_RAINBOW
+from ..core.frames import (
     D_ABILITY,
     D_ACTION,
     D_CAST,
@@ -34,10 +34,10 @@ from ..frames import (
     D_VISIT,
     P_CAST_FINISH,
 )
-from ..goals import MEASURE_FUNCTIONS, fancy_value
-from ..goods import NUM_GOODS
-from ..state import EMPTY, GameState
-from ..turn import affordable
+from ..core.goals import MEASURE_FUNCTIONS, fancy_value
+from ..core.goods import NUM_GOODS
+from ..core.state import EMPTY, GameState
+from ..core.turn import affordable
 
 _ENCH = CATALOG.enchantments
 _SHOPS = CATALOG.shops

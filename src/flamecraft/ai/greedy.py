@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 
-from ..actions import Action
-from ..engine import apply
+from ..core.actions import Action
+from ..core.engine import apply
 from .evaluate import DEFAULT, Weights, relative
 from .interface import Seat, pick_best
 

@@ -18,12 +18,12 @@ import threading
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
-from ..actions import Action
-from ..engine import legal_actions, text, to_act
-from ..errors import GameOverError
-from ..hidden import determinize
-from ..state import GameState
-from ..view import view
+from ..core.actions import Action
+from ..core.engine import legal_actions, text, to_act
+from ..core.errors import GameOverError
+from ..core.hidden import determinize
+from ..core.state import GameState
+from ..core.view import view
 
 __all__ = ["Bot", "RandomBot", "Seat", "TrueStateBot", "policy_of", "policy_per_thread"]
 

@@ -35,14 +35,14 @@ import random
 import time
 from collections.abc import Callable
 
-from .. import actions as A
-from ..actions import Action
-from ..board import ART_TYPE, CATALOG, dragons_at
-from ..cards import ICON_COIN, ICON_RAINBOW
-from ..engine import apply, apply_in_place, legal_actions, to_act, winners
-from ..goods import NUM_GOODS
-from ..state import GameState
-from ..turn import affordable
+from ..core import actions as A
+from ..core.actions import Action
+from ..core.board import ART_TYPE, CATALOG, dragons_at
+from ..core.cards import ICON_COIN, ICON_RAINBOW
+from ..core.engine import apply, apply_in_place, legal_actions, to_act, winners
+from ..core.goods import NUM_GOODS
+from ..core.state import GameState
+from ..core.turn import affordable
 from .evaluate import DEFAULT, Weights, ench_reward, public_value, squash, value
 from .interface import Seat
 from .planner import PlannerBot

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import random
 
-from ..actions import Action
-from ..engine import apply, legal_actions
-from ..state import GameState
+from ..core.actions import Action
+from ..core.engine import apply, legal_actions
+from ..core.state import GameState
 from .evaluate import Weights, relative
 from .interface import Seat, mine_this_turn, pick_best
 

@@ -29,9 +29,9 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..board import CATALOG
-from ..engine import apply_in_place, start, to_act, winners
-from ..state import EMPTY, SOURCE_NAMES, GameState
+from ..core.board import CATALOG
+from ..core.engine import apply_in_place, start, to_act, winners
+from ..core.state import EMPTY, SOURCE_NAMES, GameState
 from . import make_bot, parse_bot_spec
 from .interface import Seat, TrueStateBot
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.state import GameState
 from ..encoding import layout, observation_sparse
-from ..state import GameState
 
 
 def observation_array(s: GameState, seat: int, out: np.ndarray | None = None) -> np.ndarray:

@@ -24,8 +24,12 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..actions import Action
-from ..board import CATALOG
+from ..core.actions import Action
+from ..core.board import CATALOG
+from ..core.engine import apply_in_place, describe_decision, start, to_act
+from ..core.errors import IllegalActionError
+from ..core.state import GameState
+from ..core.view import view
 from ..encoding import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -34,11 +38,7 @@ from ..encoding import (
     final_rewards,
     layout,
 )
-from ..engine import apply_in_place, describe_decision, start, to_act
-from ..errors import IllegalActionError
 from ..render import render
-from ..state import GameState
-from ..view import view
 from . import observation_array
 
 ObsDict = dict[str, np.ndarray]

@@ -25,9 +25,12 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..actions import Action
-from ..board import CATALOG
 from ..bots import BOTS
+from ..core.actions import Action
+from ..core.board import CATALOG
+from ..core.engine import apply_in_place, describe_decision, start, to_act
+from ..core.state import GameState
+from ..core.view import view
 from ..encoding import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -36,10 +39,7 @@ from ..encoding import (
     final_rewards,
     layout,
 )
-from ..engine import apply_in_place, describe_decision, start, to_act
 from ..render import render
-from ..state import GameState
-from ..view import view
 from . import observation_array
 
 Bot = Callable[[GameState, random.Random], Action]

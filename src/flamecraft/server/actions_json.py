@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .. import actions as A
-from ..actions import Action
-from ..board import CATALOG
-from ..engine import legal_actions, text
-from ..goods import COIN, GOOD_KEYS
-from ..state import GameState
+from ..core import actions as A
+from ..core.actions import Action
+from ..core.board import CATALOG
+from ..core.engine import legal_actions, text
+from ..core.goods import COIN, GOOD_KEYS
+from ..core.state import GameState
 
 _ART = [c.id for c in CATALOG.artisans]
 _SHOP = [c.id for c in CATALOG.shops]

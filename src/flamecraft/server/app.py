@@ -24,10 +24,10 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect
 
-from ..board import CATALOG
 from ..bots import BOTS, DEFAULT_BOT
-from ..goods import GOOD_KEYS
-from ..view import view
+from ..core.board import CATALOG
+from ..core.goods import GOOD_KEYS
+from ..core.view import view
 from .games import (
     FINISHED,
     OPEN,
@@ -89,7 +89,7 @@ def _reward(r: Any) -> dict[str, int]:
 @cache
 def catalog_json() -> dict[str, Any]:
     """Every card the browser may draw, by id (GET /api/cards)."""
-    from ..cards import ANY_SLOT, SHOP_ICONS
+    from ..core.cards import ANY_SLOT, SHOP_ICONS
 
     c = CATALOG
     shops = [{

@@ -30,9 +30,9 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any, TypeVar
 
-from ..actions import Action
 from ..bots import BOTS, DEFAULT_BOT, random_action
-from ..engine import (
+from ..core.actions import Action
+from ..core.engine import (
     apply,
     describe_decision,
     legal_actions,
@@ -42,8 +42,10 @@ from ..engine import (
     to_act,
     winners,
 )
-from ..errors import FlamecraftError, IllegalActionError
-from ..serialize import GameRecord
+from ..core.errors import FlamecraftError, IllegalActionError
+from ..core.serialize import GameRecord
+from ..core.state import GameState, Options
+from ..core.view import view
 from ..sessions import (
     BOT_NAMES,
     LogEntry,
@@ -53,8 +55,6 @@ from ..sessions import (
     public_text,
     reveals,
 )
-from ..state import GameState, Options
-from ..view import view
 from .actions_json import legal_json
 from .pubsub import Bus, make_bus
 from .settings import Settings

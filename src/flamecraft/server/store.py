@@ -21,8 +21,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..serialize import options_from_json, options_to_json
-from ..state import Options
+from ..core.serialize import options_from_json, options_to_json
+from ..core.state import Options
 from .settings import is_postgres, sqlite_path
 
 SCHEMA_VERSION = 1
