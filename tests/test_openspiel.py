@@ -184,8 +184,9 @@ def test_information_state_hides_other_seats_choices() -> None:
     keeper = state.current_player()
     state.apply_action(state.legal_actions()[0])
     name = CATALOG.fancies[state.engine_state.fancy[keeper][0]].name
-    mine = state.information_state_string(keeper)
-    theirs = state.information_state_string(1 - keeper)
+    mine = state.information_state_record(keeper)
+    theirs = state.information_state_record(1 - keeper)
+    assert state.information_state_string(keeper) != state.information_state_string(1 - keeper)
     assert f"keep {name}" in mine and "shown" in mine
     assert theirs.split("\n")[0] == f"P{keeper + 1}: keep a Fancy Dragon"
 

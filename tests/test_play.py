@@ -27,14 +27,12 @@ from flamecraft import (
     winners,
 )
 from flamecraft.bots import BOTS, random_action
-from flamecraft.core.actions import GIFT_ARTISAN
 from flamecraft.core.board import CATALOG
 from flamecraft.core.serialize import GameRecord
 from flamecraft.core.setup_game import MAX_PLAYERS, MIN_PLAYERS
 from flamecraft.core.state import Options
 from flamecraft.tui import (
     ChoiceError,
-    LogEntry,
     Seat,
     Session,
     Setup,
@@ -44,7 +42,6 @@ from flamecraft.tui import (
     find_card,
     load_session,
     match_text,
-    public_text,
     reveals,
     seat_kind,
     setup_from_args,
@@ -62,7 +59,7 @@ from flamecraft.tui_screen import (
     visible_len,
     wrap,
 )
-from helpers import A, add_shop, do, fresh, gather, to_ability
+from helpers import add_shop, do, fresh, gather, to_ability
 
 EXE = str(Path(sys.executable).parent / "flamecraft")
 COLOR = re.compile(r"\x1b\[[0-9;]*m")
@@ -231,23 +228,6 @@ def test_looking_at_the_artisan_deck_cannot_be_undone() -> None:
     do(s, ability)
     assert reveals(before, s)
     assert not reveals(fresh(2, seed=1), do(fresh(2, seed=1), "visit Smith Mart"))
-
-
-def test_log_hides_the_cards_a_choice_names_from_the_other_seats() -> None:
-    """A kept Fancy Dragon is named to its keeper only; a gifted Artisan Dragon to the giver
-    and the receiver only."""
-    s = start(3, 2)
-    keep = legal_actions(s)[0]
-    full = text(s, keep)
-    public, also = public_text(s, keep, full)
-    entry = LogEntry(0, 0, full, public, also)
-    assert entry.for_seat(0) == full and entry.for_seat(1) == "keep a Fancy Dragon"
-    gift = (GIFT_ARTISAN, A["pan"], 2, -1)
-    full = text(s, gift)
-    public, also = public_text(s, gift, full)
-    entry = LogEntry(1, 0, full, public, also)
-    assert entry.for_seat(2) == full == "gift Pan to P3"
-    assert entry.for_seat(1) == "gift an Artisan Dragon to P3"
 
 
 def test_save_and_load_round_trip(tmp_path: Path) -> None:

@@ -260,7 +260,13 @@ def test_record_and_replay(client: TestClient) -> None:
     assert first["view"]["observer"] is None and not first["view"]["over"]
     last = client.get(f"/api/games/{gid}/replay/{end['step']}").json()
     assert last["view"]["over"] and last["view"]["winners"] == end["result"]["winners"]
-    assert len(last["log"]) == end["step"]
+    # The replay's log is the public event stream: the other seats' lines of the player's
+    # own log, and the player's own lines as the table saw them (no declines, no card kept).
+    others = [line for line in end["log"] if line["player"] != 0]
+    assert [line for line in last["log"] if line["player"] != 0] == others
+    middle = client.get(f"/api/games/{gid}/replay/{end['step'] // 2}").json()
+    assert 0 < len(middle["log"]) < len(last["log"])
+    assert last["log"][:len(middle["log"])] == middle["log"]
     assert all("hand" not in p for p in last["view"]["players"])
     # the replay's log is the public one: kept Fancy Dragons are not named
     kept = {f"keep {card.name}" for card in (*CATALOG.fancies, *CATALOG.artisans)}

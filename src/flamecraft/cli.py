@@ -209,8 +209,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     """Prints the board as one seat sees it (from its view only, so nothing hidden leaks)."""
     s = _load_state(args.state)
     observer = _observer(s, args.as_)
-    choosing = None if s.over else describe_decision(s)
-    sys.stdout.write(render(view(s, observer), CATALOG, choosing))
+    sys.stdout.write(render(view(s, observer), CATALOG))
     return 0
 
 

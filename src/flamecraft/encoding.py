@@ -333,7 +333,7 @@ def _scaled(value: int, scale: float) -> float:
     return 1.0 if x > 1.0 else x
 
 
-def observation(s: GameState, seat: int) -> list[float]:
+def observation(s: GameState, seat: int | None) -> list[float]:
     """The observation vector of ``seat`` (layout in docs/rl.md): only what that seat may
     see — the public board, its own hand and Fancy Dragons, counts of everyone else's hidden
     cards, public history totals, every seat's Companion and, in solo, the achievements and
@@ -345,19 +345,23 @@ def observation(s: GameState, seat: int) -> list[float]:
     return out
 
 
-def observation_sparse(s: GameState, seat: int) -> dict[int, float]:
+def observation_sparse(s: GameState, seat: int | None) -> dict[int, float]:
     """The non-zero entries of ``observation(s, seat)`` (index → value): about a tenth of the
-    vector, so array libraries fill a zeroed buffer from it much faster than from a list."""
+    vector, so array libraries fill a zeroed buffer from it much faster than from a list.
+    ``seat`` None is the public side only, the same for every seat: seats in their own order
+    and nobody's hidden cards (the research interfaces' public observer)."""
     n = s.n
     lay = layout(n)
     out: dict[int, float] = {}
-    rel = [(p - seat) % n for p in range(n)]
+    rel = [(p - (seat or 0)) % n for p in range(n)]
 
-    # Decision: who acts, whose turn, what kind of decision (all public).
+    # Decision: who acts and whose turn (public); what kind of decision, to the seat
+    # deciding only (whether another seat has a decision can depend on its hidden cards).
     acting = to_act(s)
     if acting >= 0:
         out[rel[acting]] = 1.0
-        out[2 * n + s.stack[-1][0]] = 1.0
+        if acting == seat:
+            out[2 * n + s.stack[-1][0]] = 1.0
     out[n + rel[s.current]] = 1.0
     base = 2 * n + NUM_DECISIONS
     if s.over:
@@ -432,6 +436,8 @@ def observation_sparse(s: GameState, seat: int) -> dict[int, float]:
         _solo(out, s, lay.solo)
 
     # This seat's own hidden cards: hand by type, fired hand dragons, unscored Fancy Dragons.
+    if seat is None:
+        return out
     b = lay.own
     for dragon in s.hand[seat]:
         i = b + ART_TYPE[dragon]

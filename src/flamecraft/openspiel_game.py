@@ -25,16 +25,17 @@ engine state through the project's own JSON (``serialize.state_to_json``). A gam
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from .core import actions as A
 from .core.actions import Action
 from .core.board import CATALOG
 from .core.engine import apply_in_place, start, text, to_act
+from .core.events import Event
 from .core.hidden import determinize
 from .core.serialize import load_state, state_to_json
 from .core.state import GameState
@@ -72,17 +73,10 @@ GAME_TYPE = pyspiel.GameType(
     parameter_specification=DEFAULT_PARAMS,
 )
 
-# What other seats see of an action whose text names a hidden card.
-_PUBLIC_TEXT = {
-    A.KEEP_FANCY: "keep a Fancy Dragon",
-    A.PUT_BACK_FANCY: "put back a Fancy Dragon",
-    A.KEEP_ARTISAN: "keep an Artisan Dragon from the top of the deck",
-    A.DISCARD: "discard an Artisan Dragon",
-}
-
-# One decision as the seats saw it: (actor, full text, public text, seats that saw the full
-# text, each seat's private holdings after it when they changed, else "").
-Entry = tuple[int, str, str, tuple[int, ...], tuple[str, ...]]
+# One decision: the events it made (its own, then the forced ones it led to: what each seat
+# reads of them is ``Event.seen_by``, the one rule of core/events.py), and each seat's private
+# holdings after it when they changed, else "".
+Entry = tuple[tuple[Event, ...], tuple[str, ...]]
 
 
 def _state_json(s: GameState) -> str:
@@ -125,15 +119,27 @@ class _Box:
 
     def __getstate__(self) -> dict[str, Any]:
         return {"state": _state_json(self.state), "players": self.players,
-                "reward": self.reward, "record": [list(e) for e in self.record]}
+                "reward": self.reward,
+                "record": [[[_event_json(e) for e in events], list(snaps)]
+                           for events, snaps in self.record]}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.state = load_state(data["state"])
         self.players = data["players"]
         self.reward = data["reward"]
-        self.record = tuple((e[0], e[1], e[2], tuple(e[3]), tuple(e[4]))
-                            for e in data["record"])
+        self.record = tuple((tuple(_event_from(e) for e in events), tuple(snaps))
+                            for events, snaps in data["record"])
         self.legal = None
+
+
+def _event_json(e: Event) -> list[Any]:
+    return [e.turn, e.seat, list(e.action), e.full, e.public, e.also, e.shown, e.forced]
+
+
+def _event_from(x: list[Any]) -> Event:
+    turn, seat, action, full, public, also, shown, forced = x
+    return Event(turn, seat, (action[0], action[1], action[2], action[3]), full, public, also,
+                 shown, forced)
 
 
 class FlamecraftGame(pyspiel.Game):  # type: ignore[misc]
@@ -201,17 +207,12 @@ class FlamecraftState(pyspiel.State):  # type: ignore[misc]
         engine_action = box.legal_now().get(int(action))
         if engine_action is None:
             raise pyspiel.SpielError(f"action {action} is not legal now")
-        actor = to_act(s)
-        full = text(s, engine_action) + _shown(s, engine_action)
-        public = _PUBLIC_TEXT.get(engine_action[0], full)
-        # A gifted dragon is seen by its recipient (in solo it goes face down to the deck).
-        gifted = engine_action[0] == A.GIFT_ARTISAN and engine_action[2] >= 0
-        saw = (actor, engine_action[2]) if gifted else (actor,)
         before = [_private(s, p) for p in range(s.n)]
-        apply_in_place(s, engine_action)
+        events: list[Event] = []
+        apply_in_place(s, engine_action, events)
         after = tuple(now if now != was else "" for was, now in
                       zip(before, (_private(s, p) for p in range(s.n)), strict=True))
-        box.record = (*box.record, (actor, full, public, saw, after))
+        box.record = (*box.record, (tuple(events), after))
         box.legal = None
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -254,37 +255,28 @@ class FlamecraftState(pyspiel.State):  # type: ignore[misc]
         box = other._box
         box.state = sample
         box.record = tuple(
-            (actor, full if player_id in saw else public, public,
-             (player_id,) if player_id in saw else (),
+            (tuple(e for e in events if e.seen_by(player_id) is not None),
              tuple(snap if p == player_id else "" for p, snap in enumerate(snaps)))
-            for actor, full, public, saw, snaps in self._box.record)
+            for events, snaps in self._box.record)
         box.legal = None
         return other
 
     def information_state_record(self, player: int) -> str:
-        """Every decision so far as ``player`` saw it, one per line."""
+        """Every event so far as ``player`` saw it (``Event.seen_by``), one per line, with
+        its own holdings after each of its changes; ``player`` -1 is the public side only."""
+        seat = player if player >= 0 else None
         lines = []
-        for actor, full, public, saw, snaps in self._box.record:
-            line = f"P{actor + 1}: {full if player in saw else public}"
-            if player >= 0 and snaps[player]:
-                line += f" | you: {snaps[player]}"
-            lines.append(line)
+        for events, snaps in self._box.record:
+            for e in events:
+                line = e.seen_by(seat)
+                if line is not None:
+                    lines.append(f"P{e.seat + 1}: {line}")
+            if seat is not None and snaps[seat]:
+                lines.append(f"you: {snaps[seat]}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
         return _state_json(self._box.state)
-
-
-def _shown(s: GameState, action: Action) -> str:
-    """The cards a choice showed its chooser besides the one chosen (perfect recall)."""
-    frame = s.stack[-1]
-    if action[0] == A.KEEP_FANCY:
-        names = [CATALOG.fancies[f].name for f in frame[4:]]
-    elif action[0] == A.KEEP_ARTISAN:
-        names = [CATALOG.artisans[d].name for d in s.artisan_deck[-frame[3]:]]
-    else:
-        return ""
-    return f" (shown {', '.join(names)})"
 
 
 class FlamecraftObserver:
@@ -308,17 +300,20 @@ class FlamecraftObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: FlamecraftState, player: int) -> None:
-        observation_array(state.engine_state, player, self.tensor)
-        if not self.private:
-            self.tensor[self.layout.own:] = 0.0
+        observation_array(state.engine_state, player if self.private else None, self.tensor)
 
     def string_from(self, state: FlamecraftState, player: int) -> str:
+        """The observation: the view as JSON. The information state: a digest of the view
+        and of every event the seat saw (``information_state_record``), short enough to key
+        IS-MCTS's tables; equal digests mean equal records and views."""
         seen = view(state.engine_state, player if self.private else None)
         board = json.dumps(seen, sort_keys=True, ensure_ascii=False)
         if not self.perfect_recall:
             return board
         record = state.information_state_record(player if self.private else -1)
-        return f"{record}\n{board}"
+        digest = hashlib.blake2b(f"{record}\n{board}".encode(), digest_size=16).hexdigest()
+        who = f"P{player + 1}" if self.private else "public"
+        return f"{who} t{state.engine_state.turn} {digest}"
 
 
 pyspiel.register_game(GAME_TYPE, FlamecraftGame)

@@ -180,10 +180,9 @@ def scores(v: dict[str, Any]) -> list[str]:
     return lines
 
 
-def render(v: dict[str, Any], catalog: Catalog, choosing: str | None = None,
-           width: int = WIDTH) -> str:
-    """The board of view ``v`` as plain text at most ``width`` columns wide. ``choosing`` is
-    the public description of the pending decision (``engine.describe_decision``)."""
+def render(v: dict[str, Any], catalog: Catalog, width: int = WIDTH) -> str:
+    """The board of view ``v`` as plain text at most ``width`` columns wide (what is being
+    decided shows only in the view of the seat deciding, ``v["choosing"]``)."""
     cards = _Cards(catalog)
     names = [pl["name"] for pl in v["players"]]
     observer = v["observer"]
@@ -193,7 +192,7 @@ def render(v: dict[str, Any], catalog: Catalog, choosing: str | None = None,
         lines.append(f"FLAMECRAFT — game over after turn {v['turn']} ({seen})")
     else:
         acting = names[v["to_act"]] if v["to_act"] >= 0 else "nobody"
-        what = f", choosing {choosing}" if choosing else ""
+        what = f", choosing {v['choosing']}" if v.get("choosing") else ""
         lines.append(f"FLAMECRAFT — turn {v['turn']}, {names[v['current']]}'s turn; "
                      f"{acting} to act{what} ({seen})")
     if v["end_triggered"] and not v["over"]:

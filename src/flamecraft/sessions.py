@@ -1,5 +1,6 @@
 """What every adapter that runs games for people shares (the terminal game, the web server):
-seat names, the log as each seat may read it, and how far undo may go.
+seat names and how far undo may go. The log as each seat may read it is the core's public
+event stream (``core/events.py``).
 
 Undo may go back within a player's own turn up to the moment something hidden was revealed
 or chance was used; ``reveals`` says when that happens.
@@ -10,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .core import actions as A
-from .core.actions import Action
 from .core.frames import D_ARTISAN_LOOK
 from .core.state import GameState
 
@@ -34,40 +33,6 @@ def check_names(names: Sequence[str]) -> tuple[str, ...]:
     if any(len(n) > 20 for n in tidy):
         raise SetupError("a name may have at most 20 characters")
     return tidy
-
-
-@dataclass
-class LogEntry:
-    """One choice made: the text its maker (and a gift's receiver) reads, and what the others
-    read when the choice would show a hidden card."""
-
-    turn: int
-    seat: int
-    full: str
-    public: str
-    also: int = -1  # another seat that may read the full text (who received a gifted card)
-
-    def for_seat(self, seat: int | None) -> str:
-        return self.full if seat is not None and seat in (self.seat, self.also) else self.public
-
-
-def public_text(s: GameState, action: Action, full: str) -> tuple[str, int]:
-    """What the other seats may read of an action (and the one other seat that may read all
-    of it): keeping, putting back, discarding or gifting a hidden card does not name it."""
-    kind = action[0]
-    if kind == A.KEEP_FANCY:
-        return "keep a Fancy Dragon", -1
-    if kind == A.PUT_BACK_FANCY:
-        return "put back a Fancy Dragon", -1
-    if kind == A.KEEP_ARTISAN:
-        return "keep an Artisan Dragon", -1
-    if kind == A.DISCARD:
-        return "discard an Artisan Dragon", -1
-    if kind == A.GIFT_ARTISAN:
-        if action[2] < 0:  # solo: to the bottom of the Artisan deck
-            return "gift an Artisan Dragon to the bottom of the Artisan deck", -1
-        return f"gift an Artisan Dragon to {s.options.player_names()[action[2]]}", action[2]
-    return full, -1
 
 
 def hidden_marks(s: GameState) -> tuple[int, ...]:

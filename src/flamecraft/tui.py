@@ -38,6 +38,7 @@ from .core.engine import (
 )
 from .core.engine import winners as engine_winners
 from .core.errors import FlamecraftError
+from .core.events import Event, log_for
 from .core.goals import fancy_value
 from .core.serialize import GameRecord
 from .core.setup_game import MAX_PLAYERS, MIN_PLAYERS, new_game
@@ -47,11 +48,9 @@ from .core.view import view
 from .render import render
 from .sessions import (
     BOT_NAMES,
-    LogEntry,
     SetupError,
     Snapshot,
     check_names,
-    public_text,
     reveals,
 )
 from .tui_screen import (
@@ -286,7 +285,7 @@ class Session:
     seed: int
     seats: list[Seat]
     actions: list[str] = field(default_factory=list)
-    log: list[LogEntry] = field(default_factory=list)
+    log: list[Event] = field(default_factory=list)  # the public event stream
     undo_stack: list[Snapshot] = field(default_factory=list)
     undo_seat: int = -1
     prev: GameState | None = None  # the state before the last choice (for the end scores)
@@ -312,8 +311,8 @@ class Session:
         s = self.state
         p = to_act(s)
         full = text(s, action)
-        public, also = public_text(s, action, full)
-        nxt = apply(s, action)
+        events: list[Event] = []
+        nxt = apply(s, action, events)
         if p != self.undo_seat or not self.seats[p].human:
             self.undo_stack.clear()
         self.undo_seat = p
@@ -322,7 +321,7 @@ class Session:
         if reveals(s, nxt):
             self.undo_stack.clear()
         self.actions.append(full)
-        self.log.append(LogEntry(s.turn, p, full, public, also))
+        self.log.extend(events)
         self.prev, self.state = s, nxt
 
     def undo(self, seat: int) -> str:
@@ -341,6 +340,12 @@ class Session:
     def names(self) -> list[str]:
         return [seat.name for seat in self.seats]
 
+    def watcher(self) -> int | None:
+        """Whose eyes the screen is between turns: the one person at the keyboard, or None
+        (the public side only) when several people share it."""
+        people = [p for p, seat in enumerate(self.seats) if seat.human]
+        return people[0] if len(people) == 1 else None
+
     def screen_view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: its view, the log as it may read it, its own Fancy
         Dragons' values now (their goals read only public facts and its own), the kinds of
@@ -354,7 +359,7 @@ class Session:
             "decision": describe_decision(s) if acting else "",
             "fancy_values": {CATALOG.fancies[f].id: fancy_value(s, seat, CATALOG.fancies[f])
                              for f in mine},
-            "log": [(e.turn, self.seats[e.seat].name, e.for_seat(seat)) for e in self.log],
+            "log": [(e.turn, self.seats[e.seat].name, line) for e, line in log_for(self.log, seat)],
             "seat_kinds": [seat_.label() for seat_ in self.seats],
         }
 
@@ -543,9 +548,10 @@ class Game:
         if not seat.human:
             policy = BOTS[seat.kind]
             action = policy(s, self.session.bot_rng(p))
+            seen = len(self.session.log)
             self.session.play(action)
-            entry = self.session.log[-1]
-            self.term.say(f"  · {seat.name}: {entry.public}", "dim")
+            for e, line in log_for(self.session.log[seen:], self.session.watcher()):
+                self.term.say(f"  · {self.session.seats[e.seat].name}: {line}", "dim")
             self.term.pause()
             return
         if self.session.humans > 1 and self.shown_to != p:
@@ -602,8 +608,7 @@ class Game:
         elif name == "players":
             self.term.show(wrap(players_detail(st, v, sv, cards), width))
         elif name == "board":
-            choosing = None if session.state.over else describe_decision(session.state)
-            self.term.show(render(v, CATALOG, choosing, width).splitlines())
+            self.term.show(render(v, CATALOG, width).splitlines())
         elif name == "card":
             try:
                 self.term.show(wrap(card_text(st, find_card(arg)), width))
@@ -708,14 +713,14 @@ class Game:
                 return
             name, arg = words[0].lower(), words[1] if len(words) > 1 else ""
             sv: dict[str, Any] = {"view": view(s, None),
-                                  "log": [(e.turn, self.session.seats[e.seat].name,
-                                           e.public) for e in self.session.log]}
+                                  "log": [(e.turn, self.session.seats[e.seat].name, line)
+                                          for e, line in log_for(self.session.log, None)]}
             if name == "save":
                 self.save(arg)
             elif name == "log":
                 self._log(sv, arg)
             elif name == "board":
-                self.term.show(render(sv["view"], CATALOG, None, self.term.width).splitlines())
+                self.term.show(render(sv["view"], CATALOG, self.term.width).splitlines())
             elif name == "card":
                 try:
                     self.term.show(wrap(card_text(self.style, find_card(arg)), self.term.width))

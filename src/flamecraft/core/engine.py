@@ -17,6 +17,7 @@ from .board import CATALOG, COMPANIONS, add_rep, gain_reward
 from .cards import Reward
 from .companions import free_actions, use_free_action
 from .errors import GameOverError, IllegalActionError
+from .events import Event, event
 from .frames import DECISIONS, PHASES, Frame
 from .goals import FANCIES, fancy_value, revealable_suns
 from .goods import NUM_GOODS
@@ -49,8 +50,9 @@ def _resolve(s: GameState, action: Action) -> None:
     DECISIONS[f[0]].resolve(s, f, action)
 
 
-def advance(s: GameState) -> None:
-    """Runs phases and forced decisions until a player has a real choice or the game ends."""
+def advance(s: GameState, trace: list[Event] | None = None) -> None:
+    """Runs phases and forced decisions until a player has a real choice or the game ends;
+    ``trace`` (when given) receives the event of each forced decision taken."""
     stack = s.stack
     while stack:
         f = stack[-1]
@@ -63,6 +65,8 @@ def advance(s: GameState) -> None:
         if not actions:
             stack.pop()
         elif len(actions) == 1:
+            if trace is not None:
+                _trace(trace, s, actions[0], True)
             _resolve(s, actions[0])
         else:
             s.cache = actions
@@ -99,21 +103,33 @@ def _check_legal(s: GameState, action: Action) -> None:
         raise IllegalActionError(_why_illegal(s, action))
 
 
-def apply_in_place(s: GameState, action: Action) -> None:
-    """Applies a legal action to this state. An illegal one raises and changes nothing."""
+def _trace(trace: list[Event], s: GameState, action: Action, forced: bool) -> None:
+    e = event(s, action, forced)
+    if e is not None:
+        trace.append(e)
+
+
+def apply_in_place(s: GameState, action: Action, trace: list[Event] | None = None) -> None:
+    """Applies a legal action to this state. An illegal one raises and changes nothing.
+    ``trace`` (when given) receives the events: this action's, then each forced one's."""
     _check_legal(s, action)
+    if trace is not None:
+        _trace(trace, s, action, False)
     s.cache = None
     _resolve(s, action)
-    advance(s)
+    advance(s, trace)
 
 
-def apply(s: GameState, action: Action) -> GameState:
-    """A new state after a legal action; ``s`` itself is never changed."""
+def apply(s: GameState, action: Action, trace: list[Event] | None = None) -> GameState:
+    """A new state after a legal action; ``s`` itself is never changed. ``trace`` as in
+    ``apply_in_place``."""
     _check_legal(s, action)
+    if trace is not None:
+        _trace(trace, s, action, False)
     nxt = s.copy()
     nxt.cache = None
     _resolve(nxt, action)
-    advance(nxt)
+    advance(nxt, trace)
     return nxt
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .board import CATALOG, dragons_at
-from .engine import legal_actions, names, text, to_act, winners
+from .engine import describe_decision, legal_actions, names, text, to_act, winners
 from .goals import fancy_value
 from .goods import GOOD_KEYS
 from .solo import rating
@@ -87,6 +87,9 @@ def view(s: GameState, observer: int | None) -> dict[str, Any]:
     if s.companion_offer:
         out["companion_offer"] = [_C[c].id for c in s.companion_offer]
     if observer is not None and acting == observer:
+        # What is being decided, to the seat deciding only: whether another seat has a
+        # decision at all can depend on its hidden cards (events.py).
+        out["choosing"] = describe_decision(s)
         out["legal_actions"] = [text(s, a) for a in legal_actions(s)]
     if s.over:
         out["winners"] = winners(s)

@@ -13,7 +13,8 @@ from ..core.state import GameState
 from ..encoding import layout, observation_sparse
 
 
-def observation_array(s: GameState, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+def observation_array(s: GameState, seat: int | None,
+                      out: np.ndarray | None = None) -> np.ndarray:
     """``encoding.observation`` as a float32 array (filled from the sparse form: faster);
     written into ``out`` when given."""
     if out is None:

@@ -26,7 +26,7 @@ from pettingzoo.utils import wrappers
 
 from ..core.actions import Action
 from ..core.board import CATALOG
-from ..core.engine import apply_in_place, describe_decision, start, to_act
+from ..core.engine import apply_in_place, start, to_act
 from ..core.errors import IllegalActionError
 from ..core.state import GameState
 from ..core.view import view
@@ -174,7 +174,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if self.render_mode is None:
             return None
         s = self.game
-        text = render(view(s, None), CATALOG, None if s.over else describe_decision(s))
+        text = render(view(s, None), CATALOG)
         if self.render_mode == "human":
             print(text)
             return None

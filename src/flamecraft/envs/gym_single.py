@@ -28,7 +28,7 @@ from gymnasium import spaces
 from ..bots import BOTS
 from ..core.actions import Action
 from ..core.board import CATALOG
-from ..core.engine import apply_in_place, describe_decision, start, to_act
+from ..core.engine import apply_in_place, start, to_act
 from ..core.state import GameState
 from ..core.view import view
 from ..encoding import (
@@ -151,7 +151,7 @@ class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
         if self.render_mode != "ansi":
             return None
         s = self.game
-        return render(view(s, self.seat), CATALOG, None if s.over else describe_decision(s))
+        return render(view(s, self.seat), CATALOG)
 
 
 if ENV_ID not in gym.registry:

@@ -26,6 +26,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from ..bots import BOTS, DEFAULT_BOT
 from ..core.board import CATALOG
+from ..core.events import log_for
 from ..core.goods import GOOD_KEYS
 from ..core.view import view
 from .games import (
@@ -298,8 +299,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         steps = len(states) - 1
         if not 0 <= step <= steps:
             raise GameError("malformed", f"step must be 0–{steps}, not {step}", 400)
-        log_lines = [{"turn": e.turn, "player": e.seat, "text": e.public}
-                     for e in session.table.log[:step]]
+        table = session.table
+        shown = table.log[:table.log_ends[step - 1]] if step else []
+        log_lines = [{"turn": e.turn, "player": e.seat, "text": line}
+                     for e, line in log_for(shown, None)]
         return {"step": step, "steps": steps, "view": view(states[step], None),
                 "log": log_lines}
 

@@ -43,16 +43,15 @@ from ..core.engine import (
     winners,
 )
 from ..core.errors import FlamecraftError, IllegalActionError
+from ..core.events import Event
 from ..core.serialize import GameRecord
 from ..core.state import GameState, Options
 from ..core.view import view
 from ..sessions import (
     BOT_NAMES,
-    LogEntry,
     SetupError,
     Snapshot,
     check_names,
-    public_text,
     reveals,
 )
 from .actions_json import legal_json
@@ -123,7 +122,7 @@ class Step:
     before: GameState
     after: GameState
     full: str
-    entry: LogEntry
+    events: list[Event]  # this action's, then the forced ones it led to
 
 
 class Table:
@@ -134,10 +133,12 @@ class Table:
         self.row = row
         self.state: GameState | None = None
         self.actions: list[ActionRow] = []
-        self.log: list[LogEntry] = []
-        # Each log line as JSON, as its maker reads it and as the others do (built once: a
-        # state message carries the whole log, and is sent after every move).
-        self.log_json: list[tuple[str, str, int, int]] = []
+        self.log: list[Event] = []  # the public event stream (core/events.py)
+        self.log_ends: list[int] = []  # len(self.log) after each action (for the replay)
+        # Each event as JSON per reader: the actor, its gift's receiver, everyone else (None:
+        # they see nothing). Built once: a state message carries the whole log, and is sent
+        # after every move.
+        self.log_json: list[tuple[str, str | None, int, int]] = []
         self._log_joined: dict[int | None, tuple[int, str]] = {}  # per seat: lines, joined
         self.undo: list[Snapshot] = []
         self.undo_seat = -1
@@ -168,9 +169,9 @@ class Table:
         assert s is not None
         p = to_act(s)
         full = text(s, action)
-        public, also = public_text(s, action, full)
-        after = apply(s, action)  # raises IllegalActionError, changing nothing
-        return Step(p, s, after, full, LogEntry(s.turn, p, full, public, also))
+        events: list[Event] = []
+        after = apply(s, action, events)  # raises IllegalActionError, changing nothing
+        return Step(p, s, after, full, events)
 
     def commit(self, step: Step, row: ActionRow) -> None:
         """Applies a stored step; keeps the undo stack as the terminal game does: the acting
@@ -184,22 +185,26 @@ class Table:
         if reveals(before, after) or after.turn != before.turn:
             self.undo.clear()
         self.actions.append(row)
-        self.log.append(step.entry)
-        e = step.entry
-        line = {"turn": e.turn, "player": e.seat}
-        self.log_json.append((_dumps({**line, "text": e.full}),
-                              _dumps({**line, "text": e.public}), e.seat, e.also))
+        for e in step.events:
+            line = {"turn": e.turn, "player": e.seat}
+            actor, other = e.seen_by(e.seat), e.seen_by(None)
+            self.log.append(e)
+            self.log_json.append((_dumps({**line, "text": actor}),
+                                  None if other is None else _dumps({**line, "text": other}),
+                                  e.seat, e.also))
+        self.log_ends.append(len(self.log))
         self.state = after
 
     def log_for(self, seat: int | None) -> str:
         """The log as ``seat`` may read it, as a JSON array (joined once per line: the lines
         only grow, except on undo, which starts the joining again)."""
         done, joined = self._log_joined.get(seat, (0, ""))
-        new = [full if seat is not None and seat in (p, also) else pub
-               for full, pub, p, also in self.log_json[done:]]
+        new = [line for line in (full if seat is not None and seat in (p, also) else pub
+                                 for full, pub, p, also in self.log_json[done:])
+               if line is not None]
         if new:
             joined = joined + "," + ",".join(new) if joined else ",".join(new)
-            self._log_joined[seat] = (len(self.log_json), joined)
+        self._log_joined[seat] = (len(self.log_json), joined)
         return "[" + joined + "]"
 
     def can_undo(self, seat: int | None) -> bool:
@@ -212,6 +217,7 @@ class Table:
         snap = self.undo.pop()
         self.state = snap.state
         del self.actions[snap.actions:]
+        del self.log_ends[snap.actions:]
         del self.log[snap.log:]
         del self.log_json[snap.log:]
         self._log_joined.clear()
@@ -492,7 +498,7 @@ class Games:
             "step": len(t.actions),
             "status": row.status,
             "seats": seats_json(row),
-            "choosing": describe_decision(s) if live and s is not None else "",
+            "live": live,
             "result": row.result,
         }
 
@@ -500,11 +506,14 @@ class Games:
     def _state_text(t: Table, seat: int | None, common: dict[str, Any]) -> str:
         """One seat's state message, as JSON text (the log spliced in already encoded)."""
         s = t.state
-        acting = (s is not None and common["choosing"] != "" and seat is not None
+        acting = (s is not None and common["live"] and seat is not None
                   and to_act(s) == seat)
         head = _dumps({
-            **common,
+            **{k: v for k, v in common.items() if k != "live"},
             "seat": seat,
+            # What is being decided is told to the seat deciding only: whether another seat
+            # has a decision at all can depend on its hidden cards (core/events.py).
+            "choosing": describe_decision(s) if acting and s is not None else "",
             "view": view(s, seat) if s is not None else None,
             "legal": legal_json(s) if acting and s is not None else [],
             "can_undo": t.can_undo(seat),

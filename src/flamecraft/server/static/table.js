@@ -525,8 +525,10 @@ export class Table {
       if (hints.length) out.push(h("p", { class: "hint" }, hints.slice(0, 2).join(" ")));
     } else if (actor !== undefined && actor >= 0) {
       const who = names[actor] || `seat ${actor + 1}`;
+      // What another seat is deciding is not sent (it can depend on its hidden cards).
+      const doing = view.current === actor ? "taking their turn" : "choosing";
       out.push(h("p", { class: "prompt-text" }, this.opts.readOnly || this.msg.seat == null
-        ? `${who} is choosing ${choosing || "…"}` : `Waiting for ${who} — choosing ${choosing || "…"}`));
+        ? `${who} is ${doing}…` : `Waiting for ${who} — ${doing}…`));
     }
     if (this.sel) {
       out.push(h("p", { class: "hint" }, "Now click a highlighted thing, or pick one:"));

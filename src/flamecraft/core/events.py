@@ -1,0 +1,111 @@
+"""The public event stream: what each seat may know of every choice made in the game.
+
+One rule, one place. Every adapter that tells a seat what happened (the terminal's log and
+opponents' lines, the web server's log, the OpenSpiel information state) derives it from
+``Event.seen_by``, so none can leak on its own:
+
+- the actor reads its own choice in full, with the cards the choice showed it;
+- the rest of the table reads what it would see across a real table: the Shop visited, the
+  Goods taken, the cards placed or revealed face up, and, for a choice about hidden cards,
+  only that it was made ("keep a Fancy Dragon"; a gift's receiver alone reads which card);
+- a choice that changes nothing on the table (declining: "do not place", "end turn") is not
+  seen by the others at all. Whether such a decision was offered can depend on hidden cards
+  (``end turn`` is a choice exactly when a met Sun Dragon could be revealed instead), so
+  showing it would tell the table what a hand holds.
+
+Events are made for forced decisions too (a decision with one legal action, which the engine
+takes by itself, ``engine.advance``): a public change is announced the same way whether or
+not it was a choice, so the table cannot tell the two apart. A forced decline is no event.
+Which seat is to act, and that it is still its turn, is public (the table sees a player
+thinking); *what* another seat is deciding is not (``docs/rules.md``, hidden information).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import actions as A
+from .actions import Action, action_text
+from .board import CATALOG
+from .frames import D_ARTISAN_LOOK, D_KEEP_DRAWN_FANCY
+from .state import GameState
+
+# Choices that change nothing the table sees.
+_DECLINES = frozenset({A.SKIP, A.END_TURN})
+
+# What the table reads of a choice about hidden cards, by action kind.
+_MASKED = {
+    A.KEEP_FANCY: "keep a Fancy Dragon",
+    A.PUT_BACK_FANCY: "put back a Fancy Dragon",
+    A.KEEP_ARTISAN: "keep an Artisan Dragon from the top of the deck",
+    A.DISCARD: "discard an Artisan Dragon",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One action taken (chosen, or forced as the only one), as each seat may read it."""
+
+    turn: int
+    seat: int  # who acted
+    action: Action
+    full: str  # the action's stable text: what the actor reads
+    public: str | None  # what the rest of the table reads; None: nothing at all
+    also: int = -1  # the one other seat that reads ``full`` (the receiver of a gifted card)
+    shown: str = ""  # the cards the choice showed the actor besides the one chosen
+    forced: bool = False  # taken by the engine: the only legal action (never shown to others)
+
+    def seen_by(self, seat: int | None) -> str | None:
+        """The text ``seat`` reads (None: a spectator), or None when it sees nothing."""
+        if seat is not None and seat == self.seat:
+            return f"{self.full} (shown {self.shown})" if self.shown else self.full
+        if seat is not None and seat == self.also:
+            return self.full
+        return self.public
+
+
+def event(s: GameState, action: Action, forced: bool = False) -> Event | None:
+    """The event of ``action`` taken now by the seat to act in ``s`` (before it is applied);
+    None for a forced decline, which is nothing anyone needs to read."""
+    kind = action[0]
+    if forced and kind in _DECLINES:
+        return None
+    seat = s.stack[-1][1]
+    names = s.options.player_names()
+    full = action_text(action, CATALOG, names)
+    also = -1
+    public: str | None
+    if kind in _DECLINES:
+        public = None
+    elif kind in _MASKED:
+        public = _MASKED[kind]
+    elif kind == A.GIFT_ARTISAN:
+        if action[2] < 0:  # solo: face down to the bottom of the Artisan deck
+            public = "gift an Artisan Dragon to the bottom of the Artisan deck"
+        else:
+            public, also = f"gift an Artisan Dragon to {names[action[2]]}", action[2]
+    else:
+        public = full
+    return Event(s.turn, seat, action, full, public, also, _shown(s, action), forced)
+
+
+def _shown(s: GameState, action: Action) -> str:
+    """The cards a keep-one-of choice showed its chooser (perfect recall of the others)."""
+    frame = s.stack[-1]
+    if action[0] == A.KEEP_FANCY and frame[0] == D_KEEP_DRAWN_FANCY:
+        cards = [CATALOG.fancies[f].name for f in frame[4:]]
+    elif action[0] == A.KEEP_ARTISAN and frame[0] == D_ARTISAN_LOOK:
+        cards = [CATALOG.artisans[d].name for d in s.artisan_deck[-frame[3]:]]
+    else:
+        return ""
+    return ", ".join(cards)
+
+
+def log_for(events: list[Event], seat: int | None) -> list[tuple[Event, str]]:
+    """The events ``seat`` sees, each with the text it reads, in order."""
+    out = []
+    for e in events:
+        line = e.seen_by(seat)
+        if line is not None:
+            out.append((e, line))
+    return out
