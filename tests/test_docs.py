@@ -15,7 +15,14 @@ from flamecraft import carddocs
 from flamecraft.core import frames
 from flamecraft.core.board import CATALOG
 from flamecraft.core.cards import COMPANION_HOOKS, MEASURES, OP_SCHEMA, Op
-from flamecraft.core.serialize import _FRAME_NAMES, load_record, replay, state_to_json
+from flamecraft.core.serialize import (
+    _FRAME_NAMES,
+    RECORD_VERSION,
+    STATE_VERSION,
+    load_record,
+    replay,
+    state_to_json,
+)
 from helpers import A, do, fresh, give_fancy, set_goods, texts, to_hand, to_row
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -165,13 +172,14 @@ def _matches(shown: Any, real: Any, where: str = "state") -> None:
 
 def test_state_format_example_is_real_output() -> None:
     """docs/state-format.md's example state is what its example record replays to (every
-    field present, the shown parts equal), and the record is a version-1 record."""
+    field present, the shown parts equal), and both are of the current versions."""
     blocks = re.findall(r"```json\n(.*?)```", _read("state-format.md"), re.S)
     examples = [json.loads(b) for b in blocks if b.lstrip().startswith('{\n "format"')]
     records = [b for b in blocks if '"flamecraft-record"' in b]
     assert len(examples) == 1 and len(records) == 1
     record = load_record(records[0])
-    assert json.loads(records[0])["version"] == 1
+    assert json.loads(records[0])["version"] == RECORD_VERSION
+    assert examples[0]["version"] == STATE_VERSION
     _matches(examples[0], state_to_json(replay(record)))
 
 
