@@ -52,6 +52,37 @@ def test_carddocs_check_fails_on_a_stale_or_missing_file(tmp_path: Path) -> None
     assert carddocs.main(["--check", "--output", str(target)]) == 0
 
 
+def test_rules_md_companion_list_is_generated_from_the_data() -> None:
+    """docs/rules.md's list of the Companions is what carddocs generates from the data (issue
+    17: the hand-written one had fallen behind the balance changes), and it names each
+    Companion's limits as the data sets them."""
+    text = _read("rules.md")
+    assert text == carddocs.render_rules(text)
+    listed = text.split(carddocs.RULES_BEGIN, 1)[1].split(carddocs.RULES_END, 1)[0]
+    for card in CATALOG.companions:
+        line = next(x for x in listed.splitlines() if x.startswith(f"- **{card.name}**"))
+        assert f"(`{card.hook}`, {carddocs._limit_words(card)})" in line
+    assert "three times per game, at most once per turn" in listed  # Hardhat Hattie
+    assert "twice per game" in listed and "twice per turn" in listed  # Old Bellows, Knick Knack
+
+
+def test_carddocs_check_fails_on_a_stale_rules_page(tmp_path: Path) -> None:
+    """`--check` exits 1 when the rules page's Companion list differs from the data or its
+    markers are gone, 0 once it has been written."""
+    cards, rules = tmp_path / "cards.md", tmp_path / "rules.md"
+    cards.write_text(carddocs.render(), "utf-8")
+    args = ["--output", str(cards), "--rules", str(rules)]
+    stale = _read("rules.md").replace("three times per game", "twice per game")
+    rules.write_text(stale, "utf-8")
+    assert carddocs.main(["--check", *args]) == 1
+    assert carddocs.main(args) == 0 and carddocs.main(["--check", *args]) == 0
+    assert rules.read_text("utf-8") == _read("rules.md")
+    rules.write_text(stale.replace(carddocs.RULES_END, ""), "utf-8")
+    assert carddocs.main(["--check", *args]) == 1
+    with pytest.raises(ValueError, match="markers"):
+        carddocs.render_rules("no list here")
+
+
 def test_cards_md_lists_every_card_with_its_provenance() -> None:
     """Every card id of the catalog appears in docs/cards.md, with its provenance level."""
     text = _read("cards.md")
