@@ -387,7 +387,8 @@ def _fancy_reward(card: FancyCard) -> str:
     if card.rep_table:
         return ", ".join(f"{k}+ → {v}" for k, v in card.rep_table) + " Reputation"
     if card.rep_per:
-        unit = f"full {card.goal.unit}" if card.goal.unit > 1 else "count"
+        unit = {1: "count", 2: "full pair"}.get(card.goal.unit,
+                                                f"full group of {card.goal.unit}")
         text = f"{card.rep_per} Reputation per {unit}"
         if card.rep_max < 999:
             text += f" (max {card.rep_max})"
