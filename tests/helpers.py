@@ -15,10 +15,11 @@ F = CATALOG.fancy_by_id
 GOODS = ("BREAD", "MEAT", "IRON", "POTION", "CRYSTAL", "PLANT")
 
 
-def fresh(players: int = 2, seed: int = 0, deck: str = "purple") -> GameState:
-    """A game past setup (each player kept their first Fancy Dragon; seats 4–5 took Bread),
-    waiting for the first player to visit a Shop."""
-    s = start(players, seed, deck)
+def fresh(players: int = 2, seed: int = 0, deck: str = "purple",
+          first_player: int = 0) -> GameState:
+    """A game past setup (each player kept their first Fancy Dragon; the 4th and 5th players
+    took Bread), waiting for the first player (fixed: seat 0 unless given) to visit a Shop."""
+    s = start(players, seed, deck, first_player=first_player)
     while s.stack and s.stack[-1][0] != 1:  # until D_VISIT
         apply_in_place(s, legal_actions(s)[0])
     return s

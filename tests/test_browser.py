@@ -31,6 +31,8 @@ from typing import Any
 
 import pytest
 
+from flamecraft import start
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
@@ -338,9 +340,13 @@ def test_lobby_and_a_whole_game_against_a_bot(server: str, tabs: Any) -> None:
     page.wait_for_selector("text=Invite links")
     tab.shot("waiting-room")
     assert page.locator(".seat-list").inner_text().count("joined ✓") == 1  # Ada joined herself
+    first = ("Ada", "Robo")[start(2, 7).first_player]  # drawn from the seed (rules, setup 7)
+    assert page.locator(".seat-list li", has_text=first).inner_text().endswith("plays first")
+    assert page.locator(".seat-list").inner_text().count("plays first") == 1
     page.click("button.start")
     assert wait_my_turn_or_end(page)
     page.wait_for_selector(".conn-open")
+    assert f"{first} plays first" in page.inner_text(".topbar")
     tab.shot("table-start")
     seat_url = page.url
     game_id = page.url.split("/play/")[1].split("?")[0]

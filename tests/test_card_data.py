@@ -13,7 +13,14 @@ from typing import Any
 import pytest
 
 from flamecraft import CardDataError, load_catalog
-from flamecraft.core.cards import DATA_FILES, MEASURES, OP_SCHEMA, PROVENANCES, build_catalog
+from flamecraft.core.cards import (
+    DATA_FILES,
+    MEASURES,
+    OP_SCHEMA,
+    PROVENANCES,
+    Provenance,
+    build_catalog,
+)
 from flamecraft.core.effects import OP_RUNNERS
 from flamecraft.core.goals import MEASURE_FUNCTIONS
 
@@ -72,6 +79,53 @@ def test_every_card_has_a_provenance_and_designed_parts_a_reason(kind: str, card
     if prov.level == "designed" or prov.designed_parts:
         assert prov.reason.strip(), f"{kind} {card.id} is designed but gives no reason"
         assert "\n" not in prov.reason.strip()
+
+
+UNSOURCED = ("translated", "gloss", "guessed", "no source")
+
+
+def unsourced_parts_not_designed(prov: Provenance) -> list[str]:
+    """The clauses of a note that call a part translated (a gloss), guessed or without a
+    source but name none of the card's ``designed_parts``."""
+    out = []
+    for clause in prov.note.split(";"):
+        lowered = clause.lower()
+        if any(word in lowered for word in UNSOURCED) and not any(
+                part.lower() in lowered for part in prov.designed_parts):
+            out.append(clause.strip())
+    return out
+
+
+@pytest.mark.parametrize(("kind", "card"), all_cards(), ids=lambda v: getattr(v, "id", v))
+def test_a_part_without_a_source_is_a_designed_part(kind: str, card: Any) -> None:
+    """card-data-format.md: a part that no source gives — a name the project translated, a
+    reading it guessed, slots or a reward with no source — is listed in ``designed_parts``;
+    the note's clause that says so names it."""
+    assert unsourced_parts_not_designed(card.provenance) == [], f"{kind} {card.id}"
+
+
+def test_the_unsourced_part_check_catches_a_missing_part() -> None:
+    """The check above fails a note whose translated, guessed or unsourced part is not
+    listed (the issue-17 cases before they were fixed)."""
+    assert unsourced_parts_not_designed(Provenance(
+        "published", note="Name translated from the Spanish edition.")) == [
+        "Name translated from the Spanish edition."]
+    assert unsourced_parts_not_designed(Provenance(
+        "reconstructed", "a reason", ("slots", "ability"),
+        note="Name confirmed; no source for the slots or the ability.")) == []
+    assert unsourced_parts_not_designed(Provenance(
+        "reconstructed", "a reason", ("name",),
+        note="The reward has no source: it is the pattern's.")) == [
+        "The reward has no source: it is the pattern's."]
+
+
+@pytest.mark.parametrize("parts", [["name", ""], ["name", 3]])
+def test_designed_parts_are_texts(parts: list[Any]) -> None:
+    """Each designed part is a non-empty text."""
+    def change(t: dict[str, Any]) -> None:
+        t["designed_parts"], t["reason"] = parts, "a reason"
+    err = broken("enchantments", "milky-bear", change)
+    check(err, "data/enchantments.toml", "milky-bear", "designed_parts", "non-empty")
 
 
 def test_every_non_starter_shop_has_an_ability_and_starters_none() -> None:

@@ -92,7 +92,8 @@ def test_actions_lists_numbered_legal_actions(tmp_path: Path,
     status, out, _ = run(capsys, "actions", str(path))
     lines = out.splitlines()
     assert status == 0
-    assert lines[0].startswith("# P1 to act") and "which Fancy Dragon to keep" in lines[0]
+    first = f"P{s.first_player + 1}"  # the first player keeps a Fancy Dragon first
+    assert lines[0].startswith(f"# {first} to act") and "which Fancy Dragon to keep" in lines[0]
     expected = [f"{i}: {text(s, a)}" for i, a in enumerate(legal_actions(s))]
     assert lines[1:] == expected and len(expected) == 2
 
@@ -254,8 +255,9 @@ def test_show_board_contents(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     path = new_state(tmp_path, players=3, seed=2)
     status, out, _ = run(capsys, "show", str(path))
     s = start(3, 2)
+    first = f"P{s.first_player + 1}"
     assert status == 0
-    assert "P1 to act" in out and "(seen by P1)" in out
+    assert f"{first} to act" in out and f"(seen by {first})" in out
     for shop in s.town_shops():
         assert CATALOG.shops[shop].name in out
     assert "slot 3: empty, takes Meat → a Fancy Dragon" in out  # Critical Rolls
@@ -323,8 +325,9 @@ def test_demo_record_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 def test_replay_bad_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A record whose action is not legal, or whose stored result was altered, fails (exit 1)
-    naming the problem; the record file stays as it was."""
-    s = start(2, 6)
+    naming the problem; the record file stays as it was. (A version 1 record has no
+    `first_player`: seat 1 played first, as every game did before version 2.)"""
+    s = start(2, 6, first_player=0)
     rng = random.Random(6)
     actions = []
     while not s.over:
@@ -346,6 +349,10 @@ def test_replay_bad_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert status == 1 and "differs" in one_error_line(err)
     path.write_text(json.dumps(good), encoding="utf-8")
     assert run(capsys, "replay", str(path))[0] == 0
+    if start(2, 6).first_player != 0:  # the same actions do not replay from another first player
+        drawn = dict(good, version=2, options={"players": 2, "first_player": None})
+        path.write_text(json.dumps(drawn), encoding="utf-8")
+        assert run(capsys, "replay", str(path))[0] == 1
 
 
 def test_simulate_summary(capsys: pytest.CaptureFixture[str]) -> None:
@@ -429,6 +436,8 @@ def test_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     ["simulate", "--players", "3", "--games", "0", "--seed", "1"],
     ["demo", "--players", "3", "--seed", "1", "--enchantments", "green"],
     ["new", "--players", "2", "--seed", "1", "--names", "Ann,ann"],
+    ["new", "--players", "3", "--seed", "1", "--first-player", "4"],
+    ["demo", "--players", "3", "--seed", "1", "--first-player", "0"],
     ["frobnicate"],
     [],
 ])
@@ -437,6 +446,29 @@ def test_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> No
     status, out, err = run(capsys, *argv)
     assert (status, out) == (2, "")
     one_error_line(err)
+
+
+def test_first_player_drawn_from_the_seed_or_fixed(capsys: pytest.CaptureFixture[str]) -> None:
+    """Rules, Preparation 7: `new` draws the first player from the seed, like `start`;
+    `--first-player SEAT` (1-based) fixes it; a seat that does not exist is named."""
+    status, out, _ = run(capsys, "new", "--players", "4", "--seed", "3")
+    assert status == 0 and load_state(out) == start(4, 3)
+    for seat in (1, 3):
+        status, out, _ = run(capsys, "new", "--players", "4", "--seed", "3",
+                             "--first-player", str(seat))
+        s = load_state(out)
+        assert status == 0 and s.first_player == seat - 1
+        assert s == start(4, 3, first_player=seat - 1)
+    _, _, err = run(capsys, "new", "--players", "3", "--seed", "1", "--first-player", "4")
+    assert "--first-player 4: there are only 3 players" in one_error_line(err)
+
+
+def test_simulate_seed_defaults_to_one(capsys: pytest.CaptureFixture[str]) -> None:
+    """`simulate` without --seed plays seeds 1, 2, … (its --help says so)."""
+    status, out, _ = run(capsys, "simulate", "--players", "2", "--games", "2")
+    assert status == 0 and out.splitlines()[0].startswith("simulate: 2 players, 2 games, seeds 1–2")
+    _, usage, _ = run(capsys, "simulate", "--help")
+    assert "(default: 1)" in usage
 
 
 def test_players_seven_message(capsys: pytest.CaptureFixture[str]) -> None:

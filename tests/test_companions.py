@@ -31,8 +31,9 @@ def name(cid: str) -> str:
 
 
 def with_companion(cid: str, players: int = 2, seed: int = 0, p: int = 0) -> GameState:
-    """A game with Companions past setup, in which player p holds ``cid`` (set directly)."""
-    s = start(players, seed, companions=True)
+    """A game with Companions past setup, in which player p holds ``cid`` (set directly);
+    seat 0 plays first."""
+    s = start(players, seed, companions=True, first_player=0)
     while s.stack[-1][0] != D_VISIT:
         apply_in_place(s, legal_actions(s)[0])
     give_companion(s, cid, p)
@@ -54,11 +55,17 @@ def give_companion(s: GameState, cid: str, p: int) -> None:
 
 # --- the draft ---------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("first", [None, 0, 1, 2, 3, 4])
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
-def test_draft_reveals_one_more_than_players_and_last_seat_picks_first(players: int) -> None:
-    """design §6: reveal players + 1 (solo: 2, keep 1); pick in reverse seat order; the rest
-    go back to the box; no Fancy Dragon is dealt before the draft."""
-    s = start(players, 3, companions=True)
+def test_draft_reveals_one_more_than_players_and_last_seat_picks_first(
+        players: int, first: int | None) -> None:
+    """design §6: reveal players + 1 (solo: 2, keep 1); pick in reverse turn order, from the
+    last player to the first; the rest go back to the box; no Fancy Dragon is dealt before
+    the draft."""
+    if first is not None and first >= players:
+        pytest.skip("no such seat")
+    s = start(players, 3, companions=True, first_player=first)
+    turn_order = [(s.first_player + k) % players for k in range(players)]
     assert len(s.companion_offer) == players + 1
     assert len(s.companion_box) == 7 - players - 1
     assert all(not f for f in s.fancy)
@@ -68,7 +75,7 @@ def test_draft_reveals_one_more_than_players_and_last_seat_picks_first(players: 
         offered = texts(s)
         assert len(offered) == len(s.companion_offer) >= 2
         do(s, offered[-1])
-    assert order == list(reversed(range(players)))
+    assert order == list(reversed(turn_order))
     assert all(c != EMPTY for c in s.companion)
     assert not s.companion_offer and len(s.companion_box) == 7 - players
     sound(s)

@@ -15,7 +15,14 @@ from flamecraft import carddocs
 from flamecraft.core import frames
 from flamecraft.core.board import CATALOG
 from flamecraft.core.cards import COMPANION_HOOKS, MEASURES, OP_SCHEMA, Op
-from flamecraft.core.serialize import _FRAME_NAMES, load_record, replay, state_to_json
+from flamecraft.core.serialize import (
+    _FRAME_NAMES,
+    RECORD_VERSION,
+    STATE_VERSION,
+    load_record,
+    replay,
+    state_to_json,
+)
 from helpers import A, do, fresh, give_fancy, set_goods, texts, to_hand, to_row
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,6 +50,37 @@ def test_carddocs_check_fails_on_a_stale_or_missing_file(tmp_path: Path) -> None
     assert carddocs.main(["--check", "--output", str(target)]) == 1
     assert carddocs.main(["--output", str(target)]) == 0
     assert carddocs.main(["--check", "--output", str(target)]) == 0
+
+
+def test_rules_md_companion_list_is_generated_from_the_data() -> None:
+    """docs/rules.md's list of the Companions is what carddocs generates from the data (issue
+    17: the hand-written one had fallen behind the balance changes), and it names each
+    Companion's limits as the data sets them."""
+    text = _read("rules.md")
+    assert text == carddocs.render_rules(text)
+    listed = text.split(carddocs.RULES_BEGIN, 1)[1].split(carddocs.RULES_END, 1)[0]
+    for card in CATALOG.companions:
+        line = next(x for x in listed.splitlines() if x.startswith(f"- **{card.name}**"))
+        assert f"(`{card.hook}`, {carddocs._limit_words(card)})" in line
+    assert "three times per game, at most once per turn" in listed  # Hardhat Hattie
+    assert "twice per game" in listed and "twice per turn" in listed  # Old Bellows, Knick Knack
+
+
+def test_carddocs_check_fails_on_a_stale_rules_page(tmp_path: Path) -> None:
+    """`--check` exits 1 when the rules page's Companion list differs from the data or its
+    markers are gone, 0 once it has been written."""
+    cards, rules = tmp_path / "cards.md", tmp_path / "rules.md"
+    cards.write_text(carddocs.render(), "utf-8")
+    args = ["--output", str(cards), "--rules", str(rules)]
+    stale = _read("rules.md").replace("three times per game", "twice per game")
+    rules.write_text(stale, "utf-8")
+    assert carddocs.main(["--check", *args]) == 1
+    assert carddocs.main(args) == 0 and carddocs.main(["--check", *args]) == 0
+    assert rules.read_text("utf-8") == _read("rules.md")
+    rules.write_text(stale.replace(carddocs.RULES_END, ""), "utf-8")
+    assert carddocs.main(["--check", *args]) == 1
+    with pytest.raises(ValueError, match="markers"):
+        carddocs.render_rules("no list here")
 
 
 def test_cards_md_lists_every_card_with_its_provenance() -> None:
@@ -165,13 +203,14 @@ def _matches(shown: Any, real: Any, where: str = "state") -> None:
 
 def test_state_format_example_is_real_output() -> None:
     """docs/state-format.md's example state is what its example record replays to (every
-    field present, the shown parts equal), and the record is a version-1 record."""
+    field present, the shown parts equal), and both are of the current versions."""
     blocks = re.findall(r"```json\n(.*?)```", _read("state-format.md"), re.S)
     examples = [json.loads(b) for b in blocks if b.lstrip().startswith('{\n "format"')]
     records = [b for b in blocks if '"flamecraft-record"' in b]
     assert len(examples) == 1 and len(records) == 1
     record = load_record(records[0])
-    assert json.loads(records[0])["version"] == 1
+    assert json.loads(records[0])["version"] == RECORD_VERSION
+    assert examples[0]["version"] == STATE_VERSION
     _matches(examples[0], state_to_json(replay(record)))
 
 

@@ -12,12 +12,20 @@ import pytest
 
 from flamecraft import (
     GameOverError,
+    GameRecord,
     GameState,
     IllegalActionError,
+    Options,
+    StateFormatError,
     apply,
     apply_in_place,
+    dump_record,
+    dump_state,
     legal_actions,
+    load_record,
+    load_state,
     parse_action,
+    replay,
     start,
     text,
     to_act,
@@ -361,3 +369,37 @@ def test_view_lists_legal_actions_only_for_the_seat_to_act() -> None:
     assert view(s, 0)["legal_actions"] == texts(s)
     assert "legal_actions" not in view(s, 1)
     assert "legal_actions" not in view(s, None)
+
+
+# --- the first player in saved games (docs/state-format.md, version history) -------------------
+
+def test_older_states_and_records_read_as_games_begun_by_seat_0() -> None:
+    """A version-2 state and a version-1 record have no first player: every game then began
+    with seat 0, so they load as such and replay exactly as before; the current versions
+    write the first player, which must be a seat."""
+    s = start(3, 5, first_player=0)
+    rng = random.Random(5)
+    actions = []
+    for _ in range(25):
+        a = legal_actions(s)[rng.randrange(len(legal_actions(s)))]
+        actions.append(text(s, a))
+        s = apply(s, a)
+    old = json.loads(dump_state(s))
+    assert old["first_player"] == 0 and old["options"]["first_player"] == 0
+    del old["first_player"], old["options"]["first_player"]
+    old["version"] = 2
+    assert load_state(json.dumps(old)) == s
+    record = {"format": "flamecraft-record", "version": 1, "options": {"players": 3},
+              "seed": 5, "actions": actions}
+    assert replay(load_record(json.dumps(record))) == s
+    drawn = GameRecord(Options(3), 5, [])
+    assert json.loads(dump_record(drawn))["options"]["first_player"] is None
+    assert replay(load_record(dump_record(drawn))) == start(3, 5)
+    bad = json.loads(dump_state(s))
+    bad["first_player"] = 3
+    with pytest.raises(StateFormatError, match="'first_player' must be a seat from 0 to 2"):
+        load_state(json.dumps(bad))
+    bad = json.loads(dump_state(s))
+    bad["options"]["first_player"] = 7
+    with pytest.raises(StateFormatError, match="'first_player' must be a seat from 0 to 2"):
+        load_state(json.dumps(bad))

@@ -155,7 +155,8 @@ def test_the_companions_option_adds_the_module() -> None:
     picks = [on.catalogue.decode(on.game, int(i))
              for i in np.flatnonzero(obs["action_mask"])]
     assert picks and all(a[0] == A.PICK_COMPANION for a in picks)
-    assert seat == 2  # the last seat in turn order (seat 0 plays first) chooses first
+    last = (on.game.first_player + 2) % 3
+    assert seat == last  # the last player in turn order chooses first
 
 
 def test_illegal_actions_raise_unwrapped_and_lose_wrapped() -> None:

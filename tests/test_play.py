@@ -19,7 +19,9 @@ import pytest
 from flamecraft import (
     GameState,
     apply_in_place,
+    dump_state,
     legal_actions,
+    load_state,
     parse_action,
     start,
     text,
@@ -137,7 +139,8 @@ def test_every_card_has_a_full_text_that_fits_the_screen() -> None:
 
 
 def _args(**kw: object) -> argparse.Namespace:
-    base = dict(players=None, seats=None, names=None, enchantments=None, seed=None, load=None)
+    base = dict(players=None, seats=None, names=None, enchantments=None, seed=None,
+                first_player=None, load=None)
     base.update(kw)
     return argparse.Namespace(**base)
 
@@ -247,6 +250,46 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     loaded = load_session(str(path))
     assert loaded.state == session.state
     assert loaded.seats == session.seats and loaded.seed == 9
+
+
+def test_load_a_state_written_by_new(tmp_path: Path) -> None:
+    """`play --load` takes a state written by `flamecraft new` or `apply`: seat 1 a person,
+    the others bots; it goes on from that state, and a save is that game's state with the
+    seats, which loads again."""
+    s = start(3, 12)
+    path = tmp_path / "game.json"
+    path.write_text(dump_state(s), encoding="utf-8")
+    session = load_session(str(path))
+    assert session.state == s and session.seed is None
+    assert [seat.kind for seat in session.seats] == ["human", "random", "random"]
+    rng = random.Random(2)
+    for _ in range(30):
+        session.play(random_action(session.state, rng))
+    saved = json.loads(session.to_json())
+    assert saved["format"] == "flamecraft-state" and load_state(session.to_json()) == session.state
+    assert saved["seats"] == [{"name": "P1", "kind": "human"}, {"name": "P2", "kind": "random"},
+                              {"name": "P3", "kind": "random"}]
+    path.write_text(session.to_json(), encoding="utf-8")
+    again = load_session(str(path))
+    assert again.state == session.state and again.seats == session.seats
+
+
+def test_the_first_player_is_drawn_and_announced(tmp_path: Path) -> None:
+    """Rules, Preparation 7: `play` draws the first player from the seed (as `start` does)
+    and says who plays first; `--first-player` fixes it; a seat that does not exist is
+    refused."""
+    for seed in (4, 5, 6):
+        first = start(2, seed).first_player
+        done = subprocess.run([EXE, "play", "--seats", "human,human", "--names", "Ann,Bo",
+                               "--seed", str(seed)], input="", capture_output=True, text=True,
+                              cwd=tmp_path, timeout=20, check=False)
+        assert done.returncode == 0, done.stderr
+        assert f"{('Ann', 'Bo')[first]} plays first (drawn at random)." in done.stdout
+        assert f"Pass the keyboard to {('Ann', 'Bo')[first]}" in done.stdout
+    setup = setup_from_args(_args(players=3, first_player=2, seed=1))
+    assert Session.new(setup).state.first_player == 1
+    with pytest.raises(SetupError, match="--first-player must be a seat from 1 to 3, not 4"):
+        setup_from_args(_args(players=3, first_player=4))
 
 
 def test_load_a_record_without_seats_and_bad_files(tmp_path: Path) -> None:
@@ -431,7 +474,8 @@ def test_bad_input_commands_undo_save_quit_then_load_and_eof(tmp_path: Path) -> 
     town and log answer; undo takes back a visit; save writes a record with the seats; quit
     offers to save; --load resumes it; end of input saves to the autosave file."""
     child = _spawn(tmp_path, "--seats", "human,bot", "--names", "Ann,Bo", "--seed", "4",
-                   "--bot-delay", "0", "--no-color")
+                   "--first-player", "1", "--bot-delay", "0", "--no-color")
+    child.expect_exact("Ann plays first (chosen at setup).")
     child.expect("Ann> ")
     for typed, answer in (("zzz", "no choice matches 'zzz'"), ("0", "there is no choice 0"),
                           ("17", "there is no choice 17"), ("keep", "fits 2 choices"),

@@ -6,7 +6,15 @@ from collections import Counter
 
 import pytest
 
-from flamecraft import apply_in_place, legal_actions, parse_action, start, to_act
+from flamecraft import (
+    FlamecraftError,
+    GameState,
+    apply_in_place,
+    legal_actions,
+    parse_action,
+    start,
+    to_act,
+)
 from flamecraft.core import actions as A
 from flamecraft.core.board import ART_TYPE, CATALOG
 from flamecraft.core.cards import ICON_RAINBOW
@@ -119,15 +127,20 @@ def test_hands_of_three(players: int) -> None:
     assert len(set(dealt)) == 3 * players
 
 
+def turn_order(s: GameState) -> list[int]:
+    """The seats in turn order from the state's first player."""
+    return [(s.first_player + k) % s.n for k in range(s.n)]
+
+
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_two_fancy_dealt_keep_one_other_to_bottom(players: int) -> None:
     """Rules, Preparation 7 and ruling 2: each player is dealt 2 Fancy Dragons, keeps 1 of
-    their choice and returns the other to the BOTTOM of the Fancy deck (players choose in seat
-    order)."""
+    their choice and returns the other to the BOTTOM of the Fancy deck (players choose in turn
+    order, the first player first)."""
     s = start(players, seed=9)
     assert len(s.fancy_deck) == 36 - 2 * players
     returned = []
-    for p in range(players):
+    for p in turn_order(s):
         assert to_act(s) == p
         dealt = list(s.fancy[p])
         assert len(dealt) == 2
@@ -142,33 +155,75 @@ def test_two_fancy_dealt_keep_one_other_to_bottom(players: int) -> None:
     sound(s)
 
 
+@pytest.mark.parametrize("first", [None, 0, 2, 4])
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_only_seats_four_and_five_take_a_good_of_their_choice(players: int) -> None:
-    """Rules, Preparation 7 and ruling 2: with 4+ players, the 4th and 5th players (only
-    they) each take 1 Good of their choice."""
-    s = start(players, seed=1)
+def test_only_the_fourth_and_fifth_players_take_a_good_of_their_choice(
+        players: int, first: int | None) -> None:
+    """Rules, Preparation 7 and ruling 2: with 4+ players, the 4th and 5th players in turn
+    order (only they) each take 1 Good of their choice; then the first player takes the
+    first turn."""
+    if first is not None and first >= players:
+        pytest.skip("no such seat")
+    s = start(players, seed=1, first_player=first)
     for _ in range(players):  # every player keeps a Fancy Dragon
         apply_in_place(s, legal_actions(s)[0])
+    order = turn_order(s)
     chosen = {3: "Iron", 4: "Plant"}
-    for p in range(3, players):
-        assert to_act(s) == p
+    for place in range(3, players):
+        assert to_act(s) == order[place]
         assert texts(s) == ["take Bread", "take Meat", "take Iron", "take Potion",
                             "take Crystal", "take Plant"]
-        apply_in_place(s, parse_action(s, f"take {chosen[p]}"))
-    assert s.stack[-1][0] == D_VISIT and to_act(s) == 0
+        apply_in_place(s, parse_action(s, f"take {chosen[place]}"))
+    assert s.stack[-1][0] == D_VISIT and to_act(s) == s.first_player
     expected = {p: [0] * 6 for p in range(players)}
     if players >= 4:
-        expected[3][2] = 1
+        expected[order[3]][2] = 1
     if players == 5:
-        expected[4][5] = 1
+        expected[order[4]][5] = 1
     assert {p: s.goods[p] for p in range(players)} == expected
     assert s.coins == [0] * players
+
+
+@pytest.mark.parametrize("players", [1, *PLAYER_COUNTS])
+def test_the_first_player_is_drawn_from_the_seed(players: int) -> None:
+    """Rules, Preparation 7 ("randomly reveal one to choose the first player"): the first
+    player is drawn from the game's generator, so it varies with the seed, every seat
+    starting in some game, and a seed always draws the same one; the draw is a step after
+    the deal, which it leaves unchanged."""
+    firsts = Counter(start(players, seed).first_player for seed in range(60))
+    assert sorted(firsts) == list(range(players))
+    for seed in range(5):
+        drawn = start(players, seed)
+        assert start(players, seed).first_player == drawn.first_player
+        fixed = start(players, seed, first_player=0)
+        assert (fixed.hand, fixed.park, fixed.artisan_deck, fixed.fancy_deck, fixed.shop_deck,
+                fixed.ench_row) == (drawn.hand, drawn.park, drawn.artisan_deck,
+                                    drawn.fancy_deck, drawn.shop_deck, drawn.ench_row)
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_turns_go_clockwise_from_the_first_player(players: int) -> None:
+    """Rules, "Gameplay": players take turns in clockwise (seat) order, starting with the
+    first player chosen at setup."""
+    for first in range(players):
+        s = fresh(players, seed=4, first_player=first)
+        assert s.first_player == first and to_act(s) == first and s.turn == 1
+        for turn in range(1, 2 * players):
+            while s.turn == turn:
+                apply_in_place(s, legal_actions(s)[0])
+            assert to_act(s) == (first + turn) % players
+
+
+def test_a_first_player_outside_the_seats_is_refused() -> None:
+    """Errors are part of the interface: a fixed first player must be a seat."""
+    with pytest.raises(FlamecraftError, match="first player must be a seat from 0 to 2"):
+        start(3, 1, first_player=3)
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_everyone_starts_at_zero_outside_the_town(players: int) -> None:
     """Rulings 1 and 5: Reputation starts at 0 for everyone; Flamekeepers start outside the
-    Town; the first player (seat 1) takes the first turn."""
+    Town; the first player (here fixed: seat 1) takes the first turn."""
     s = fresh(players, seed=6)
     assert s.rep == [0] * players
     assert s.rep_sources == [[0] * NUM_SOURCES for _ in range(players)]

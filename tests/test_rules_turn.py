@@ -760,8 +760,8 @@ PERFT = {
 @pytest.mark.parametrize(("players", "seed"), sorted(PERFT))
 def test_perft_first_forty_decisions(players: int, seed: int) -> None:
     """Regression of the whole rule set: the legal-action counts along a fixed line of play
-    (always the first legal action) are those checked by hand above."""
-    s = start(players, seed)
+    (always the first legal action) are those checked by hand above (seat 1 plays first)."""
+    s = start(players, seed, first_player=0)
     counts = []
     for _ in range(40):
         actions = legal_actions(s)

@@ -170,6 +170,8 @@ def test_create_gives_each_person_an_unguessable_link(client: TestClient) -> Non
     ({"seats": [{"name": "Ann"}, {"name": "ann"}]}, "same name"),
     ({"seats": [{"name": "12"}]}, "number"),
     ({"seats": [{"kind": "human"}], "seed": -1}, "seed"),
+    ({"seats": [{"kind": "human"}, {"kind": "bot"}], "first_player": 2}, "first_player"),
+    ({"seats": [{"kind": "human"}], "first_player": -1}, "first_player"),
 ])
 def test_bad_creation_is_refused_and_stores_nothing(client: TestClient, body: dict[str, Any],
                                                     fragment: str) -> None:
@@ -205,6 +207,26 @@ def test_join_leave_and_start(client: TestClient) -> None:
     with client.websocket_connect(ws_url(game)) as ws:
         msg = next_state(ws)
     assert [p["name"] for p in msg["view"]["players"]] == ["Player 1", "Bo", "Ember"]
+
+
+def test_the_first_player_is_drawn_from_the_seed_or_chosen(client: TestClient) -> None:
+    """Rules, Preparation 7: a game's first player is drawn from its seed; the lobby entry
+    names it before the game starts, and the table's view once it runs; `first_player`
+    fixes it (a seat)."""
+    seen = set()
+    for seed in range(6):
+        game = new_game(client, "human,human,human", seed=seed)
+        entry = client.get(f"/api/games/{game['game_id']}").json()
+        drawn = start(3, seed).first_player
+        assert entry["first_player"] == drawn
+        seen.add(drawn)
+    assert len(seen) > 1
+    game = new_game(client, "human,human,human", seed=3, first_player=2, start=True)
+    entry = client.get(f"/api/games/{game['game_id']}").json()
+    assert entry["first_player"] == 2
+    with client.websocket_connect(ws_url(game, 0)) as ws:
+        msg = next_state(ws)
+    assert msg["view"]["first_player"] == 2 and msg["view"]["to_act"] == 2
 
 
 def test_unknown_game_and_malformed_bodies(client: TestClient) -> None:

@@ -253,7 +253,7 @@ def test_bots_hold_nobody_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
 
     monkeypatch.setitem(BOTS, "slow", slow)
     with client_for(settings(tmp_path)) as c:
-        slow_game = new_game(c, "slow,human", start=True)
+        slow_game = new_game(c, "slow,human", start=True, first_player=0)
         quick_game = new_game(c, "human,random", start=True)
         with c.websocket_connect(ws_url(slow_game, 1)) as waiting, \
                 c.websocket_connect(ws_url(quick_game, 0)) as player:

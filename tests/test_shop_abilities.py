@@ -785,6 +785,22 @@ def test_scale_mail_post() -> None:
     assert s.fancy[ME] == [] and s.rep[ME] == 0 and goods_of(s, ME) == {"PLANT": 1}
 
 
+def test_scale_mail_post_takes_a_coin_as_its_text_says() -> None:
+    """Scale Mail Post's text, "gift 1 Good or Coin" (further ruling 8: a Coin may be gifted in
+    place of a Good): the gift may be a Coin, and it pays the same."""
+    s = game("scale-mail-post")
+    fancy_top(s, "brewdini")
+    gather(s, "scale-mail-post")
+    do(s, "gain Plant")
+    set_goods(s, ME, coins=1, PLANT=1)
+    to_ability(s)
+    do(s, "use Parcel Post")
+    assert texts(s) == ["gift Plant to P2", "gift Coin to P2", "do not gift"]
+    do(s, "gift Coin to P2")
+    assert s.fancy[ME] == [F["brewdini"]] and s.rep[ME] == 1
+    assert s.coins == [0, 1] and goods_of(s, ME) == {"PLANT": 1}
+
+
 def test_draggin_tail_roost_refills_the_park_then_draws() -> None:
     """design §1 Draggin' Tail Roost (Change of Roost): put 1 or 2 Park dragons on the bottom of
     the deck; if you do, refill the Park at once; then draw 1 Artisan Dragon."""

@@ -136,10 +136,21 @@ def _deck(args: argparse.Namespace) -> str:
     return str(args.enchantments)
 
 
+def _first_player(args: argparse.Namespace) -> int | None:
+    """``--first-player`` as a 0-based seat (None: drawn from the seed)."""
+    first: int | None = args.first_player
+    if first is None:
+        return None
+    if first > args.players:
+        raise UsageError(f"{PROG}: --first-player {first}: there are only {args.players} "
+                         "players (see --help)")
+    return first - 1
+
+
 def _start(players: int, seed: int, deck: str, player_names: tuple[str, ...],
-           companions: bool = False) -> GameState:
+           companions: bool = False, first_player: int | None = None) -> GameState:
     try:
-        return start(players, seed, deck, player_names, companions)
+        return start(players, seed, deck, player_names, companions, first_player)
     except FlamecraftError as exc:
         raise CliError(str(exc)) from None
 
@@ -154,7 +165,8 @@ def _who(s: GameState) -> str:
 
 def cmd_new(args: argparse.Namespace) -> int:
     """Writes a new game's state, waiting for its first choice."""
-    s = _start(args.players, args.seed, _deck(args), args.names or (), args.companions)
+    s = _start(args.players, args.seed, _deck(args), args.names or (), args.companions,
+               _first_player(args))
     _output(args.out, dump_state(s))
     return 0
 
@@ -224,7 +236,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     """Replays a game record and prints its result (and each action with --verbose)."""
     record = _load_record(args.record)
     opts = record.options
-    s = _start(opts.players, record.seed, opts.deck, opts.names, opts.companions)
+    s = _start(opts.players, record.seed, opts.deck, opts.names, opts.companions,
+               opts.first_player)
     for number, typed in enumerate(record.actions, 1):
         turn, who = s.turn, _who(s)
         try:
@@ -260,10 +273,13 @@ def play_random(s: GameState, rng: random.Random,
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Plays one game of random bots and prints its log and result."""
-    s = _start(args.players, args.seed, _deck(args), args.names or (), args.companions)
+    s = _start(args.players, args.seed, _deck(args), args.names or (), args.companions,
+               _first_player(args))
     log: list[tuple[int, str, str]] = []
+    first = names(s)[s.first_player]
     play_random(s, random.Random(args.seed), log)
-    print(f"Flamecraft demo: {s.n} random bots, seed {args.seed}, {_deck(args)} Enchantments")
+    print(f"Flamecraft demo: {s.n} random bots, seed {args.seed}, {_deck(args)} Enchantments, "
+          f"{first} plays first")
     print("(a step with a single possible choice is taken automatically and not shown)")
     wide = max(len(n) for n in names(s))
     for turn, who, said in log:
@@ -280,13 +296,15 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Plays many random games and prints per-seat statistics (a smoke test and benchmark)."""
     n, games, seed = args.players, args.games, args.seed
+    first = _first_player(args)
+    seat_names = [f"P{p + 1}" for p in range(n)]
     reps: list[list[int]] = [[] for _ in range(n)]
     wins = [0.0] * n
     turns: list[int] = []
     decisions: list[int] = []
     began = time.perf_counter()
     for i in range(games):
-        s = _start(n, seed + i, _deck(args), (), args.companions)
+        s = _start(n, seed + i, _deck(args), (), args.companions, first)
         decisions.append(play_random(s, random.Random(seed + i)))
         turns.append(s.turn)
         best = winners(s)
@@ -295,9 +313,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         for p in best:
             wins[p] += 1 / len(best)
     elapsed = time.perf_counter() - began
-    seat_names = [f"P{p + 1}" for p in range(n)]
+    starts = "each game's first player drawn from its seed" if first is None else (
+        f"{seat_names[first]} plays first")
     print(f"simulate: {n} players, {games} games, seeds {seed}–{seed + games - 1}, "
-          f"{_deck(args)} Enchantments, random bots")
+          f"{_deck(args)} Enchantments, random bots, {starts}")
     print(f"games: {games}")
     print(f"elapsed: {elapsed:.2f} s ({1000 * elapsed / games:.1f} ms per game)")
     print(f"turns per game: mean {statistics.fmean(turns):.1f}, min {min(turns)}, "
@@ -345,10 +364,19 @@ def build_parser() -> argparse.ArgumentParser:
     add_play_arguments(p)
     p.set_defaults(func=cmd_play)
 
-    def game_options(p: argparse.ArgumentParser, names_too: bool = True) -> None:
+    def game_options(p: argparse.ArgumentParser, names_too: bool = True,
+                     seed_default: int | None = None) -> None:
         p.add_argument("--players", type=_players, required=True,
                        help=f"number of players ({MIN_PLAYERS}–{MAX_PLAYERS})")
-        p.add_argument("--seed", type=int, required=True, help="the game's random seed")
+        if seed_default is None:
+            p.add_argument("--seed", type=int, required=True, help="the game's random seed")
+        else:
+            p.add_argument("--seed", type=int, default=seed_default,
+                           help=f"the first game's random seed; game i uses seed + i "
+                                f"(default: {seed_default})")
+        p.add_argument("--first-player", type=_positive, metavar="SEAT",
+                       help="the seat that plays first, 1–players (default: drawn from the "
+                            "seed, as the rules draw it at random)")
         p.add_argument("--enchantments", choices=("purple", "golden"), default="purple",
                        help="Enchantment deck (default: purple)")
         p.add_argument("--companions", action="store_true",
@@ -385,7 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("simulate", help="play random games and print statistics")
-    game_options(p, names_too=False)
+    game_options(p, names_too=False, seed_default=1)
     p.add_argument("--games", type=_positive, required=True, help="number of games")
     p.set_defaults(func=cmd_simulate)
 

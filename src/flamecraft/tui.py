@@ -40,7 +40,7 @@ from .core.engine import winners as engine_winners
 from .core.errors import FlamecraftError
 from .core.events import Event, log_for
 from .core.goals import fancy_value
-from .core.serialize import GameRecord
+from .core.serialize import STATE_FORMAT, GameRecord, state_from_json, state_to_json
 from .core.setup_game import MAX_PLAYERS, MIN_PLAYERS, new_game
 from .core.solo import rating
 from .core.state import EMPTY, SOURCE_NAMES, GameState
@@ -77,7 +77,7 @@ DEFAULT_PLAYERS = 4
 AUTOSAVE = "flamecraft-autosave.json"
 COMMANDS = ("help", "?", "town", "hand", "row", "park", "players", "board", "card", "log",
             "undo", "save", "load", "quit", "exit")
-SETUP_FLAGS = ("players", "seats", "names", "enchantments", "seed", "load")
+SETUP_FLAGS = ("players", "seats", "names", "enchantments", "seed", "first_player", "load")
 
 
 class ChoiceError(ValueError):
@@ -193,13 +193,15 @@ def default_names(kinds: Sequence[str]) -> tuple[str, ...]:
 
 @dataclass
 class Setup:
-    """How a new game is set up: seats (kinds and names), the Enchantment deck, the seed."""
+    """How a new game is set up: seats (kinds and names), the Enchantment deck, the seed,
+    and the first player (a 0-based seat; None: drawn from the seed)."""
 
     kinds: list[str]
     names: tuple[str, ...]
     deck: str = "purple"
     seed: int = 1
     companions: bool = False
+    first_player: int | None = None
 
     def seats(self) -> list[Seat]:
         return [Seat(k, n) for k, n in zip(self.kinds, self.names, strict=True)]
@@ -223,8 +225,12 @@ def setup_from_args(args: argparse.Namespace) -> Setup:
     if len(names) != players:
         raise SetupError(f"--names lists {len(names)} names for {players} players")
     seed = args.seed if args.seed is not None else new_seed()
+    first = getattr(args, "first_player", None)
+    if first is not None and not 1 <= first <= players:
+        raise SetupError(f"--first-player must be a seat from 1 to {players}, not {first}")
     return Setup(kinds, names, args.enchantments or "purple", seed,
-                 bool(getattr(args, "companions", False)))
+                 bool(getattr(args, "companions", False)),
+                 None if first is None else first - 1)
 
 
 def new_seed() -> int:
@@ -279,10 +285,12 @@ class Terminal:
 
 @dataclass
 class Session:
-    """One game in play: the state, the seats, the record of choices and the undo stack."""
+    """One game in play: the state, the seats, the record of choices and the undo stack.
+    A game loaded from a state file (``flamecraft new``/``apply``) has no seed to replay
+    from: ``base`` is that state, and saves are states."""
 
     state: GameState
-    seed: int
+    seed: int | None
     seats: list[Seat]
     actions: list[str] = field(default_factory=list)
     log: list[Event] = field(default_factory=list)  # the public event stream
@@ -290,10 +298,12 @@ class Session:
     undo_seat: int = -1
     prev: GameState | None = None  # the state before the last choice (for the end scores)
     rngs: dict[int, random.Random] = field(default_factory=dict)
+    base: GameState | None = None
 
     @staticmethod
     def new(setup: Setup) -> Session:
-        s = start(len(setup.kinds), setup.seed, setup.deck, setup.names, setup.companions)
+        s = start(len(setup.kinds), setup.seed, setup.deck, setup.names, setup.companions,
+                  setup.first_player)
         return Session(s, setup.seed, setup.seats())
 
     @property
@@ -302,7 +312,8 @@ class Session:
 
     def bot_rng(self, p: int) -> random.Random:
         if p not in self.rngs:
-            self.rngs[p] = random.Random(f"{self.seed}:{p}:{len(self.actions)}")
+            origin = self.seed if self.base is None else f"state {self.base.rng}"
+            self.rngs[p] = random.Random(f"{origin}:{p}:{len(self.actions)}")
         return self.rngs[p]
 
     def play(self, action: Action) -> None:
@@ -364,6 +375,8 @@ class Session:
         }
 
     def record(self) -> GameRecord:
+        """The game record (only for a game started from a seed)."""
+        assert self.seed is not None, "a game loaded from a state has no record"
         result = None
         if self.state.over:
             result = {"reputation": self.state.rep[:], "winners": engine_winners(self.state),
@@ -372,14 +385,16 @@ class Session:
 
     def to_json(self) -> str:
         """The game record (``serialize.GameRecord``) with one extra key, ``seats``: who
-        plays each seat, so that a loaded game goes on with the same people and bots."""
-        obj = self.record().to_json()
+        plays each seat, so that a loaded game goes on with the same people and bots. A game
+        loaded from a state is saved as its current state, with ``seats``."""
+        obj = self.record().to_json() if self.base is None else state_to_json(self.state)
         obj["seats"] = [{"name": seat.name, "kind": seat.kind} for seat in self.seats]
         return json.dumps(obj, indent=1, ensure_ascii=False) + "\n"
 
 
 def load_session(path: str) -> Session:
-    """A saved game (a game record, with or without ``seats``), replayed to where it stood.
+    """A saved game (a game record, with or without ``seats``), replayed to where it stood,
+    or a state (``flamecraft new`` or ``apply``), which goes on from where it stands.
     Without ``seats`` (say, a ``demo --record`` file) seat 1 is a person, the others bots."""
     try:
         with open(path, encoding="utf-8") as fh:
@@ -394,6 +409,13 @@ def load_session(path: str) -> Session:
         obj = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise SetupError(f"{path}: not valid JSON: {exc}") from None
+    if isinstance(obj, dict) and obj.get("format") == STATE_FORMAT:
+        try:
+            s = state_from_json(obj)
+        except FlamecraftError as exc:
+            raise SetupError(f"{path}: {exc}") from None
+        seats = _saved_seats(obj.get("seats"), list(s.options.player_names()), path)
+        return Session(s, None, seats, base=s.copy())
     try:
         record = GameRecord.from_json(obj)
         s = new_game(record.options, record.seed)  # every option the record holds
@@ -519,10 +541,12 @@ class Game:
     def run(self) -> int:
         """Plays to the end (or until a person quits); returns the exit status."""
         try:
-            self.term.say(f"Flamecraft, seed {self.session.seed}, "
-                          f"{self.session.state.options.deck} Enchantments. Type 'help' at any "
-                          f"prompt.")
+            origin = ("a saved state" if self.session.seed is None
+                      else f"seed {self.session.seed}")
+            self.term.say(f"Flamecraft, {origin}, {self.session.state.options.deck} "
+                          f"Enchantments. Type 'help' at any prompt.")
             self.term.say(f"Seats: {self._seats_line()}")
+            self.term.say(self._first_line())
             while not self.session.state.over:
                 self.step()
             self.finish()
@@ -540,6 +564,11 @@ class Game:
 
     def _seats_line(self) -> str:
         return ", ".join(f"{seat.name} ({seat.label()})" for seat in self.session.seats)
+
+    def _first_line(self) -> str:
+        s = self.session.state
+        how = "drawn at random" if s.options.first_player is None else "chosen at setup"
+        return f"{self.session.seats[s.first_player].name} plays first ({how})."
 
     def step(self) -> None:
         s = self.session.state
@@ -667,7 +696,7 @@ class Game:
             return False
         self.session = session
         self.shown_to = None
-        self.term.say(f"loaded {path}: {self._seats_line()}")
+        self.term.say(f"loaded {path}: {self._seats_line()}. {self._first_line()}")
         if session.humans > 1:
             self.term.clear()
         return True
@@ -810,9 +839,15 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--enchantments", choices=("purple", "golden"),
                    help="Enchantment deck (default: purple)")
     p.add_argument("--seed", type=int, help="the game's random seed (default: a random one)")
+    p.add_argument("--first-player", type=int, metavar="SEAT",
+                   help="the seat that plays first, 1–players (default: drawn from the seed, "
+                        "as the rules draw it at random)")
     p.add_argument("--companions", action="store_true",
                    help="play with the Companion module (off by default)")
-    p.add_argument("--load", metavar="FILE", help="resume a game saved with 'save FILE'")
+    p.add_argument("--load", metavar="FILE",
+                   help="resume a game saved with 'save FILE', or play on from a state "
+                        "written by 'flamecraft new' or 'apply' (seat 1 a person, the "
+                        "others bots)")
     p.add_argument("--no-color", action="store_true",
                    help="no colour (also when NO_COLOR is set or output is not a terminal)")
     p.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",

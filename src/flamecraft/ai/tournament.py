@@ -135,7 +135,9 @@ def play_game(spec: GameSpec, final: list[GameState] | None = None) -> GameResul
     """Plays one game to the end; each bot chooses from its Seat (the cheater from the true
     state). ``final`` receives the final state (for tests)."""
     n = len(spec.lineup)
-    s = start(n, spec.seed, spec.deck, (), spec.companions)
+    # Seat 1 plays first: the lineups rotate through the seats, and seat statistics read
+    # seats as places in turn order.
+    s = start(n, spec.seed, spec.deck, (), spec.companions, first_player=0)
     bots = []
     for text in spec.lineup:
         name, options = parse_bot_spec(text)

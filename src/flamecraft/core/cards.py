@@ -321,6 +321,8 @@ class _Reader:
         if level not in PROVENANCES:
             raise self.fail("provenance", f"must be one of {PROVENANCES}, not {level!r}")
         parts = self.get("designed_parts", list, default=[], required=False)
+        if any(not isinstance(p, str) or not p.strip() for p in parts):
+            raise self.fail("designed_parts", "must list the designed parts as non-empty texts")
         reason = self.get("reason", str, default="", required=False)
         if (level == "designed" or parts) and not reason.strip():
             raise self.fail("reason", "a designed card or part needs a one-line reason")

@@ -20,6 +20,7 @@ from .frames import (
     register,
     register_phase,
 )
+from .setup_game import turn_order
 from .state import EMPTY, GameState
 
 FANCY_DEALT, FANCY_KEPT = 2, 1
@@ -38,19 +39,20 @@ register(D_COMPANION_PICK, _pick_legal, _pick_resolve)
 
 
 def _deal_fancy(s: GameState, f: Frame) -> None:
-    """Setup step 7's Fancy Dragons: dealt 2, keep 1 (a ``setup_fancy`` Companion changes
-    both); the Companions nobody took go back to the box."""
+    """Setup step 7's Fancy Dragons, dealt in turn order from the first player: dealt 2, keep
+    1 (a ``setup_fancy`` Companion changes both); the Companions nobody took go back to the
+    box."""
     s.companion_box.extend(s.companion_offer)
     s.companion_offer.clear()
     keeps = []
-    for p in range(s.n):
+    for p in turn_order(s.n, s.first_player):
         dealt, kept = FANCY_DEALT, FANCY_KEPT
         card = s.companion[p]
         if card != EMPTY and COMPANIONS[card].hook == "setup_fancy":
             dealt, kept = COMPANIONS[card].fancy_dealt, COMPANIONS[card].fancy_kept
         cards = [draw_fancy(s, p) for _ in range(dealt)]
         keeps.append((D_KEEP_DRAWN_FANCY, p, NOWHERE, kept, *(c for c in cards if c >= 0)))
-    s.stack.extend(reversed(keeps))  # the first seat chooses first
+    s.stack.extend(reversed(keeps))  # the first player chooses first
 
 
 register_phase(P_DEAL_FANCY, _deal_fancy)

@@ -258,8 +258,10 @@ def winners(s: GameState) -> list[int]:
 
 
 def start(players: int, seed: int, deck: str = "purple",
-          player_names: tuple[str, ...] = (), companions: bool = False) -> GameState:
-    """A new game advanced to its first decision."""
-    s = new_game(Options(players, deck, player_names, companions), seed)
+          player_names: tuple[str, ...] = (), companions: bool = False,
+          first_player: int | None = None) -> GameState:
+    """A new game advanced to its first decision. The first player is drawn from the seed
+    unless ``first_player`` fixes it (a seat, 0 to players - 1)."""
+    s = new_game(Options(players, deck, player_names, companions, first_player), seed)
     advance(s)
     return s

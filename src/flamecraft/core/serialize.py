@@ -26,7 +26,9 @@ from .state import (
 )
 
 STATE_FORMAT, RECORD_FORMAT = "flamecraft-state", "flamecraft-record"
-STATE_VERSION, RECORD_VERSION = 2, 1
+STATE_VERSION, RECORD_VERSION = 3, 2
+# The versions still read: before state 3 and record 2 the first seat always played first.
+STATE_VERSIONS_READ, RECORD_VERSIONS_READ = (2, 3), (1, 2)
 
 _ARTISANS = [a.id for a in CATALOG.artisans]
 _SHOPS = [s.id for s in CATALOG.shops]
@@ -177,18 +179,27 @@ def _frame_from_json(obj: Any) -> tuple[int, ...]:
 
 def options_to_json(options: Options) -> dict[str, Any]:
     return {"players": options.players, "deck": options.deck, "names": list(options.names),
-            "companions": options.companions}
+            "companions": options.companions, "first_player": options.first_player}
 
 
 def options_from_json(obj: Any) -> Options:
+    """Options from JSON; a missing ``first_player`` is seat 0, as every game written before
+    the first player was drawn began there (``null`` means drawn from the seed)."""
     if not isinstance(obj, dict):
         raise StateFormatError("'options' must be an object")
+    first = obj.get("first_player", 0)
+    if first is not None and (not isinstance(first, int) or isinstance(first, bool)):
+        raise StateFormatError("'first_player' must be a seat number or null")
     try:
-        return Options(int(obj["players"]), str(obj.get("deck", "purple")),
-                       tuple(str(n) for n in obj.get("names", [])),
-                       bool(obj.get("companions", False)))
+        options = Options(int(obj["players"]), str(obj.get("deck", "purple")),
+                          tuple(str(n) for n in obj.get("names", [])),
+                          bool(obj.get("companions", False)), first)
     except (KeyError, TypeError, ValueError) as exc:
         raise StateFormatError(f"malformed options: {exc}") from None
+    if first is not None and not 0 <= first < options.players:
+        raise StateFormatError(f"'first_player' must be a seat from 0 to "
+                               f"{options.players - 1} or null, not {first}")
+    return options
 
 
 def state_to_json(s: GameState) -> dict[str, Any]:
@@ -240,6 +251,7 @@ def state_to_json(s: GameState) -> dict[str, Any]:
         "companion_offer": [_COMPANIONS[c] for c in s.companion_offer],
         "companion_box": [_COMPANIONS[c] for c in s.companion_box],
         "players": players,
+        "first_player": s.first_player,
         "current": s.current,
         "turn": s.turn,
         "fired": [_ARTISANS[a] for a in range(len(_ARTISANS)) if s.fired >> a & 1],
@@ -256,19 +268,20 @@ def _ids(table: list[str], values: Any, what: str) -> list[int]:
     return [_index(table, v, what) for v in values]
 
 
-def _check_version(obj: Any, fmt: str, version: int) -> None:
+def _check_version(obj: Any, fmt: str, versions: tuple[int, ...]) -> None:
     if not isinstance(obj, dict):
         raise StateFormatError(f"not a {fmt} file: expected a JSON object")
     if obj.get("format") != fmt:
         raise StateFormatError(f"not a {fmt} file (format is {obj.get('format')!r})")
-    if obj.get("version") != version:
+    if obj.get("version") not in versions:
+        readable = " and ".join(str(v) for v in versions)
         raise StateFormatError(f"unsupported {fmt} version {obj.get('version')!r} "
-                               f"(this program reads version {version})")
+                               f"(this program reads versions {readable})")
 
 
 def state_from_json(obj: Any) -> GameState:
     """A state from its JSON object; raises StateFormatError naming what is wrong."""
-    _check_version(obj, STATE_FORMAT, STATE_VERSION)
+    _check_version(obj, STATE_FORMAT, STATE_VERSIONS_READ)
     try:
         s = GameState.__new__(GameState)
         s.options = options_from_json(obj["options"])
@@ -330,6 +343,9 @@ def state_from_json(obj: Any) -> GameState:
             s.companion_uses.append(int(pl["companion_uses"]))
             s.companion_turn.append(int(pl["companion_uses_this_turn"]))
             s.achievements.append(_ids(_ACHIEVEMENTS, pl["achievements"], "achievement"))
+        s.first_player = int(obj.get("first_player", 0))  # version 2: always seat 0
+        if not 0 <= s.first_player < s.n:
+            raise StateFormatError(f"'first_player' must be a seat from 0 to {s.n - 1}")
         s.current = int(obj["current"])
         s.turn = int(obj["turn"])
         s.fired = sum(1 << a for a in _ids(_ARTISANS, obj["fired"], "Artisan Dragon"))
@@ -381,7 +397,7 @@ class GameRecord:
 
     @staticmethod
     def from_json(obj: Any) -> GameRecord:
-        _check_version(obj, RECORD_FORMAT, RECORD_VERSION)
+        _check_version(obj, RECORD_FORMAT, RECORD_VERSIONS_READ)
         seed, actions = obj.get("seed"), obj.get("actions")
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise StateFormatError("'seed' must be a whole number")
@@ -407,8 +423,8 @@ def replay(record: GameRecord) -> GameState:
     """The final state of a record, applying its actions in order (raises on a bad one)."""
     from .engine import apply_in_place, parse_action, start
 
-    s = start(record.options.players, record.seed, record.options.deck, record.options.names,
-              record.options.companions)
+    o = record.options
+    s = start(o.players, record.seed, o.deck, o.names, o.companions, o.first_player)
     for number, typed in enumerate(record.actions, 1):
         try:
             apply_in_place(s, parse_action(s, typed))

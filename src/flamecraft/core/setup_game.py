@@ -1,11 +1,17 @@
-"""Setting up a game by player count (rules "Preparation", rulings 1–5)."""
+"""Setting up a game by player count (rules "Preparation", rulings 1–5).
+
+Two steps: the deal (every shuffle of the game), then the first player, drawn from the same
+generator unless the options fix it (``draw_first_player``, ``seat_first_player``). The first
+player is a separate step so that a fixed one leaves the deal of a seed unchanged, and so
+that an adapter which supplies the deal itself (a chance model) can supply it too.
+"""
 
 from __future__ import annotations
 
 from .board import CATALOG
 from .errors import FlamecraftError
 from .frames import D_COMPANION_PICK, D_START_GOOD, NOWHERE, P_DEAL_FANCY, P_SETUP_DONE
-from .rng import seed_state, shuffle
+from .rng import below, seed_state, shuffle
 from .state import EMPTY, NUM_COUNTERS, NUM_SOURCES, GameState, Options
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 5
@@ -25,10 +31,43 @@ def artisans_removed_per_type(players: int) -> int:
     return {1: 2, 2: 2, 3: 1}.get(players, 0)
 
 
+def turn_order(n: int, first: int) -> list[int]:
+    """The seats in turn order (clockwise) from the first player."""
+    return [(first + k) % n for k in range(n)]
+
+
+def draw_first_player(options: Options, rng: int) -> tuple[int, int]:
+    """The first player and the generator's new state: the fixed ``options.first_player``
+    (nothing is drawn), or a seat drawn uniformly, as the rules reveal a Reputation marker
+    at random (rules "Player Setup")."""
+    if options.first_player is not None:
+        return options.first_player, rng
+    return below(rng, options.players)
+
+
+def seat_first_player(s: GameState, first: int) -> None:
+    """Gives a dealt game its first player and its setup decisions, in turn order from that
+    player: with Companions, the draft (the last player picks first, design §6); then the
+    Fancy deal, each player keeping 1 of 2, the first player first; then the 4th and 5th
+    players each take 1 Good (rules "Player Setup")."""
+    if not 0 <= first < s.n:
+        raise FlamecraftError(f"the first player must be a seat from 0 to {s.n - 1}, "
+                              f"not {first}")
+    order = turn_order(s.n, first)
+    s.first_player = first
+    s.current = first
+    s.stack = [(P_SETUP_DONE,)]
+    for p in reversed(order[3:]):
+        s.stack.append((D_START_GOOD, p, NOWHERE))
+    s.stack.append((P_DEAL_FANCY,))
+    if s.options.companions:
+        for p in order:  # the last player in turn order picks first: it is on top
+            s.stack.append((D_COMPANION_PICK, p, NOWHERE))
+
+
 def new_game(options: Options, seed: int) -> GameState:
-    """A new game, waiting for the first setup decision: with Companions, the draft (the last
-    seat picks first); then each player keeps 1 of 2 Fancy Dragons; then seats 4 and 5 each
-    take 1 Good."""
+    """A new game, waiting for its first setup decision: the deal, then the first player
+    (``seat_first_player`` lists the setup decisions)."""
     n = options.players
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise FlamecraftError(f"players must be {MIN_PLAYERS}–{MAX_PLAYERS}, not {n}")
@@ -36,6 +75,9 @@ def new_game(options: Options, seed: int) -> GameState:
         raise FlamecraftError(f"deck must be 'purple' or 'golden', not {options.deck!r}")
     if options.names and len(options.names) != n:
         raise FlamecraftError(f"{len(options.names)} names given for {n} players")
+    if options.first_player is not None and not 0 <= options.first_player < n:
+        raise FlamecraftError(f"the first player must be a seat from 0 to {n - 1}, "
+                              f"not {options.first_player}")
     rng = seed_state(seed)
     s = GameState.__new__(GameState)
     s.options = options
@@ -96,7 +138,6 @@ def new_game(options: Options, seed: int) -> GameState:
     s.reserved = [EMPTY] * n
     s.pos = [EMPTY] * n
     s.counters = [[0] * NUM_COUNTERS for _ in range(n)]
-    s.current = 0
     s.turn = 0
     s.fired = 0
     s.end_triggered = False
@@ -113,14 +154,9 @@ def new_game(options: Options, seed: int) -> GameState:
         s.companion_offer, s.companion_box = pool[:revealed], sorted(pool[revealed:])
     s.achievements = [[] for _ in range(n)]
     s.ench_removed = []
-    s.rng = rng
     s.cache = None
 
-    s.stack = [(P_SETUP_DONE,)]
-    for p in reversed(range(3, n)):
-        s.stack.append((D_START_GOOD, p, NOWHERE))
-    s.stack.append((P_DEAL_FANCY,))
-    if options.companions:
-        for p in range(n):  # the last seat picks first: it is on top of the stack
-            s.stack.append((D_COMPANION_PICK, p, NOWHERE))
+    # The first player: a step of its own, after every shuffle of the deal.
+    first, s.rng = draw_first_player(options, rng)
+    seat_first_player(s, first)
     return s

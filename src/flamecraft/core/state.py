@@ -33,6 +33,7 @@ class Options:
     deck: str = "purple"  # "purple" or "golden"
     names: tuple[str, ...] = ()
     companions: bool = False  # the optional Companion module
+    first_player: int | None = None  # the seat that plays first; None: drawn from the seed
 
     def player_names(self) -> tuple[str, ...]:
         if self.names:
@@ -64,6 +65,7 @@ class GameState:
         "fancy_deck",
         "final_turns",
         "fired",
+        "first_player",
         "goods",
         "hand",
         "n",
@@ -110,6 +112,7 @@ class GameState:
     reserved: list[int]
     pos: list[int]  # the Shop each Flamekeeper's token stands on, or EMPTY
     counters: list[list[int]]
+    first_player: int  # the seat that played the first turn (chosen at setup)
     current: int  # the player whose turn it is
     turn: int  # turns started so far
     fired: int  # bit mask of Artisan Dragons fired up this turn
@@ -153,6 +156,7 @@ class GameState:
         other.reserved = self.reserved[:]
         other.pos = self.pos[:]
         other.counters = [c[:] for c in self.counters]
+        other.first_player = self.first_player
         other.current = self.current
         other.turn = self.turn
         other.fired = self.fired

@@ -88,7 +88,7 @@ register(D_START_GOOD, _start_good_legal, _start_good_resolve)
 
 
 def _setup_done(s: GameState, f: Frame) -> None:
-    s.stack.append((P_TURN_START, 0))
+    s.stack.append((P_TURN_START, s.first_player))
 
 
 register_phase(P_SETUP_DONE, _setup_done)

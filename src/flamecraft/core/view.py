@@ -77,6 +77,7 @@ def view(s: GameState, observer: int | None) -> dict[str, Any]:
         "decks": {"artisan": len(s.artisan_deck), "fancy": len(s.fancy_deck),
                   "enchantment": len(s.ench_deck), "shop": len(s.shop_deck)},
         "turn": s.turn,
+        "first_player": s.first_player,
         "current": s.current,
         "to_act": acting,
         "end_triggered": s.end_triggered,

@@ -66,6 +66,7 @@ class CreateGame(BaseModel):
     deck: Literal["purple", "golden"] = "purple"
     companions: bool = False
     seed: int | None = Field(default=None, ge=0, le=(1 << 63) - 1)
+    first_player: int | None = Field(default=None, ge=0, le=4)  # None: drawn from the seed
     start: bool = False  # start at once (a game without people always starts at once)
 
 
@@ -246,7 +247,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if len(creations) > 10000:
             creations.clear()
         return await games.create(body.name, [s.model_dump() for s in body.seats], body.deck,
-                                  body.companions, body.seed, body.start)
+                                  body.companions, body.seed, body.start,
+                                  first_player=body.first_player)
 
     @app.get("/api/games")
     async def list_games(status: str | None = None) -> dict[str, Any]:

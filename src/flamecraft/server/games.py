@@ -27,7 +27,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, TypeVar
 
 from ..bots import BOTS, DEFAULT_BOT, random_action
@@ -45,6 +45,7 @@ from ..core.engine import (
 from ..core.errors import FlamecraftError, IllegalActionError
 from ..core.events import Event
 from ..core.serialize import GameRecord
+from ..core.setup_game import new_game
 from ..core.state import GameState, Options
 from ..core.view import view
 from ..sessions import (
@@ -148,7 +149,8 @@ class Table:
 
     def begin(self) -> None:
         o = self.row.options
-        self.state = start(o.players, self.row.seed, o.deck, o.names, o.companions)
+        self.state = start(o.players, self.row.seed, o.deck, o.names, o.companions,
+                           first_player=o.first_player)
 
     def extend(self, actions: Sequence[ActionRow]) -> None:
         """Replays stored actions after the ones already here."""
@@ -236,12 +238,20 @@ def seats_json(row: GameRow) -> list[dict[str, Any]]:
             for i, s in enumerate(row.seats)]
 
 
+@lru_cache(maxsize=4096)
+def first_player_of(options: Options, seed: int) -> int:
+    """The seat that plays first in the game of these options and seed (drawn at setup from
+    the seed unless the options fix it), known before the game starts."""
+    return new_game(options, seed).first_player
+
+
 def entry_json(row: GameRow) -> dict[str, Any]:
     """A game as the lobby lists it."""
     out: dict[str, Any] = {
         "game_id": row.id, "name": row.name, "status": row.status,
         "players": row.options.players, "deck": row.options.deck,
         "companions": row.options.companions, "seats": seats_json(row),
+        "first_player": first_player_of(row.options, row.seed),
         "created": datetime.fromtimestamp(row.created, UTC).isoformat(timespec="seconds"),
         "version": row.version,
     }
@@ -524,13 +534,18 @@ class Games:
 
     async def create(self, name: str | None, seats: Sequence[dict[str, Any]], deck: str,
                      companions: bool, seed: int | None, begin: bool = False,
-                     tokens_from: GameRow | None = None) -> dict[str, Any]:
+                     tokens_from: GameRow | None = None,
+                     first_player: int | None = None) -> dict[str, Any]:
         """A new game; the answer holds every person's seat link (the only time the tokens
         are shown). ``tokens_from``: the game this one is a rematch of (its seats' tokens
-        stay valid here, so each player's old link leads on)."""
+        stay valid here, so each player's old link leads on). ``first_player``: a seat, or
+        None for one drawn from the seed."""
         if not 1 <= len(seats) <= MAX_SEATS:
             raise GameError("malformed", f"a game has 1 to {MAX_SEATS} seats, not {len(seats)}",
                             400)
+        if first_player is not None and not 0 <= first_player < len(seats):
+            raise GameError("malformed", f"first_player must be a seat from 0 to "
+                            f"{len(seats) - 1}, not {first_player}", 400)
         kinds, bots, names = [], [], []
         bot_names = iter(BOT_NAMES)
         for i, spec in enumerate(seats):
@@ -567,7 +582,7 @@ class Games:
         game_id = new_game_id()
         row = GameRow(
             id=game_id, name=(name or "").strip() or f"{tidy[0]}'s game",
-            options=Options(len(seats), deck, tidy, companions),
+            options=Options(len(seats), deck, tidy, companions, first_player),
             seed=seed if seed is not None else secrets.randbelow(1 << 62),
             seats=seat_rows,
             status=RUNNING if begin or HUMAN not in kinds else OPEN)
@@ -688,7 +703,7 @@ class Games:
         specs = [{"kind": s.kind, "bot": s.bot, "name": s.name} for s in row.seats]
         o = row.options
         created = await self.create(row.name, specs, o.deck, o.companions, None,
-                                    tokens_from=row)
+                                    tokens_from=row, first_player=o.first_player)
 
         def change(r: GameRow) -> GameRow | None:
             if r.rematch is not None:
@@ -834,7 +849,8 @@ class Games:
         if session.replay is None:
             t = session.table
             o = t.row.options
-            s = start(o.players, t.row.seed, o.deck, o.names, o.companions)
+            s = start(o.players, t.row.seed, o.deck, o.names, o.companions,
+                      first_player=o.first_player)
             states = [s]
             for row in t.actions:
                 s = apply(s, parse_action(s, row.text))

@@ -208,7 +208,8 @@ export function waitingRoom(root, info, seat, token) {
         h("span", { class: "seat-mark" }, SEAT_MARKS[s.seat]), " ", s.name, " ",
         h("span", { class: "muted" }, s.kind === "bot" ? "bot — always ready"
           : s.joined ? "joined ✓" : "not joined yet"),
-        s.seat === seat ? h("strong", {}, " (you)") : null));
+        s.seat === seat ? h("strong", {}, " (you)") : null,
+        s.seat === game.first_player ? h("span", { class: "first-player" }, " — plays first") : null));
       const controls = [];
       if (me) {
         const seatJoined = game.seats[seat] && game.seats[seat].joined;

@@ -492,6 +492,8 @@ export class Table {
       h("a", { class: "brand", href: "/" }, "Flamecraft"),
       h("span", { class: "game-name" }, this.opts.title || ""),
       h("span", { class: "turn" }, view.turn ? `Turn ${view.turn}` : "Setup"),
+      view.players[view.first_player] ? h("span", { class: "first-player" },
+        `${view.players[view.first_player].name} plays first`) : null,
       view.end_triggered && !view.over ? h("span", { class: "tag warn" }, "final round") : null,
       h("span", { class: "role" }, role),
       h("span", { class: `conn conn-${this.conn}`, "aria-live": "polite" }, this.connText()),
