@@ -44,10 +44,10 @@ def test_a_choice_about_hidden_cards_is_named_to_its_maker_only() -> None:
     """Rules Setup 7: each player keeps 1 of 2 Fancy Dragons in secret — the keeper reads the
     card (and the one shown beside it), the others only that one was kept. A gifted Artisan
     Dragon is named to the giver and the receiver only."""
-    s = start(3, 2)
+    s = start(3, 2, first_player=0)
     keep = legal_actions(s)[0]
     e = event(s, keep)
-    assert e is not None and e.seat == 0
+    assert e is not None and e.seat == to_act(s) == 0
     assert e.seen_by(0) == f"{text(s, keep)} (shown {e.shown})" and text(s, keep)[5:] in e.shown
     assert e.seen_by(1) == e.seen_by(2) == e.seen_by(None) == "keep a Fancy Dragon"
     gift = (A.GIFT_ARTISAN, ART["pan"], 2, -1)
