@@ -8,6 +8,8 @@ that an adapter which supplies the deal itself (a chance model) can supply it to
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .board import CATALOG
 from .errors import FlamecraftError
 from .frames import D_COMPANION_PICK, D_START_GOOD, NOWHERE, P_DEAL_FANCY, P_SETUP_DONE
@@ -65,9 +67,21 @@ def seat_first_player(s: GameState, first: int) -> None:
             s.stack.append((D_COMPANION_PICK, p, NOWHERE))
 
 
-def new_game(options: Options, seed: int) -> GameState:
-    """A new game, waiting for its first setup decision: the deal, then the first player
-    (``seat_first_player`` lists the setup decisions)."""
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Where every shuffled card lies before anything is dealt from a deck: what a seed
+    decides (``draw_deal``), or what a chance model draws one card at a time
+    (``DealBuilder``). Decks are listed bottom first: cards are drawn from the end."""
+
+    shop_deck: tuple[int, ...]
+    removed: tuple[int, ...]  # the Artisan Dragons left out at 1–3 players
+    artisan_deck: tuple[int, ...]  # the Park and the hands come off its end
+    fancy_deck: tuple[int, ...]
+    ench_deck: tuple[int, ...]  # the Enchantment row comes off its end
+    companion_offer: tuple[int, ...]  # the Companions revealed for the draft, in order
+
+
+def _check_options(options: Options) -> None:
     n = options.players
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise FlamecraftError(f"players must be {MIN_PLAYERS}–{MAX_PLAYERS}, not {n}")
@@ -78,7 +92,84 @@ def new_game(options: Options, seed: int) -> GameState:
     if options.first_player is not None and not 0 <= options.first_player < n:
         raise FlamecraftError(f"the first player must be a seat from 0 to {n - 1}, "
                               f"not {options.first_player}")
-    rng = seed_state(seed)
+
+
+def shop_piles() -> list[list[int]]:
+    """The Shops that are not starters, by pile: the six Good piles, then the other icons."""
+    piles: list[list[int]] = [[] for _ in range(7)]
+    for shop in CATALOG.shops:
+        if not shop.starter:
+            piles[shop.pile].append(shop.index)
+    return piles
+
+
+def artisans_by_type() -> list[list[int]]:
+    """The Artisan Dragons that are not starters, by type."""
+    by_type: list[list[int]] = [[] for _ in range(6)]
+    for artisan in CATALOG.artisans:
+        if not artisan.starter:
+            by_type[artisan.type].append(artisan.index)
+    return by_type
+
+
+def enchantment_deck(options: Options) -> list[int]:
+    deck_index = 0 if options.deck == "purple" else 1
+    return [e.index for e in CATALOG.enchantments if e.deck == deck_index]
+
+
+def draw_deal(options: Options, rng: int) -> tuple[Deal, int]:
+    """The deal of a generator state (every shuffle of setup), and the generator after it."""
+    shop_deck: list[int] = []
+    for pile_index, pile in enumerate(shop_piles()):
+        rng = shuffle(pile, rng)
+        shop_deck.extend(pile[:GOOD_PILE_DRAW if pile_index < 6 else OTHER_PILE_DRAW])
+    rng = shuffle(shop_deck, rng)
+
+    per_type = artisans_removed_per_type(options.players)
+    removed: list[int] = []
+    artisan_deck: list[int] = []
+    for cards in artisans_by_type():
+        rng = shuffle(cards, rng)
+        removed.extend(cards[:per_type])
+        artisan_deck.extend(cards[per_type:])
+    rng = shuffle(artisan_deck, rng)
+
+    fancy_deck = [f.index for f in CATALOG.fancies]
+    rng = shuffle(fancy_deck, rng)
+    ench_deck = enchantment_deck(options)
+    rng = shuffle(ench_deck, rng)
+    offer: list[int] = []
+    if options.companions:
+        pool = list(range(len(CATALOG.companions)))
+        rng = shuffle(pool, rng)
+        offer = pool[:companions_revealed(options.players)]
+    deal = Deal(tuple(shop_deck), tuple(removed), tuple(artisan_deck), tuple(fancy_deck),
+                tuple(ench_deck), tuple(offer))
+    return deal, rng
+
+
+def companions_revealed(players: int) -> int:
+    """One Companion more than the players (solo: 2, keep 1; design §6)."""
+    return players + 1
+
+
+def new_game(options: Options, seed: int) -> GameState:
+    """A new game, waiting for its first setup decision: the deal, then the first player
+    (``seat_first_player`` lists the setup decisions)."""
+    _check_options(options)
+    deal, rng = draw_deal(options, seed_state(seed))
+    s = dealt_game(options, deal)
+    # The first player: a step of its own, after every shuffle of the deal.
+    first, s.rng = draw_first_player(options, rng)
+    seat_first_player(s, first)
+    return s
+
+
+def dealt_game(options: Options, deal: Deal) -> GameState:
+    """The game a deal sets up, before its first player is seated (``seat_first_player``):
+    Town and starter Shops, the Park, the Enchantment row and the hands dealt."""
+    _check_options(options)
+    n = options.players
     s = GameState.__new__(GameState)
     s.options = options
     s.n = n
@@ -93,39 +184,14 @@ def new_game(options: Options, seed: int) -> GameState:
         s.town[space] = shop.index
         s.slots[shop.index * 3] = CATALOG.artisan_by_id[shop.starter_dragon]
 
-    # The Shop deck: 1 from each Good pile and 4 from the other icons, shuffled.
-    piles: list[list[int]] = [[] for _ in range(7)]
-    for shop in CATALOG.shops:
-        if not shop.starter:
-            piles[shop.pile].append(shop.index)
-    s.shop_deck, s.shops_unused = [], []
-    for pile_index, pile in enumerate(piles):
-        rng = shuffle(pile, rng)
-        take = GOOD_PILE_DRAW if pile_index < 6 else OTHER_PILE_DRAW
-        s.shop_deck.extend(pile[:take])
-        s.shops_unused.extend(pile[take:])
-    rng = shuffle(s.shop_deck, rng)
-    s.shops_unused.sort()
-
-    # The Artisan deck, less the dragons removed at 2–3 players, and the Park.
-    by_type: list[list[int]] = [[] for _ in range(6)]
-    for artisan in CATALOG.artisans:
-        if not artisan.starter:
-            by_type[artisan.type].append(artisan.index)
-    per_type = artisans_removed_per_type(n)
-    s.removed, s.artisan_deck = [], []
-    for cards in by_type:
-        rng = shuffle(cards, rng)
-        s.removed.extend(cards[:per_type])
-        s.artisan_deck.extend(cards[per_type:])
-    rng = shuffle(s.artisan_deck, rng)
+    s.shop_deck = list(deal.shop_deck)
+    chosen = set(deal.shop_deck)
+    s.shops_unused = sorted(shop for pile in shop_piles() for shop in pile if shop not in chosen)
+    s.removed = list(deal.removed)
+    s.artisan_deck = list(deal.artisan_deck)
     s.park = [s.artisan_deck.pop() for _ in range(PARK_SIZE)]
-
-    s.fancy_deck = [f.index for f in CATALOG.fancies]
-    rng = shuffle(s.fancy_deck, rng)
-    deck_index = 0 if options.deck == "purple" else 1
-    s.ench_deck = [e.index for e in CATALOG.enchantments if e.deck == deck_index]
-    rng = shuffle(s.ench_deck, rng)
+    s.fancy_deck = list(deal.fancy_deck)
+    s.ench_deck = list(deal.ench_deck)
     s.ench_row = [s.ench_deck.pop() for _ in range(ROW_SIZE)]
 
     s.goods = [[0] * 6 for _ in range(n)]
@@ -146,17 +212,143 @@ def new_game(options: Options, seed: int) -> GameState:
     s.companion = [EMPTY] * n
     s.companion_uses = [0] * n
     s.companion_turn = [0] * n
-    s.companion_offer, s.companion_box = [], []
-    if options.companions:
-        pool = list(range(len(CATALOG.companions)))
-        rng = shuffle(pool, rng)
-        revealed = n + 1  # one more than the players (solo: 2, keep 1)
-        s.companion_offer, s.companion_box = pool[:revealed], sorted(pool[revealed:])
+    s.companion_offer = list(deal.companion_offer)
+    offered = set(deal.companion_offer)
+    s.companion_box = ([c for c in range(len(CATALOG.companions)) if c not in offered]
+                       if options.companions else [])
     s.achievements = [[] for _ in range(n)]
     s.ench_removed = []
+    s.rng = seed_state(0)
     s.cache = None
-
-    # The first player: a step of its own, after every shuffle of the deal.
-    first, s.rng = draw_first_player(options, rng)
-    seat_first_player(s, first)
+    s.first_player = 0
+    s.current = 0
+    s.stack = []
     return s
+
+
+# ---------------------------------------------------------------- the deal as chance draws
+
+SHOP, ARTISAN, FANCY, ENCHANTMENT, COMPANION, SEAT = range(6)
+DRAW_KINDS = ("Shop", "Artisan Dragon", "Fancy Dragon", "Enchantment", "Companion", "seat")
+
+
+class DealBuilder:
+    """The deal drawn one card at a time, each uniformly from the cards still possible —
+    the same distribution as ``draw_deal``'s shuffles: one Shop of each Good pile and four
+    of the others, then the Shop deck's order; the Artisan Dragons left out, then the Artisan
+    deck's order; the Fancy deck's; the Enchantment deck's; the Companions offered; and the
+    first player, unless the options fix it. Decks are drawn from the top down. Why: a
+    chance model (OpenSpiel) needs each random event as an explicit choice with its
+    probability; ``outcomes_of`` gives the draws that build a given deal."""
+
+    def __init__(self, options: Options) -> None:
+        _check_options(options)
+        self.options = options
+        n = options.players
+        self.plan: list[tuple[int, int, str]] = []  # (kind, how many, where they go)
+        takes = [GOOD_PILE_DRAW if index < 6 else OTHER_PILE_DRAW
+                 for index in range(len(shop_piles()))]
+        for index, take in enumerate(takes):
+            self.plan.append((SHOP, take, f"pile{index}"))
+        self.plan.append((SHOP, sum(takes), "shop_deck"))
+        per_type = artisans_removed_per_type(n)
+        for index in range(6):
+            self.plan.append((ARTISAN, per_type, f"type{index}"))
+        self.plan.append((ARTISAN, sum(len(c) for c in artisans_by_type()) - 6 * per_type,
+                          "artisan_deck"))
+        self.plan.append((FANCY, len(CATALOG.fancies), "fancy_deck"))
+        self.plan.append((ENCHANTMENT, len(enchantment_deck(options)), "ench_deck"))
+        if options.companions:
+            self.plan.append((COMPANION, companions_revealed(n), "companion_offer"))
+        if options.first_player is None:
+            self.plan.append((SEAT, 1, "first_player"))
+        self.plan = [step for step in self.plan if step[1] > 0]
+        self.drawn: dict[str, list[int]] = {target: [] for _, _, target in self.plan}
+        self.step = 0
+
+    @property
+    def done(self) -> bool:
+        return self.step >= len(self.plan)
+
+    @property
+    def kind(self) -> int:
+        """What the next draw picks (``SHOP`` … ``SEAT``)."""
+        return self.plan[self.step][0]
+
+    def outcomes(self) -> list[int]:
+        """The cards (catalog indices of the kind) or seats the next draw may pick, each as
+        likely as the others."""
+        target = self.plan[self.step][2]
+        drawn = self.drawn[target]
+        if target.startswith("pile"):
+            pool = shop_piles()[int(target[4:])]
+        elif target == "shop_deck":
+            pool = [c for t, cards in self.drawn.items() if t.startswith("pile")
+                    for c in cards]
+        elif target.startswith("type"):
+            pool = artisans_by_type()[int(target[4:])]
+        elif target == "artisan_deck":
+            out = {c for t, cards in self.drawn.items() if t.startswith("type") for c in cards}
+            pool = [c for cards in artisans_by_type() for c in cards if c not in out]
+        elif target == "fancy_deck":
+            pool = [f.index for f in CATALOG.fancies]
+        elif target == "ench_deck":
+            pool = enchantment_deck(self.options)
+        elif target == "companion_offer":
+            pool = list(range(len(CATALOG.companions)))
+        else:
+            pool = list(range(self.options.players))
+        taken = set(drawn)
+        return sorted(c for c in pool if c not in taken)
+
+    def draw(self, outcome: int) -> None:
+        """Takes one outcome of the next draw (an error if it is not one of ``outcomes``)."""
+        if self.done:
+            raise FlamecraftError("the deal is complete: nothing more to draw")
+        if outcome not in self.outcomes():
+            raise FlamecraftError(f"{outcome} is not a possible {DRAW_KINDS[self.kind]} "
+                                  f"for this draw")
+        _, count, target = self.plan[self.step]
+        self.drawn[target].append(outcome)
+        if len(self.drawn[target]) == count:
+            self.step += 1
+
+    def game(self) -> GameState:
+        """The game the complete deal sets up, waiting for its first setup decision."""
+        if not self.done:
+            raise FlamecraftError("the deal is not complete")
+        d = self.drawn
+        get = d.get
+        deal = Deal(tuple(reversed(get("shop_deck", []))), tuple(
+            c for i in range(6) for c in get(f"type{i}", [])),
+            tuple(reversed(get("artisan_deck", []))), tuple(reversed(get("fancy_deck", []))),
+            tuple(reversed(get("ench_deck", []))), tuple(get("companion_offer", [])))
+        s = dealt_game(self.options, deal)
+        first = self.options.first_player
+        seat_first_player(s, first if first is not None else d["first_player"][0])
+        return s
+
+    def copy(self) -> DealBuilder:
+        other = DealBuilder.__new__(DealBuilder)
+        other.options, other.plan, other.step = self.options, self.plan, self.step
+        other.drawn = {t: cards[:] for t, cards in self.drawn.items()}
+        return other
+
+
+def outcomes_of(options: Options, deal: Deal, first_player: int) -> list[int]:
+    """The draws that make ``DealBuilder`` build this deal and first player (say, the deal
+    of a seed), in order: a seeded game as a chance history."""
+    piles = shop_piles()
+    out: list[int] = []
+    for pile in piles:
+        out.extend(c for c in deal.shop_deck if c in pile)
+    out.extend(reversed(deal.shop_deck))
+    for cards in artisans_by_type():
+        out.extend(c for c in deal.removed if c in cards)
+    out.extend(reversed(deal.artisan_deck))
+    out.extend(reversed(deal.fancy_deck))
+    out.extend(reversed(deal.ench_deck))
+    out.extend(deal.companion_offer)
+    if options.first_player is None:
+        out.append(first_player)
+    return out
