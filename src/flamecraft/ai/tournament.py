@@ -295,9 +295,12 @@ def ray_available() -> str | None:
 
 def _run_ray(specs: Sequence[GameSpec], workers: int, batch: int,
              update: Callable[[int], None]) -> list[GameResult]:
-    """Batches of whole games as Ray tasks. ``RAY_ADDRESS`` names a cluster; without it Ray
-    starts locally on ``workers`` CPUs; ``FLAMECRAFT_RAY_LOCAL_MODE=1`` asks for Ray's local
-    mode (tasks in this process), where the installed Ray still has it."""
+    """Batches of whole games as Ray tasks. If Ray is already initialized (a caller's
+    ``ray.init``), its cluster is used and left running. Else ``RAY_ADDRESS`` names a cluster
+    to join (``auto``: one ``ray start`` began on this machine; ``ray://host:10001``: a remote
+    one); without it a private local instance starts on ``workers`` CPUs (``address="local"``,
+    so a cluster some other program left running here is never joined by accident) and is shut
+    down afterwards."""
     why = ray_available()
     if why:
         raise RuntimeError(why)
@@ -307,14 +310,8 @@ def _run_ray(specs: Sequence[GameSpec], workers: int, batch: int,
     if not ray.is_initialized():
         kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
         if not os.environ.get("RAY_ADDRESS"):
-            kwargs["num_cpus"] = workers
-        if os.environ.get("FLAMECRAFT_RAY_LOCAL_MODE") == "1":
-            try:  # Ray's local mode (removed in recent Ray: then a small local cluster)
-                ray.init(local_mode=True, **kwargs)
-            except RuntimeError:
-                ray.init(**kwargs)
-        else:
-            ray.init(**kwargs)
+            kwargs.update(address="local", num_cpus=workers)
+        ray.init(**kwargs)
         started = True
     try:
         task = ray.remote(play_batch)
