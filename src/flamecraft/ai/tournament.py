@@ -340,7 +340,10 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (phat + z * z / (2 * n)) / denom
     half = z * math.sqrt(phat * (1 - phat) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At no wins (all wins) the bound is exactly 0 (1); rounding would leave it just inside.
+    low = 0.0 if wins <= 0 else max(0.0, centre - half)
+    high = 1.0 if wins >= n else min(1.0, centre + half)
+    return (low, high)
 
 
 def _spread(xs: list[float]) -> dict[str, float]:
