@@ -358,6 +358,18 @@ def win_share(result: GameResult, seat: int) -> float:
     return 1.0 / len(result.winners) if seat in result.winners else 0.0
 
 
+def beats(result: GameResult, p: int, q: int) -> float:
+    """Seat ``p`` against seat ``q``: 1 if it finished ahead, 0 if behind, 0.5 if level. A
+    winner is ahead of a non-winner (the tie-breakers decided between equal scores), else the
+    higher score is ahead."""
+    won_p, won_q = p in result.winners, q in result.winners
+    if won_p != won_q:
+        return 1.0 if won_p else 0.0
+    if result.scores[p] != result.scores[q]:
+        return 1.0 if result.scores[p] > result.scores[q] else 0.0
+    return 0.5
+
+
 def summarize(results: Sequence[GameResult]) -> dict[str, Any]:
     """Win rates with Wilson intervals, scores, seat advantage and head-to-head records."""
     by_bot: dict[str, dict[str, Any]] = {}
@@ -383,9 +395,7 @@ def summarize(results: Sequence[GameResult]) -> dict[str, Any]:
             for q, other in enumerate(r.lineup):
                 if q != p and other != bot:
                     rec = pairs.setdefault(bot, {}).setdefault(other, [0.0, 0.0])
-                    rec[0] += 1.0 if r.scores[p] > r.scores[q] or (
-                        r.scores[p] == r.scores[q] and share > win_share(r, q)) else (
-                        0.5 if r.scores[p] == r.scores[q] else 0.0)
+                    rec[0] += beats(r, p, q)
                     rec[1] += 1
     bots_out = {}
     for bot, e in by_bot.items():
