@@ -132,3 +132,6 @@ def test_bad_input_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert main(["ladder", str(bad), "--out", str(tmp_path / "x")]) == 1
     assert "not tournament results" in capsys.readouterr().err
     assert main(["ladder", str(tmp_path / "missing.json")]) == 1
+    good = _write(tmp_path / "good.json", _constructed())
+    assert main(["ladder", good, "--bootstrap", "20", "--out", str(tmp_path / "y")]) == 1
+    assert "at least 100" in capsys.readouterr().err

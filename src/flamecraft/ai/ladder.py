@@ -227,9 +227,10 @@ def table(ladder: Ladder) -> str:
     lines = ["| rank | bot | Elo | 95% CI | games | pairwise score | P(top) |",
              "|---|---|---|---|---|---|---|"]
     for k, r in enumerate(ladder.ratings, 1):
-        lines.append(f"| {k} | `{r.bot}` | {r.elo:+.0f} | {r.low:+.0f} to {r.high:+.0f} | "
+        ci = f"{r.low:+.0f} to {r.high:+.0f}" if ladder.resamples else "–"
+        lines.append(f"| {k} | `{r.bot}` | {r.elo:+.0f} | {ci} | "
                      f"{r.games} | {100 * r.score:.1f}% of {r.pairs:.0f} | "
-                     f"{100 * r.top:.0f}% |")
+                     f"{f'{100 * r.top:.0f}%' if ladder.resamples else '–'} |")
     lines += ["", f"Bradley–Terry on pairwise results, Elo scale ({zero}); {ladder.games} "
               f"games; 95% percentile intervals from {ladder.resamples} bootstrap resamples "
               f"of the games (seed {ladder.seed}); {ladder.prior:g} virtual drawn game per "
@@ -273,8 +274,9 @@ def plot(ladder: Ladder, path: str) -> bool:
 
 def cmd_ladder(args: argparse.Namespace) -> int:
     """``flamecraft ladder``: rates the bots, prints the table, writes the files."""
-    if args.bootstrap < 0:
-        raise ValueError("--bootstrap must be 0 or more")
+    if args.bootstrap != 0 and args.bootstrap < 100:
+        raise ValueError("--bootstrap: give 0 (no intervals) or at least 100 resamples (the "
+                         "95% interval's ends are the 2.5% and 97.5% of them)")
     began = time.perf_counter()
     games = load_games(args.results)
     ladder = rate(games, args.bootstrap, args.seed, args.prior, args.anchor)
