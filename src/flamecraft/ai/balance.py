@@ -469,9 +469,8 @@ def report(b: Balance, images: list[str], config: dict[str, Any]) -> str:
               "over the mean win rate of their seats). Cards with fewer than "
               f"{MIN_EVENTS} player-games are listed but neither ranked nor plotted.", ""]
     warnings = rank_warnings(b)
-    if warnings:
-        lines += [f"> **Warning:** {w}." for w in warnings]
-        lines.append("")
+    for w in warnings:  # one blockquote each (adjacent lines would merge into one)
+        lines += [f"> **Warning:** {w}.", ""]
     for kind in ("placed_type", "placed", "cast", "scored", "visited"):
         title, verb = _KIND_WORDS[kind]
         stats = sorted(b.cards[kind].values(), key=lambda s: (-s.players, s.name))
