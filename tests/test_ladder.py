@@ -62,6 +62,7 @@ def test_a_constructed_file_rates_the_bot_that_always_wins_first(tmp_path: Path)
     for r in ratings:
         assert r["low"] <= r["elo"] <= r["high"] and r["high"] - r["low"] > 0
     assert sum(r["elo"] for r in ratings) == pytest.approx(0.0, abs=1e-6)
+    assert [r["ms"] for r in ratings] == [pytest.approx(50.0)] * 3  # 0.5 s for 10 decisions
     assert data["pairwise_wins"]["mid"]["low"] == 9 and data["pairwise_wins"]["low"]["mid"] == 3
     text = (out / "ladder.md").read_text()
     assert "| 1 | `ace` |" in text and "set by the prior" in text and "further\"): `ace`." in text

@@ -52,6 +52,7 @@ class Rating:
     pairs: float  # pairwise comparisons with other bots
     score: float  # its share of them (half a point for a draw)
     top: float  # share of the bootstrap refits that rate it first
+    ms: float  # its mean thinking time a decision, in milliseconds (the budget it used)
 
 
 @dataclass
@@ -207,10 +208,16 @@ def rate(games: Sequence[GameResult], resamples: int = 1000, seed: int = 1,
     tops = (np.bincount(samples.argmax(axis=1), minlength=len(bots)) / resamples
             if resamples else np.zeros(len(bots)))
     played = [sum(1 for r in games if bot in r.lineup) for bot in bots]
+    think, decisions = np.zeros(len(bots)), np.zeros(len(bots))
+    for r in games:
+        for p, bot in enumerate(r.lineup):
+            think[bots.index(bot)] += r.think[p]
+            decisions[bots.index(bot)] += r.decisions[p]
+    ms = 1000 * think / np.maximum(decisions, 1)
     pairs = total + total.T
     ratings = [Rating(bot, float(estimate[i]), float(low[i]), float(high[i]), played[i],
                       float(pairs[i].sum()), float(total[i].sum() / max(pairs[i].sum(), 1)),
-                      float(tops[i]))
+                      float(tops[i]), float(ms[i]))
                for i, bot in enumerate(bots)]
     ratings.sort(key=lambda r: (-r.elo, r.bot))
     return Ladder(ratings, n, resamples, seed, prior, anchor, total.tolist())
@@ -224,17 +231,20 @@ def win_chance(a: float, b: float) -> float:
 def table(ladder: Ladder) -> str:
     """The ladder as a Markdown table, with the notes a reader needs."""
     zero = f"`{ladder.anchor}` = 0" if ladder.anchor else "the mean = 0"
-    lines = ["| rank | bot | Elo | 95% CI | games | pairwise score | P(top) |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| rank | bot | Elo | 95% CI | games | pairwise score | P(top) | ms/decision |",
+             "|---|---|---|---|---|---|---|---|"]
     for k, r in enumerate(ladder.ratings, 1):
         ci = f"{r.low:+.0f} to {r.high:+.0f}" if ladder.resamples else "–"
         lines.append(f"| {k} | `{r.bot}` | {r.elo:+.0f} | {ci} | "
                      f"{r.games} | {100 * r.score:.1f}% of {r.pairs:.0f} | "
-                     f"{f'{100 * r.top:.0f}%' if ladder.resamples else '–'} |")
+                     f"{f'{100 * r.top:.0f}%' if ladder.resamples else '–'} | "
+                     f"{r.ms:.1f} |")
     lines += ["", f"Bradley–Terry on pairwise results, Elo scale ({zero}); {ladder.games} "
               f"games; 95% percentile intervals from {ladder.resamples} bootstrap resamples "
               f"of the games (seed {ladder.seed}); {ladder.prior:g} virtual drawn game per "
-              "pair of bots that met. P(top): share of the resamples that rate it first."]
+              "pair of bots that met. P(top): share of the resamples that rate it first; "
+              "ms/decision: its mean thinking time (the budget it used, on the machine that "
+              "played)."]
     ends = [r.bot for r in ladder.ratings if r.pairs and r.score in (0.0, 1.0)]
     if ends:
         lines += ["", "Won or lost every comparison, so how far they sit from the others is "
