@@ -384,8 +384,11 @@ def plots(b: Balance, out: str) -> list[str]:
         _save(plt, fig, out, f"cards_{kind}.png", written)
     if b.solo:
         fig, ax = plt.subplots(figsize=(7, 3.6))
-        for bot, scores in sorted(b.solo.items()):
-            ax.hist(scores, bins=15, alpha=0.5, label=bot)
+        everything = [x for scores in b.solo.values() for x in scores]
+        step = max(1, (max(everything) - min(everything)) // 15 + 1)
+        bins = list(range(min(everything), max(everything) + step + 1, step))
+        for bot, scores in sorted(b.solo.items()):  # the same bins for every bot
+            ax.hist(scores, bins=bins, alpha=0.5, label=bot)
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("final Reputation")
         ax.set_ylabel("games")
