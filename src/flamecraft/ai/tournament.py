@@ -441,7 +441,8 @@ def format_summary(summary: dict[str, Any], title: str) -> str:
             lines.append(f"{seat['seat']:>4}  {100 * seat['win_rate']:>7.1f}%  "
                          f"{100 * seat['advantage']:>+8.1f}%  {seat['score']['mean']:>10.1f}")
         if summary["head_to_head"]:
-            lines += ["", "head to head (row beats column, by score):"]
+            lines += ["", "head to head (row finished ahead of column: the winner, else the "
+                          "higher score):"]
             for bot, row in sorted(summary["head_to_head"].items()):
                 cells = ", ".join(f"{other} {100 * rec['rate']:.0f}% of {rec['games']:.0f}"
                                   for other, rec in sorted(row.items()))
