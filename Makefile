@@ -5,10 +5,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: play test lint fuzz bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml Makefile
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,rl,web,reports]'
+	$(PY) -m pip install --quiet -e '.[dev,rl,web,reports,ray]'
 	touch $(STAMP)
 
 play: $(STAMP)

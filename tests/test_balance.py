@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from flamecraft.ai.balance import aggregate, player_counts, ranked, report
-from flamecraft.ai.tournament import GameResult
+from flamecraft.ai.balance import (
+    aggregate,
+    player_counts,
+    plot_rows,
+    rank_warnings,
+    ranked,
+    report,
+)
+from flamecraft.ai.tournament import GameResult, wilson
 from flamecraft.cli import main
 
 
@@ -60,10 +68,113 @@ def test_strongest_and_weakest_cards_are_measured_against_the_median() -> None:
     median, strong, weak = ranked(b.cards["placed"], 10)
     assert median == 1.0
     assert [s.card for s in strong] == ["pan"] and [s.card for s in weak] == ["cutlet"]
-    text = report(b, [], {"seed": 1, "enchantments": "purple", "companions": False,
-                          "command": "flamecraft balance"})
-    assert "strongest: Pan 2.00" in text and "weakest: Cutlet 0.00" in text
-    assert "| Pan | 10 | 10 | 100.0% | 2.00 |" in text
+    text = report(b, [], _CONFIG)
+    # Lift intervals: the Wilson interval of the win rate over the seats' mean rate (1/2).
+    pan_low, pan_high = (2 * x for x in wilson(10, 10))
+    cut_high = 2 * wilson(0, 10)[1]
+    assert f"strongest: Pan 2.00 ({pan_low:.2f}–{pan_high:.2f}) ✓" in text
+    assert f"weakest: Cutlet 0.00 (0.00–{cut_high:.2f}) ✓" in text
+    assert f"| Pan | 10 | 10 | 100.0% | 2.00 ({pan_low:.2f}–{pan_high:.2f}) |" in text
+    assert "Warning" not in text
+
+
+_CONFIG = {"seed": 1, "enchantments": "purple", "companions": False,
+           "command": "flamecraft balance"}
+
+
+def _placements(rounds: int, extra: dict[int, str] | None = None) -> list[GameResult]:
+    """2-player games whose winning seat alternates: "pan" is placed by every winner,
+    "cutlet" by every loser, "twig" by both; ``extra`` adds a card placed by that game's
+    winner."""
+    games = []
+    for i in range(rounds):
+        win, lose = ["pan", "twig"], ["cutlet", "twig"]
+        if extra and i in extra:
+            win.append(extra[i])
+        placed = [lose, win] if i % 2 else [win, lose]
+        games.append(_game(i, ["b", "b"], [50, 40], [i % 2], placed,
+                           [[], []], [[], []], [[], []]))
+    return games
+
+
+def test_lift_intervals_keep_zero_lifts_honest() -> None:
+    """A card whose players never won has lift 0 with an interval from 0 up (not 0–0); every
+    interval contains its lift; more games narrow it; no multiplayer games, no lift."""
+    few, many = aggregate(_placements(6), ["b"]), aggregate(_placements(40), ["b"])
+    for b in (few, many):
+        for stat in b.cards["placed"].values():
+            m = stat.measure()
+            assert m.defined and m.low <= m.value <= m.high and m.count == stat.players
+    cut = few.cards["placed"]["cutlet"].measure()
+    assert (cut.value, cut.low) == (0.0, 0.0) and cut.high > 0.5
+    twig_few = few.cards["placed"]["twig"].measure()
+    twig_many = many.cards["placed"]["twig"].measure()
+    assert twig_few.value == twig_many.value == pytest.approx(1.0)
+    assert twig_many.high - twig_many.low < twig_few.high - twig_few.low
+    solo = _game(0, ["b"], [30], [0], [["pan"]], [[]], [[]], [[]])
+    assert not aggregate([solo], ["b"]).cards["placed"]["pan"].measure().defined
+
+
+def test_plots_use_the_texts_minimum_and_keep_zero_lifts() -> None:
+    """The card plot draws every card with at least MIN_EVENTS player-games, zeros included
+    (the old plot dropped lift 0), and none with fewer: "flambe", placed once by a winner
+    (lift 2), is in the table but neither ranked nor plotted."""
+    b = aggregate(_placements(10, extra={0: "flambe"}), ["b"])
+    rows = plot_rows(b, "placed")
+    assert [(name, m.value) for name, m in rows] == [
+        ("Cutlet", 0.0), ("Twig", pytest.approx(1.0)), ("Pan", pytest.approx(2.0))]
+    assert b.cards["placed"]["flambe"].lift == pytest.approx(2.0)
+    _, strong, _ = ranked(b.cards["placed"], 10)
+    assert [s.card for s in strong] == ["pan"]
+    assert "| Flambé | 1 | 1 | 100.0% | 2.00" in report(b, [], _CONFIG)
+
+
+def test_the_plots_draw_those_rows_with_error_bars_and_whole_seats(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The figures themselves (not their pixels): the placed-card plot's bars are
+    ``plot_rows``' cards in order, each with an error bar, and the seat plot's ticks are whole
+    seats."""
+    pytest.importorskip("matplotlib")
+    from flamecraft.ai import balance
+
+    figures: dict[str, Any] = {}
+    monkeypatch.setattr(balance, "_save", lambda plt, fig, out, name, written:
+                        figures.setdefault(name, fig))
+    b = aggregate(_placements(10, extra={0: "flambe"})
+                  + [_game(10 + i, ["b"] * 4, [9, 8, 7, 6], [i % 4], [[]] * 4, [[]] * 4,
+                           [[]] * 4, [[]] * 4) for i in range(4)], ["b"])
+    balance.plots(b, str(tmp_path))
+    ax = figures["cards_placed.png"].axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["Cutlet", "Twig", "Pan"]
+    from matplotlib.container import BarContainer
+
+    bars = next(c for c in ax.containers if isinstance(c, BarContainer))
+    rows = plot_rows(b, "placed")
+    assert [bar.get_x() + bar.get_width() for bar in bars] == [
+        pytest.approx(m.value) for _, m in rows]
+    segments = bars.errorbar.lines[2][0].get_segments()  # one error bar per card
+    assert [(seg[0][0], seg[1][0]) for seg in segments] == [
+        (pytest.approx(m.low), pytest.approx(m.high)) for _, m in rows]
+    seats = figures["win_by_seat.png"].axes[0].get_xticks()
+    assert list(seats) == [1, 2, 3, 4]
+
+
+def test_a_sample_too_small_to_rank_is_warned_about(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path) -> None:
+    """When no card's interval is clear of the median, the report and the command say the
+    ranking is noise; a sample that separates the cards is not warned about."""
+    clear = aggregate(_placements(10), ["b"])
+    assert not [w for w in rank_warnings(clear) if "Artisan" in w]
+    games = _placements(4)
+    for g in games:  # everybody places every card: nobody's lift can differ from 1
+        g.placed = [["pan", "cutlet", "twig"], ["pan", "cutlet", "twig"]]
+    noise = aggregate(games, ["b"])
+    warnings = [w for w in rank_warnings(noise) if "Artisan" in w]
+    assert len(warnings) == 1 and "none of the 3 cards" in warnings[0]
+    assert f"> **Warning:** {warnings[0]}." in report(noise, [], _CONFIG)
+    assert main(["balance", "--games", "2", "--players", "2", "--bots", "greedy",
+                 "--workers", "1", "--out", str(tmp_path / "r"), "--quiet"]) == 0
+    assert "warning: too few games to rank" in capsys.readouterr().out
 
 
 def test_companion_win_rates_are_per_player_count_and_seat_adjusted() -> None:

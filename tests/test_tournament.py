@@ -5,8 +5,6 @@ from __future__ import annotations
 import csv
 import json
 import os
-import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +16,8 @@ from flamecraft.ai.tournament import (
     game_seed,
     lineups,
     make_specs,
+    play_batch,
     play_game,
-    ray_available,
     run_specs,
     summarize,
     wilson,
@@ -63,66 +61,46 @@ def test_same_seed_same_results_in_one_and_two_workers() -> None:
     assert [r.scores for r in other] != [r.scores for r in one]
 
 
-class _FakeRay:
-    """Just enough of Ray's API, run in this process: checks the backend's batching and
-    collection without starting a cluster (the real one is tested with -m slow)."""
+def test_ray_backend_on_a_real_local_cluster(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Ray backend plays the same games as local processes, on a real local Ray instance
+    that it starts on ``workers`` CPUs (never joining another cluster on this machine) and
+    shuts down: whole games in batches, one task each, results in game order. Skipped
+    locally without the ray extra; in CI (``make test`` installs it) a missing Ray fails."""
+    if not os.environ.get("CI"):
+        pytest.importorskip("ray", reason="the ray extra is not installed")
+    import ray
 
-    def __init__(self) -> None:
-        self.initialized = False
-        self.tasks = 0
-        self.init_kwargs: dict[str, object] = {}
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    seen: dict[str, Any] = {"tasks": 0}
+    real_init, real_remote = ray.init, ray.remote
 
-    def is_initialized(self) -> bool:
-        return self.initialized
+    def init(**kwargs: Any) -> Any:
+        context = real_init(**kwargs)
+        seen["kwargs"], seen["cpus"] = kwargs, ray.cluster_resources().get("CPU")
+        return context
 
-    def init(self, **kwargs: object) -> None:
-        self.initialized, self.init_kwargs = True, kwargs
+    def remote(*args: Any, **kwargs: Any) -> Any:
+        task = real_remote(*args, **kwargs)
+        if args[:1] != (play_batch,):  # Ray's own use of ray.remote
+            return task
 
-    def shutdown(self) -> None:
-        self.initialized = False
-
-    def remote(self, fn: Callable[..., Any]) -> Any:
-        fake = self
-
-        class Task:
+        class Counted:
             @staticmethod
             def remote(*args: Any) -> Any:
-                fake.tasks += 1
-                return fn(*args)
-        return Task
+                seen["tasks"] += 1
+                return task.remote(*args)
+        return Counted
 
-    def wait(self, refs: list[Any], num_returns: int = 1) -> tuple[list[Any], list[Any]]:
-        return refs[:num_returns], refs[num_returns:]
-
-    def get(self, ref: Any) -> Any:
-        return ref
-
-
-def test_ray_backend_sends_batches_of_whole_games(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The Ray backend sends batches of whole games as tasks and returns the results in game
-    order, the same as local processes (against a stand-in for Ray)."""
-    fake = _FakeRay()
-    monkeypatch.setitem(sys.modules, "ray", fake)
-    monkeypatch.delenv("RAY_ADDRESS", raising=False)
-    specs = make_specs(["greedy", "random"], 3, seed=4, players=2)
-    remote = run_specs(specs, workers=2, backend="ray", batch=2)
-    assert fake.tasks == 2 and not fake.initialized and fake.init_kwargs["num_cpus"] == 2
-    local = run_specs(specs, workers=1)
-    assert [r.deterministic() for r in remote] == [r.deterministic() for r in local]
-
-
-@pytest.mark.slow
-def test_ray_backend_matches_local_processes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The Ray backend plays the same games as local processes (in Ray's local mode where the
-    installed Ray has it, else on a one-CPU local Ray instance)."""
-    why = ray_available()
-    if why:
-        pytest.skip(why)
-    monkeypatch.setenv("FLAMECRAFT_RAY_LOCAL_MODE", "1")
-    specs = make_specs(["greedy", "random"], 2, seed=4, players=2)
-    local = run_specs(specs, workers=1)
-    remote = run_specs(specs, workers=1, backend="ray", batch=1)
-    assert [r.deterministic() for r in remote] == [r.deterministic() for r in local]
+    monkeypatch.setattr(ray, "init", init)
+    monkeypatch.setattr(ray, "remote", remote)
+    specs = make_specs(["greedy", "random"], 5, seed=4, players=2)
+    on_ray = run_specs(specs, workers=2, backend="ray", batch=2)
+    assert seen["kwargs"]["address"] == "local" and seen["cpus"] == 2.0
+    assert seen["tasks"] == 3 and not ray.is_initialized()
+    local = run_specs(specs, workers=2, batch=1)
+    assert [r.index for r in on_ray] == [0, 1, 2, 3, 4]
+    assert [r.deterministic() for r in on_ray] == [r.deterministic() for r in local]
+    assert len({tuple(r.scores) for r in on_ray}) > 1  # five different games, not one
 
 
 def test_event_log_agrees_with_the_final_state() -> None:

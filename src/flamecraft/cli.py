@@ -350,6 +350,35 @@ def cmd_balance(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
 
 
+def _ladder_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``flamecraft ladder`` options (here: ``ai/ladder.py`` needs numpy and scipy, which
+    the parser must not import)."""
+    p.add_argument("results", nargs="+", metavar="RESULTS",
+                   help="results.json files of `flamecraft tournament` (or games.jsonl)")
+    p.add_argument("--bootstrap", type=int, default=1000,
+                   help="bootstrap resamples of the games for the intervals (default 1000)")
+    p.add_argument("--seed", type=int, default=1, help="bootstrap seed (default 1)")
+    p.add_argument("--prior", type=float, default=1.0,
+                   help="virtual drawn games per pair of bots that met (default 1)")
+    p.add_argument("--anchor", default=None,
+                   help="the bot rated 0 (default: the mean rating is 0)")
+    p.add_argument("--out", default="ladder",
+                   help="folder for ladder.md, ladder.json, ladder.png (default: ladder)")
+
+
+def cmd_ladder(args: argparse.Namespace) -> int:
+    """Bradley–Terry ratings of bots from tournament results (``ai/ladder.py``)."""
+    try:
+        from .ai.ladder import cmd_ladder as run
+    except ImportError as exc:
+        raise CliError(f"flamecraft ladder needs numpy and scipy (pip install "
+                       f"'flamecraft[reports]'): {exc}") from None
+    try:
+        return run(args)
+    except (ValueError, RuntimeError) as exc:
+        raise CliError(str(exc)) from None
+
+
 # ---------------------------------------------------------------- parser and main
 
 
@@ -432,6 +461,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("balance", help="play many bot games and write a balance report")
     ai_balance.add_arguments(p)
     p.set_defaults(func=cmd_balance)
+
+    p = sub.add_parser("ladder", help="rate bots (Bradley–Terry, Elo scale, with intervals) "
+                                      "from tournament results")
+    _ladder_arguments(p)
+    p.set_defaults(func=cmd_ladder)
 
     p = sub.add_parser("serve", help="play in the browser: run the web server (lobby, live "
                        "tables, bots); see docs/server.md")

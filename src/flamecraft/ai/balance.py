@@ -56,6 +56,26 @@ _KIND_WORDS = {"placed": ("Artisan Dragons", "placed"),
                "visited": ("Shops", "visited")}
 
 
+@dataclass(frozen=True)
+class Lift:
+    """A card's lift with its 95% interval: the Wilson interval of its players' win rate,
+    divided by the mean win rate of their seats (which comes from every game at those player
+    counts, far more than the card's own, and is taken as known). Wilson rather than a
+    bootstrap over games: a card whose players never won (lift 0) gets an honest upper bound
+    instead of the bootstrap's 0–0, and treating a card's players as independent games only
+    widens the interval (players of one game share at most one win, so their outcomes are
+    negatively correlated; shared wins and mixed seats vary less than a coin flip does)."""
+
+    value: float
+    low: float
+    high: float
+    count: int  # the player-games behind it
+    defined: bool  # False without multiplayer games (no seat rates to compare against)
+
+    def text(self) -> str:
+        return f"{self.value:.2f} ({self.low:.2f}–{self.high:.2f})" if self.defined else "–"
+
+
 @dataclass
 class CardStat:
     """How often players did something with one card, and how those players fared."""
@@ -87,6 +107,18 @@ class CardStat:
     @property
     def held_lift(self) -> float:
         return self.held_wins / self.held_expected if self.held_expected else 0.0
+
+    def measure(self, key: str = "lift") -> Lift:
+        """``key`` ("lift" or "held_lift") with its 95% interval and the player-games behind
+        it (see ``Lift``)."""
+        held = key.startswith("held")
+        count, wins, expected = ((self.held, self.held_wins, self.held_expected) if held
+                                 else (self.players, self.wins, self.expected))
+        if not expected:
+            return Lift(0.0, 0.0, 0.0, count, False)
+        low, high = wilson(wins, count)
+        scale = count / expected  # 1 / the mean seat win rate of these player-games
+        return Lift(wins / expected, low * scale, high * scale, count, True)
 
 
 @dataclass
@@ -212,6 +244,49 @@ def ranked(stats: dict[str, CardStat], multiplayer_games: int, key: str = "lift"
     return median, strong, weak
 
 
+def plot_rows(b: Balance, kind: str) -> list[tuple[str, Lift]]:
+    """What a card plot draws: every card of ``kind`` with at least ``MIN_EVENTS``
+    player-games (the same minimum as the text's ranking; a lift of 0 is kept), lowest lift
+    first, each with its interval. Fancy Dragons are measured by those who held them."""
+    key = "held_lift" if kind == "scored" else "lift"
+    rows = [(s.name, s.measure(key)) for s in b.cards.get(kind, {}).values()]
+    rows = [(name, m) for name, m in rows if m.defined and m.count >= MIN_EVENTS]
+    return sorted(rows, key=lambda row: (row[1].value, row[0]))
+
+
+_RANKINGS = (("placed", "lift"), ("cast", "lift"), ("scored", "lift"),
+             ("scored", "held_lift"), ("visited", "lift"))
+
+
+def rank_warnings(b: Balance) -> list[str]:
+    """One line per kind of card whose ranking is noise: no card with enough player-games has
+    a 95% interval clear of the median lift (or too few cards have enough to rank at all)."""
+    multi_games = sum(g for n, g in b.games_by_players.items() if n > 1)
+    if not multi_games:
+        return []
+    out = []
+    for kind, key in _RANKINGS:
+        stats = b.cards.get(kind, {})
+        if not stats:
+            continue
+        what = _KIND_WORDS[kind][0] + (" (held)" if key == "held_lift" else "")
+        count = "held" if key == "held_lift" else "players"
+        enough = [s for s in stats.values() if getattr(s, count) >= MIN_EVENTS]
+        if len(enough) < 3:
+            out.append(f"too few games to rank {what}: {len(enough)} of {len(stats)} cards "
+                       f"have at least {MIN_EVENTS} player-games; play more games (--games)")
+            continue
+        median, _, _ = ranked(stats, multi_games, key)
+        clear = [s for s in enough
+                 if not s.measure(key).low <= median <= s.measure(key).high]
+        if not clear:
+            out.append(f"too few games to rank {what}: none of the {len(enough)} cards with at "
+                       f"least {MIN_EVENTS} player-games has a 95% interval clear of the "
+                       f"median lift ({median:.2f}); the strongest and weakest are noise — "
+                       "play more games (--games)")
+    return out
+
+
 # --- plots --------------------------------------------------------------------------------
 
 def _plt() -> Any:
@@ -236,6 +311,8 @@ def plots(b: Balance, out: str) -> list[str]:
     plt = _plt()
     if plt is None:
         return []
+    from matplotlib.ticker import MaxNLocator
+
     written: list[str] = []
     multi = sorted(n for n in b.games_by_players if n > 1)
     if multi:
@@ -244,12 +321,18 @@ def plots(b: Balance, out: str) -> list[str]:
         for k, n in enumerate(multi):
             games = b.games_by_players[n]
             rates = [100 * w / games for w in b.seat_wins[n]]
+            bounds = [wilson(w, games) for w in b.seat_wins[n]]
+            errors = [[r - 100 * lo for r, (lo, _) in zip(rates, bounds, strict=True)],
+                      [100 * hi - r for r, (_, hi) in zip(rates, bounds, strict=True)]]
             ax.bar([p + 1 + (k - (len(multi) - 1) / 2) * width for p in range(n)], rates,
-                   width=width, label=f"{n} players")
+                   width=width, yerr=errors, capsize=2, error_kw={"linewidth": 0.8},
+                   label=f"{n} players ({games} games)")
             ax.axhline(100 / n, linestyle=":", linewidth=0.8, color=f"C{k}")
+        ax.set_xticks(range(1, max(multi) + 1))
         ax.set_xlabel("seat")
         ax.set_ylabel("win rate (%)")
-        ax.set_title("win rate by seat (dotted: an even share)")
+        ax.set_title("win rate by seat (bars: 95% Wilson intervals; dotted: an even share)",
+                     fontsize=10)
         ax.legend(fontsize=8)
         _save(plt, fig, out, "win_by_seat.png", written)
     counts = sorted(b.turns)
@@ -275,24 +358,38 @@ def plots(b: Balance, out: str) -> list[str]:
         ax.set_title("where the score comes from")
         ax.legend(fontsize=7, ncol=3, loc="lower right")
         _save(plt, fig, out, "score_sources.png", written)
+    multi_games = sum(b.games_by_players[n] for n in multi)
     for kind in ("placed", "cast", "scored", "visited"):
         key, what = ("held_lift", "held it") if kind == "scored" else (
             "lift", _KIND_WORDS[kind][1] + " it")
-        stats = [s for s in b.cards[kind].values() if getattr(s, key)]
-        if not stats or not multi:
+        rows = plot_rows(b, kind)
+        if not rows or not multi:
             continue
-        stats.sort(key=lambda s: float(getattr(s, key)))
-        fig, ax = plt.subplots(figsize=(7, max(3.0, 0.2 * len(stats) + 1)))
-        ax.barh([s.name for s in stats], [getattr(s, key) - 1.0 for s in stats], left=1.0)
+        left_out = len(b.cards[kind]) - len(rows)
+        lifts = [m.value for _, m in rows]
+        fig, ax = plt.subplots(figsize=(7, max(3.0, 0.22 * len(rows) + 1.4)))
+        ax.barh([name for name, _ in rows], [x - 1.0 for x in lifts], left=1.0,
+                xerr=[[m.value - m.low for _, m in rows], [m.high - m.value for _, m in rows]],
+                error_kw={"linewidth": 0.8, "capsize": 2})
         ax.axvline(1.0, linewidth=0.8, color="black")
+        median, _, _ = ranked(b.cards[kind], multi_games, key)
+        ax.axvline(median, linewidth=0.8, linestyle=":", color="C3",
+                   label=f"median {median:.2f}")
         ax.set_xlabel(f"lift of players who {what} (wins ÷ wins their seats predict)")
         ax.tick_params(axis="y", labelsize=7)
-        ax.set_title(f"{_KIND_WORDS[kind][0]}: lift of players who {what}")
+        ax.set_title(f"{_KIND_WORDS[kind][0]}: lift of players who {what}", fontsize=10)
+        ax.legend(fontsize=7, loc="lower right")
+        fig.text(0.01, 0.005, f"cards with ≥ {MIN_EVENTS} player-games ({left_out} with fewer "
+                 "left out); bars: 95% Wilson intervals", fontsize=7)
         _save(plt, fig, out, f"cards_{kind}.png", written)
     if b.solo:
         fig, ax = plt.subplots(figsize=(7, 3.6))
-        for bot, scores in sorted(b.solo.items()):
-            ax.hist(scores, bins=15, alpha=0.5, label=bot)
+        everything = [x for scores in b.solo.values() for x in scores]
+        step = max(1, (max(everything) - min(everything)) // 15 + 1)
+        bins = list(range(min(everything), max(everything) + step + 1, step))
+        for bot, scores in sorted(b.solo.items()):  # the same bins for every bot
+            ax.hist(scores, bins=bins, alpha=0.5, label=bot)
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("final Reputation")
         ax.set_ylabel("games")
         ax.set_title("solo scores")
@@ -370,7 +467,13 @@ def report(b: Balance, images: list[str], config: dict[str, Any]) -> str:
     lines += ["In the card tables below, *lift* is the wins of the players who did it "
               "divided by the wins their seats would give at their player counts (the seat "
               "win rates above): 1.00 is as expected, 1.10 is 10% more wins than expected. "
-              "Unlike the raw win rate it compares cards fairly across player counts.", ""]
+              "Unlike the raw win rate it compares cards fairly across player counts. In "
+              "brackets: its 95% interval (the Wilson interval of those players' win rate "
+              "over the mean win rate of their seats). Cards with fewer than "
+              f"{MIN_EVENTS} player-games are listed but neither ranked nor plotted.", ""]
+    warnings = rank_warnings(b)
+    for w in warnings:  # one blockquote each (adjacent lines would merge into one)
+        lines += [f"> **Warning:** {w}.", ""]
     for kind in ("placed_type", "placed", "cast", "scored", "visited"):
         title, verb = _KIND_WORDS[kind]
         stats = sorted(b.cards[kind].values(), key=lambda s: (-s.players, s.name))
@@ -382,19 +485,19 @@ def report(b: Balance, images: list[str], config: dict[str, Any]) -> str:
         if not stats:
             lines += ["(none)", ""]
             continue
-        extra = (" | held | scored when held | win rate when held | lift when held"
+        extra = (" | held | scored when held | win rate when held | lift when held (95%)"
                  if kind == "scored" else "")
-        lines += [f"| card | times {verb} | player-games | win rate | lift{extra} |",
+        lines += [f"| card | times {verb} | player-games | win rate | lift (95%){extra} |",
                   "|---|---|---|---|---|" + ("---|---|---|---|" if extra else "")]
         for s in stats:
             rate = _pct(s.win_rate) if multi_games else "–"
-            lift = f"{s.lift:.2f}" if s.expected else "–"
             tail = ""
             if kind == "scored":
                 tail = (f" | {s.held} | {_pct(s.players / s.held) if s.held else '–'} | "
                         f"{_pct(s.held_win_rate) if multi_games and s.held else '–'} | "
-                        f"{f'{s.held_lift:.2f}' if s.held_expected else '–'}")
-            lines.append(f"| {s.name} | {s.times} | {s.players} | {rate} | {lift}{tail} |")
+                        f"{s.measure('held_lift').text()}")
+            lines.append(f"| {s.name} | {s.times} | {s.players} | {rate} | "
+                         f"{s.measure().text()}{tail} |")
         lines.append("")
         rankings = [(verb, "lift")] if kind != "placed_type" else []
         if kind == "scored":
@@ -404,12 +507,16 @@ def report(b: Balance, images: list[str], config: dict[str, Any]) -> str:
             if not (strong or weak):
                 continue
             lines.append(f"Against the median lift of players who {did} a card "
-                         f"({median:.2f}, cards with at least {MIN_EVENTS} player-games):")
+                         f"({median:.2f}, cards with at least {MIN_EVENTS} player-games; "
+                         "✓: its 95% interval is clear of the median):")
             lines.append("")
-            lines.append("- strongest: " + ", ".join(
-                f"{s.name} {getattr(s, key):.2f}" for s in strong[:5]))
-            lines.append("- weakest: " + ", ".join(
-                f"{s.name} {getattr(s, key):.2f}" for s in weak[:5]))
+
+            def named(c: CardStat, key: str = key, median: float = median) -> str:
+                m = c.measure(key)
+                return f"{c.name} {m.text()}" + (" ✓" if not m.low <= median <= m.high
+                                                   else "")
+            lines.append("- strongest: " + ", ".join(named(c) for c in strong[:5]))
+            lines.append("- weakest: " + ", ".join(named(c) for c in weak[:5]))
             lines.append("")
         image(f"cards_{kind}.png")
     if b.companions:
@@ -518,6 +625,10 @@ def _played_config(games_path: str) -> dict[str, Any] | None:
     return config if isinstance(config, dict) else None
 
 
+def _bounds(m: Lift) -> list[float] | None:
+    return [m.low, m.high] if m.defined else None
+
+
 def cmd_balance(args: argparse.Namespace) -> int:
     """``flamecraft balance``: plays the games and writes the report."""
     bots = check_bots(args.bots)
@@ -552,7 +663,9 @@ def cmd_balance(args: argparse.Namespace) -> int:
         "seat_wins": b.seat_wins,
         "turns": b.turns,
         "sources": {n: dict(zip(SOURCE_NAMES, v, strict=True)) for n, v in b.sources.items()},
-        "cards": {kind: {c: vars(s) for c, s in stats.items()}
+        "cards": {kind: {c: {**vars(s), "lift_ci95": _bounds(s.measure()),
+                             "held_lift_ci95": _bounds(s.measure("held_lift"))}
+                         for c, s in stats.items()}
                   for kind, stats in b.cards.items()},
         "companions": {n: {c: {**vars(s), "adjusted": s.adjusted(n)} for c, s in t.items()}
                        for n, t in b.companions.items()},
@@ -563,6 +676,8 @@ def cmd_balance(args: argparse.Namespace) -> int:
         with open(games_path, "w", encoding="utf-8") as fh:
             for r in results:  # every game's facts, to rebuild or extend the report
                 fh.write(json.dumps(asdict(r)) + "\n")
+    for warning in rank_warnings(b):
+        print(f"warning: {warning}")
     print(f"wrote {path} ({len(results)} games, {len(images)} plots) in "
           f"{time.perf_counter() - began:.1f} s")
     return 0

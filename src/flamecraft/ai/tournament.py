@@ -297,9 +297,12 @@ def ray_available() -> str | None:
 
 def _run_ray(specs: Sequence[GameSpec], workers: int, batch: int,
              update: Callable[[int], None]) -> list[GameResult]:
-    """Batches of whole games as Ray tasks. ``RAY_ADDRESS`` names a cluster; without it Ray
-    starts locally on ``workers`` CPUs; ``FLAMECRAFT_RAY_LOCAL_MODE=1`` asks for Ray's local
-    mode (tasks in this process), where the installed Ray still has it."""
+    """Batches of whole games as Ray tasks. If Ray is already initialized (a caller's
+    ``ray.init``), its cluster is used and left running. Else ``RAY_ADDRESS`` names a cluster
+    to join (``auto``: one ``ray start`` began on this machine; ``ray://host:10001``: a remote
+    one); without it a private local instance starts on ``workers`` CPUs (``address="local"``,
+    so a cluster some other program left running here is never joined by accident) and is shut
+    down afterwards."""
     why = ray_available()
     if why:
         raise RuntimeError(why)
@@ -309,14 +312,8 @@ def _run_ray(specs: Sequence[GameSpec], workers: int, batch: int,
     if not ray.is_initialized():
         kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
         if not os.environ.get("RAY_ADDRESS"):
-            kwargs["num_cpus"] = workers
-        if os.environ.get("FLAMECRAFT_RAY_LOCAL_MODE") == "1":
-            try:  # Ray's local mode (removed in recent Ray: then a small local cluster)
-                ray.init(local_mode=True, **kwargs)
-            except RuntimeError:
-                ray.init(**kwargs)
-        else:
-            ray.init(**kwargs)
+            kwargs.update(address="local", num_cpus=workers)
+        ray.init(**kwargs)
         started = True
     try:
         task = ray.remote(play_batch)
@@ -345,7 +342,10 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (phat + z * z / (2 * n)) / denom
     half = z * math.sqrt(phat * (1 - phat) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At no wins (all wins) the bound is exactly 0 (1); rounding would leave it just inside.
+    low = 0.0 if wins <= 0 else max(0.0, centre - half)
+    high = 1.0 if wins >= n else min(1.0, centre + half)
+    return (low, high)
 
 
 def _spread(xs: list[float]) -> dict[str, float]:
@@ -358,6 +358,18 @@ def _spread(xs: list[float]) -> dict[str, float]:
 def win_share(result: GameResult, seat: int) -> float:
     """A seat's share of the win: 1, 1/k for a k-way shared win, else 0."""
     return 1.0 / len(result.winners) if seat in result.winners else 0.0
+
+
+def beats(result: GameResult, p: int, q: int) -> float:
+    """Seat ``p`` against seat ``q``: 1 if it finished ahead, 0 if behind, 0.5 if level. A
+    winner is ahead of a non-winner (the tie-breakers decided between equal scores), else the
+    higher score is ahead."""
+    won_p, won_q = p in result.winners, q in result.winners
+    if won_p != won_q:
+        return 1.0 if won_p else 0.0
+    if result.scores[p] != result.scores[q]:
+        return 1.0 if result.scores[p] > result.scores[q] else 0.0
+    return 0.5
 
 
 def summarize(results: Sequence[GameResult]) -> dict[str, Any]:
@@ -385,9 +397,7 @@ def summarize(results: Sequence[GameResult]) -> dict[str, Any]:
             for q, other in enumerate(r.lineup):
                 if q != p and other != bot:
                     rec = pairs.setdefault(bot, {}).setdefault(other, [0.0, 0.0])
-                    rec[0] += 1.0 if r.scores[p] > r.scores[q] or (
-                        r.scores[p] == r.scores[q] and share > win_share(r, q)) else (
-                        0.5 if r.scores[p] == r.scores[q] else 0.0)
+                    rec[0] += beats(r, p, q)
                     rec[1] += 1
     bots_out = {}
     for bot, e in by_bot.items():
@@ -433,7 +443,8 @@ def format_summary(summary: dict[str, Any], title: str) -> str:
             lines.append(f"{seat['seat']:>4}  {100 * seat['win_rate']:>7.1f}%  "
                          f"{100 * seat['advantage']:>+8.1f}%  {seat['score']['mean']:>10.1f}")
         if summary["head_to_head"]:
-            lines += ["", "head to head (row beats column, by score):"]
+            lines += ["", "head to head (row finished ahead of column: the winner, else the "
+                          "higher score):"]
             for bot, row in sorted(summary["head_to_head"].items()):
                 cells = ", ".join(f"{other} {100 * rec['rate']:.0f}% of {rec['games']:.0f}"
                                   for other, rec in sorted(row.items()))
