@@ -17,7 +17,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-import flamecraft.openspiel_game  # noqa: F401  (registers python_flamecraft)
+from flamecraft.openspiel_game import deal_seed  # importing registers python_flamecraft
 from flamecraft.bots import random_action
 from flamecraft.encoding import catalogue
 
@@ -25,7 +25,7 @@ from flamecraft.encoding import catalogue
 def play(seed: int, simulations: int, ismcts_seat: int = 0) -> list[float]:
     """One 2-player game (deal ``seed``): IS-MCTS in ``ismcts_seat``, our random bot in the
     other seat. Returns the returns (+1 win, -1 loss)."""
-    game = pyspiel.load_game("python_flamecraft", {"players": 2, "seed": seed})
+    game = pyspiel.load_game("python_flamecraft", {"players": 2})
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1,
                                             random_state=np.random.RandomState(seed))
     # IS-MCTS spends its first simulation expanding the root: it needs at least 2.
@@ -33,7 +33,7 @@ def play(seed: int, simulations: int, ismcts_seat: int = 0) -> list[float]:
                            random_state=np.random.RandomState(seed + 1))
     ours = random.Random(seed)
     cat = catalogue(2)
-    state = game.new_initial_state()
+    state = deal_seed(game.new_initial_state(), seed)  # the chance nodes of deal ``seed``
     while not state.is_terminal():
         if state.current_player() == ismcts_seat:
             action = bot.step(state)

@@ -48,7 +48,8 @@ def test_a_choice_about_hidden_cards_is_named_to_its_maker_only() -> None:
     keep = legal_actions(s)[0]
     e = event(s, keep)
     assert e is not None and e.seat == to_act(s) == 0
-    assert e.seen_by(0) == f"{text(s, keep)} (shown {e.shown})" and text(s, keep)[5:] in e.shown
+    assert e.seen_by(0) == f"{text(s, keep)} ({e.shown})" and text(s, keep)[5:] in e.shown
+    assert e.shown.startswith("shown ")
     assert e.seen_by(1) == e.seen_by(2) == e.seen_by(None) == "keep a Fancy Dragon"
     gift = (A.GIFT_ARTISAN, ART["pan"], 2, -1)
     e = event(s, gift)

@@ -9,21 +9,32 @@ import random
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts
 
 import flamecraft.openspiel_game as og
-from flamecraft import apply_in_place, legal_actions, text, winners
+from flamecraft import apply_in_place, legal_actions, start, text, winners
 from flamecraft.core.board import CATALOG
 from flamecraft.core.frames import D_ARTISAN_LOOK
-from flamecraft.core.serialize import state_from_json
+from flamecraft.core.serialize import state_from_json, state_to_json
 from flamecraft.encoding import catalogue, final_rewards, layout
-from helpers import add_shop, deck_top, do, fresh, gather, to_ability
 
 
 def _game(players: int, **params: object) -> pyspiel.Game:
     return pyspiel.load_game("python_flamecraft", {"players": players, **params})
+
+
+def _dealt(game: pyspiel.Game, seed: int) -> pyspiel.State:
+    """A state past its chance nodes: the deal of ``seed`` (``openspiel_game.deal_seed``)."""
+    return og.deal_seed(game.new_initial_state(), seed)
+
+
+def _same_game(a: Any, b: Any) -> bool:
+    """Two engine states equal but for the generator (a chance deal has no seed)."""
+    return bool(json.dumps({**state_to_json(a), "rng": 0}) ==
+                json.dumps({**state_to_json(b), "rng": 0}))
 
 
 @pytest.mark.parametrize(("players", "companions"),
@@ -31,7 +42,7 @@ def _game(players: int, **params: object) -> pyspiel.Game:
                           (1, True), (2, True), (3, True)])
 def test_random_sim_test_with_serialization(players: int, companions: bool) -> None:
     """Solo games (design §7) and the Companion module (design §6) included."""
-    pyspiel.random_sim_test(_game(players, seed=players, companions=companions), num_sims=1,
+    pyspiel.random_sim_test(_game(players, companions=companions), num_sims=1,
                             serialize=True, verbose=False)
 
 
@@ -40,11 +51,11 @@ def test_solo_and_companion_parameters() -> None:
     rewarded against the solo rating; design §6: ``companions`` starts the draft."""
     assert pyspiel.load_game("python_flamecraft").get_type().min_num_players == 1
     for reward in ("win", "margin"):
-        game = _game(1, seed=4, companions=True, reward=reward)
+        game = _game(1, companions=True, reward=reward)
         assert game.num_players() == 1
         assert game.num_distinct_actions() == catalogue(1).size
         assert game.observation_tensor_size() == layout(1).size
-        state = game.new_initial_state()
+        state = _dealt(game, 4)
         s = state.engine_state
         assert s.n == 1 and s.options.companions and s.companion_offer
         _play_random(state, seed=4, steps=15)
@@ -53,24 +64,23 @@ def test_solo_and_companion_parameters() -> None:
         _play_random(state, seed=4)
         assert state.returns() == final_rewards(state.engine_state, reward)
         assert state.engine_state.companion[0] >= 0
-    assert not _game(2, seed=4).new_initial_state().engine_state.options.companions
+    assert not _dealt(_game(2), 4).engine_state.options.companions
     with pytest.raises(Exception, match="players"):
         _game(0)
 
 
 def test_game_parameters_and_sizes() -> None:
-    game = _game(3, deck="golden", seed=12, reward="margin")
+    game = _game(3, deck="golden", reward="margin")
     assert game.num_players() == 3
     assert game.num_distinct_actions() == catalogue(3).size
     assert game.observation_tensor_size() == layout(3).size
-    assert game.information_state_tensor_size() == layout(3).size
-    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
-    state = game.new_initial_state()
+    assert game.information_state_tensor_size() == og.information_state_size(3)
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert "seed" not in game.get_parameters()  # the deal is chance, not a parameter
+    state = _dealt(game, 12)
     assert state.engine_state.options.deck == "golden"
-    assert state.engine_state == _game(3, deck="golden", seed=12).new_initial_state(
-    ).engine_state
-    assert state.engine_state != _game(3, deck="golden", seed=13).new_initial_state(
-    ).engine_state
+    assert _same_game(state.engine_state, start(3, 12, "golden"))
+    assert not _same_game(state.engine_state, start(3, 13, "golden"))
     assert (game.min_utility(), game.max_utility()) == (-150.0, 150.0)
 
 
@@ -86,7 +96,7 @@ def test_actions_and_returns_follow_the_engine() -> None:
     """Legal actions are the catalogue's indices of the engine's legal actions, and the
     returns at the end are the rewards of the chosen mode (ruling 20 for "win")."""
     for reward in ("win", "margin"):
-        state = _game(2, seed=3, reward=reward).new_initial_state()
+        state = _dealt(_game(2, reward=reward), 3)
         cat = catalogue(2)
         rng = random.Random(1)
         while not state.is_terminal():
@@ -104,8 +114,8 @@ def test_actions_and_returns_follow_the_engine() -> None:
 
 
 def test_serialization_uses_the_project_json() -> None:
-    game = _game(3, seed=5)
-    state = game.new_initial_state()
+    game = _game(3)
+    state = _dealt(game, 5)
     _play_random(state, seed=2, steps=60)
     serialized = pyspiel.serialize_game_and_state(game, state)
     _, again = pyspiel.deserialize_game_and_state(serialized)
@@ -123,6 +133,13 @@ def _check_resample(state: pyspiel.State, player: int, seed: float) -> pyspiel.S
     """A resampled state looks the same to ``player`` (pyspiel's ResampleInfostateTest)."""
     other = state.resample_from_infostate(player, lambda: seed)
     assert other.information_state_string(player) == state.information_state_string(player)
+    assert other.information_state_record(player) == state.information_state_record(player)
+    # Reachable: its own history, replayed from the initial state, gives it again.
+    again = state.get_game().new_initial_state()
+    for action in other.history():
+        again.apply_action(action)
+    assert again.engine_state == other.engine_state
+    assert again.information_state_string(player) == state.information_state_string(player)
     assert other.information_state_tensor(player) == state.information_state_tensor(player)
     assert other.observation_string(player) == state.observation_string(player)
     assert other.current_player() == state.current_player()
@@ -138,12 +155,12 @@ def test_resample_from_infostate_keeps_what_the_player_knows(players: int,
     cards (so the test can fail), and gives a state that plays on to the end — from the
     first decision (everyone's Fancy Dragon choice pending, rules Setup 7, or the Companion
     draft, design §6) on."""
-    state = _game(players, seed=8, companions=companions).new_initial_state()
+    state = _dealt(_game(players, companions=companions), 8)
     moved = 0
     rng = random.Random(3)
     step = 0
     while not state.is_terminal():
-        if step % 6 == 0:
+        if step % 15 == 0:
             for p in range(players):
                 other = _check_resample(state, p, rng.random())
                 real, sample = state.engine_state, other.engine_state
@@ -158,29 +175,101 @@ def test_resample_from_infostate_keeps_what_the_player_knows(players: int,
 
 def test_resample_keeps_the_looked_at_deck_top() -> None:
     """design §1 La Petite Dragonne (Hatchling): the player choosing among the top 3 of the
-    Artisan deck has seen them, so a resample keeps them and the same choices."""
-    s = fresh(3, seed=1)
-    add_shop(s, "la-petite-dragonne")
-    top = [a.id for a in CATALOG.artisans if not a.starter and a.type in (0, 1, 2)]
-    picks = [next(d for d in top if CATALOG.artisans[CATALOG.artisan_by_id[d]].type == t)
-             for t in (0, 1, 2)]
-    deck_top(s, *picks)
-    gather(s, "la-petite-dragonne")
-    to_ability(s)
-    do(s, "use Hatchling")
-    assert s.stack[-1][0] == D_ARTISAN_LOOK
-    state = _game(3, seed=1).new_initial_state()
-    state._box.state = s
-    state._box.legal = None
+    Artisan deck has seen them, so a resample keeps them and the same choices. (Deal 19 with
+    random choices reaches such a choice; the test fails if it no longer does.)"""
+    state = _dealt(_game(3), 19)
+    rng = random.Random(19)
+    while not state.is_terminal() and state.engine_state.stack[-1][0] != D_ARTISAN_LOOK:
+        state.apply_action(rng.choice(state.legal_actions()))
+    s = state.engine_state
+    assert s.stack[-1][0] == D_ARTISAN_LOOK, "the random game no longer looks at the deck"
+    looker = s.stack[-1][1]
     for seed in (0.1, 0.5, 0.9):
-        other = _check_resample(state, s.stack[-1][1], seed)
+        other = _check_resample(state, looker, seed)
         assert other.engine_state.artisan_deck[-3:] == s.artisan_deck[-3:]
+    for p in range(3):  # the others have not seen them: they may be re-dealt
+        _check_resample(state, p, 0.3)
+
+
+def test_chance_nodes_are_the_deal() -> None:
+    """Every chance node lists its outcomes with probabilities summing to 1 (each card still
+    possible equally likely), and the deal's draws of a seed set up that seed's game."""
+    game = _game(4, companions=True)
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    draws = 0
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+        assert len({p for _, p in outcomes}) == 1
+        assert state.legal_actions() == [o for o, _ in outcomes]
+        assert state.action_to_string(pyspiel.PlayerId.CHANCE, outcomes[0][0]).startswith(
+            "deal ")
+        state.apply_action(rng.choice(outcomes)[0])
+        draws += 1
+    assert draws > 100 and state.current_player() >= 0
+    with pytest.raises(pyspiel.SpielError, match="chance outcome"):
+        bad = game.new_initial_state()
+        bad.apply_action(bad.legal_actions()[0])
+        bad.apply_action(bad.history()[0])  # the same Shop of a pile again
+
+
+def test_bad_actions_are_refused_and_change_nothing() -> None:
+    game = _game(2)
+    state = _dealt(game, 3)
+    before = str(state)
+    illegal = next(a for a in range(game.num_distinct_actions())
+                   if a not in state.legal_actions())
+    with pytest.raises(pyspiel.SpielError, match=r"is not legal now: P\d is choosing"):
+        state.apply_action(illegal)
+    assert str(state) == before
+    _play_random(state, seed=3)
+    with pytest.raises(pyspiel.SpielError, match="the game is over"):
+        state.apply_action(0)
+
+
+def test_information_state_has_perfect_recall() -> None:
+    """Equal information-state tensors mean equal information-state strings (the tensor
+    carries the seat's own choices and a fingerprint of its whole information state), and a
+    seat's string changes with each of its own choices."""
+    game = _game(2)
+    seen: dict[bytes, str] = {}
+    for seed in (1, 2):
+        state = _dealt(game, seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            for p in range(2):
+                key = bytes(np.asarray(state.information_state_tensor(p), np.float32))
+                string = state.information_state_string(p)
+                assert seen.setdefault(key, string) == string
+            acting = state.current_player()
+            mine = state.information_state_string(acting)
+            state.apply_action(rng.choice(state.legal_actions()))
+            if not state.is_terminal():
+                assert state.information_state_string(acting) != mine
+    assert len(seen) > 100
+
+
+def test_outcome_sampling_mccfr_runs() -> None:
+    """OpenSpiel's own CFR family on the full game: outcome-sampling MCCFR samples one
+    trajectory an iteration, so it runs (a few iterations here); CFR and exploitability walk
+    the whole tree, which for Flamecraft is astronomically large (docs/rl.md says why)."""
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(_game(2))
+    for _ in range(2):
+        solver.iteration()
+    policy = solver.average_policy()
+    state = _dealt(_game(2), 1)
+    probs = policy.action_probabilities(state, state.current_player())
+    assert set(probs) == set(state.legal_actions())
+    assert abs(sum(probs.values()) - 1.0) < 1e-9
 
 
 def test_information_state_hides_other_seats_choices() -> None:
     """Rules Setup 7: each player keeps 1 of 2 Fancy Dragons in secret. The keeper's
     information state names the card (and the one shown with it); the others' does not."""
-    state = _game(2, seed=6).new_initial_state()
+    state = _dealt(_game(2), 6)
     keeper = state.current_player()
     state.apply_action(state.legal_actions()[0])
     name = CATALOG.fancies[state.engine_state.fancy[keeper][0]].name
@@ -188,14 +277,15 @@ def test_information_state_hides_other_seats_choices() -> None:
     theirs = state.information_state_record(1 - keeper)
     assert state.information_state_string(keeper) != state.information_state_string(1 - keeper)
     assert f"keep {name}" in mine and "shown" in mine
-    assert theirs.split("\n")[0] == f"P{keeper + 1}: keep a Fancy Dragon"
+    lines = theirs.split("\n")  # what the deal gave them, then the keeper's choice
+    assert lines[0].startswith("you: hand ") and lines[1] == f"P{keeper + 1}: keep a Fancy Dragon"
 
 
 def test_public_observer_hides_every_hand() -> None:
     from open_spiel.python.observation import make_observation
 
-    game = _game(2, seed=2)
-    state = game.new_initial_state()
+    game = _game(2)
+    state = _dealt(game, 2)
     _play_random(state, seed=1, steps=20)
     public = make_observation(
         game, pyspiel.IIGObservationType(perfect_recall=False,
@@ -203,6 +293,11 @@ def test_public_observer_hides_every_hand() -> None:
     public.set_from(state, 0)
     assert not public.tensor[layout(2).own:].any()
     assert '"hand":' not in public.string_from(state, 0)
+    # The public observer is one for every seat.
+    tensor = public.tensor.copy()
+    public.set_from(state, 1)
+    assert (public.tensor == tensor).all()
+    assert public.string_from(state, 0) == public.string_from(state, 1)
     private = make_observation(game)
     private.set_from(state, 0)
     assert private.tensor[layout(2).own:].any()
@@ -211,9 +306,10 @@ def test_public_observer_hides_every_hand() -> None:
 def test_a_long_game_is_cut_at_the_maximum_length(monkeypatch: pytest.MonkeyPatch) -> None:
     """The game length OpenSpiel needs is enforced: the game then scores as it stands."""
     monkeypatch.setattr(og, "MAX_GAME_LENGTH", 30)
-    state = _game(2, seed=1).new_initial_state()
+    state = _dealt(_game(2), 1)
+    chance = len(state.history())
     _play_random(state, seed=1)
-    assert state.is_terminal() and len(state.history()) == 30
+    assert state.is_terminal() and len(state.history()) == chance + 30
     assert not state.engine_state.over
     assert state.returns() == final_rewards(state.engine_state, "win")
     s = state.engine_state.copy()

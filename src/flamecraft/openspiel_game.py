@@ -3,42 +3,81 @@
 Why: OpenSpiel brings search and game-theory algorithms (MCTS, IS-MCTS, CFR-style learners)
 and its conformance tests. Parameters: ``players`` (1–5; 1 is a solo game, design §7),
 ``companions`` (the optional Companion module, design §6), ``deck`` ("purple"/"golden"),
-``seed`` (the engine seed of the deal) and ``reward`` ("win"/"margin", as in PettingZoo; in
-solo both are measured against the solo rating, ``encoding.final_rewards``).
+``first_player`` (-1: drawn at random, as the rules say; or a seat) and ``reward``
+("win"/"margin", as in PettingZoo; in solo both are measured against the solo rating,
+``encoding.final_rewards``).
 
-Chance: the engine draws all its randomness from the seed at setup, so the game is modelled
-as DETERMINISTIC: the deal is fixed by the ``seed`` parameter and no chance node exists. The
-hidden part is still hidden from the players: information states and observations hold only
-what a seat sees, and ``resample_from_infostate`` re-deals the unseen cards
-(``hidden.determinize``), so IS-MCTS searches over deals as if they were unknown. To play
-many deals, load the game with many seeds.
+Chance: EXPLICIT_STOCHASTIC. The game starts with the deal as explicit chance nodes
+(``setup_game.DealBuilder``): a Shop of each pile, the Shop deck's order, the Artisan Dragons
+left out, the Artisan, Fancy and Enchantment decks' orders, the Companions offered and the
+first player, each drawn uniformly from what is still possible — the distribution of the
+engine's seeded shuffles (``tests/test_deal.py``), and after the deal the game has no other
+randomness. So no parameter fixes the deal: tree-walking algorithms see chance, not the
+deck. ``deal_seed(state, seed)`` plays the chance nodes of a seeded deal (the engine's
+``start(players, seed)``), for reproducible experiments.
 
-Actions are the indices of ``encoding.catalogue(players)``; observation and information-state
-tensors are ``encoding.observation``; the strings are the seat's view (JSON) and, for the
-information state, every decision so far as that seat saw it. Serialization pickles the
-engine state through the project's own JSON (``serialize.state_to_json``). A game that reaches
-``MAX_GAME_LENGTH`` decisions (never seen in play) ends there and is scored as it stands.
+Hidden information: the public event stream (``core/events.py``) decides what each seat
+reads of every action; a seat's information state is every event it saw, its own holdings
+after each change, and its view now. ``resample_from_infostate`` re-deals every card the
+seat has never seen (``hidden.seen_cards``) and replays the game on that deal, steering the
+other seats' hidden choices so that the seat sees exactly the same: the state returned is
+reached from the initial state by its own history. Samples are consistent and reachable, but
+not weighted by the exact posterior (the other seats' hidden choices are drawn uniformly).
+
+Actions are the indices of ``encoding.catalogue(players)`` (chance outcomes: catalog indices
+of the card drawn, or the seat); observation tensors are ``encoding.observation``; the
+information-state tensor adds the seat's own past choices and a fingerprint of its whole
+information state (so equal tensors mean equal information states). Strings: the
+observation is the seat's view (JSON); the information state a short digest (IS-MCTS keys
+its tables by it) of ``information_state_record`` plus the view. Serialization pickles the
+engine state through the project's own JSON. A game that reaches ``MAX_GAME_LENGTH``
+decisions (never seen in play) ends there and is scored as it stands.
 
     import flamecraft.openspiel_game  # registers the game
-    game = pyspiel.load_game("python_flamecraft", {"players": 3, "seed": 7})
+    game = pyspiel.load_game("python_flamecraft", {"players": 3})
+    state = deal_seed(game.new_initial_state(), 7)   # or play the chance nodes yourself
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pyspiel
 
+from .core import actions as A
 from .core.actions import Action
 from .core.board import CATALOG
-from .core.engine import apply_in_place, start, text, to_act
+from .core.engine import apply_in_place, describe_decision, legal_actions, text, to_act
+from .core.errors import FlamecraftError
 from .core.events import Event
-from .core.hidden import determinize
+from .core.hidden import (
+    SEEN_ARTISAN,
+    SEEN_ENCHANTMENT,
+    SEEN_FANCY,
+    SEEN_SHOP,
+    seen_cards,
+)
+from .core.rng import seed_state
 from .core.serialize import load_state, state_to_json
-from .core.state import GameState
+from .core.setup_game import (
+    ARTISAN,
+    COMPANION,
+    DRAW_KINDS,
+    ENCHANTMENT,
+    FANCY,
+    SHOP,
+    DealBuilder,
+    artisans_removed_per_type,
+    draw_deal,
+    new_game,
+    outcomes_of,
+)
+from .core.state import GameState, Options
 from .core.view import view
 from .encoding import (
     MARGIN_CAP,
@@ -52,15 +91,19 @@ from .encoding import (
 from .envs import observation_array
 
 MAX_GAME_LENGTH = 3000
-RESAMPLE_TRIES = 1000
-DEFAULT_PARAMS: dict[str, Any] = {"players": 2, "deck": "purple", "seed": 0, "reward": "win",
-                                  "companions": False}
+RESAMPLE_TRIES = 200
+OWN_HISTORY = 512  # own past choices kept in the information-state tensor (then cut)
+FINGERPRINT = 16  # bytes of the information state's digest in the tensor
+DEFAULT_PARAMS: dict[str, Any] = {"players": 2, "deck": "purple", "reward": "win",
+                                  "companions": False, "first_player": -1}
+MAX_CHANCE_OUTCOMES = max(len(CATALOG.shops), len(CATALOG.artisans), len(CATALOG.fancies),
+                          len(CATALOG.enchantments), len(CATALOG.companions), MAX_PLAYERS)
 
 GAME_TYPE = pyspiel.GameType(
     short_name="python_flamecraft",
     long_name="Python Flamecraft",
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.GENERAL_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -75,8 +118,13 @@ GAME_TYPE = pyspiel.GameType(
 
 # One decision: the events it made (its own, then the forced ones it led to: what each seat
 # reads of them is ``Event.seen_by``, the one rule of core/events.py), and each seat's private
-# holdings after it when they changed, else "".
+# holdings after it when they changed, else "". The deal's end is an entry with no events.
 Entry = tuple[tuple[Event, ...], tuple[str, ...]]
+Seen = tuple[frozenset[tuple[int, int]], ...]
+
+_CARD_NAMES: dict[int, Sequence[Any]] = {
+    SHOP: CATALOG.shops, ARTISAN: CATALOG.artisans, FANCY: CATALOG.fancies,
+    ENCHANTMENT: CATALOG.enchantments, COMPANION: CATALOG.companions}
 
 
 def _state_json(s: GameState) -> str:
@@ -93,43 +141,67 @@ def _private(s: GameState, p: int) -> str:
 
 
 class _Box:
-    """The engine state and the decision record of one OpenSpiel state.
+    """The deal, the engine state and the record of one OpenSpiel state.
 
     OpenSpiel clones Python states with ``copy.deepcopy`` and serializes them with pickle;
     this box makes a clone a cheap ``GameState.copy`` (the record is immutable and shared)
-    and pickles the engine state as the project's JSON."""
+    and pickles the engine state as the project's JSON. While the deal is drawn, ``state``
+    is None and ``deal`` holds the draws so far."""
 
-    def __init__(self, state: GameState, players: int, reward: str,
-                 record: tuple[Entry, ...] = ()):
-        self.state = state
-        self.players = players
+    def __init__(self, options: Options, reward: str):
+        self.options = options
+        self.players = options.players
         self.reward = reward
-        self.record = record
+        self.deal = DealBuilder(options)
+        self.state: GameState | None = None
+        self.record: tuple[Entry, ...] = ()
+        self.own: tuple[tuple[int, ...], ...] = tuple(() for _ in range(self.players))
+        self.seen: Seen = tuple(frozenset() for _ in range(self.players))
         self.legal: dict[int, Action] | None = None
 
     def legal_now(self) -> dict[int, Action]:
         if self.legal is None:
+            assert self.state is not None
             self.legal = catalogue(self.players).legal(self.state)
         return self.legal
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
-        other = _Box(self.state.copy(), self.players, self.reward, self.record)
-        other.legal = self.legal
+    def see(self) -> None:
+        """Adds what each seat sees now to what it has ever seen."""
+        s = self.state
+        assert s is not None
+        self.seen = tuple(seen | seen_cards(s, p) for p, seen in enumerate(self.seen))
+
+    def copy(self) -> _Box:
+        other = _Box.__new__(_Box)
+        other.__dict__.update(self.__dict__)
+        other.deal = self.deal.copy()
+        other.state = self.state.copy() if self.state is not None else None
         return other
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
+        return self.copy()
+
     def __getstate__(self) -> dict[str, Any]:
-        return {"state": _state_json(self.state), "players": self.players,
-                "reward": self.reward,
+        return {"options": [self.players, self.options.deck, self.options.companions,
+                            self.options.first_player],
+                "reward": self.reward, "deal": self.deal.drawn, "step": self.deal.step,
+                "state": None if self.state is None else _state_json(self.state),
                 "record": [[[_event_json(e) for e in events], list(snaps)]
-                           for events, snaps in self.record]}
+                           for events, snaps in self.record],
+                "own": [list(o) for o in self.own],
+                "seen": [sorted(seen) for seen in self.seen]}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
-        self.state = load_state(data["state"])
-        self.players = data["players"]
-        self.reward = data["reward"]
+        players, deck, companions, first = data["options"]
+        fresh = _Box(Options(players, deck, (), companions, first), data["reward"])
+        self.__dict__.update(fresh.__dict__)
+        self.deal.drawn = {k: list(v) for k, v in data["deal"].items()}
+        self.deal.step = data["step"]
+        self.state = None if data["state"] is None else load_state(data["state"])
         self.record = tuple((tuple(_event_from(e) for e in events), tuple(snaps))
                             for events, snaps in data["record"])
-        self.legal = None
+        self.own = tuple(tuple(o) for o in data["own"])
+        self.seen = tuple(frozenset((k, c) for k, c in seen) for seen in data["seen"])
 
 
 def _event_json(e: Event) -> list[Any]:
@@ -150,16 +222,21 @@ class FlamecraftGame(pyspiel.Game):  # type: ignore[misc]
         self.players = int(merged["players"])
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise ValueError(f"players must be {MIN_PLAYERS}–{MAX_PLAYERS}")
-        self.deck = str(merged["deck"])
-        self.seed = int(merged["seed"])
         self.reward = check_reward_mode(str(merged["reward"]))
-        self.companions = merged["companions"]
-        if not isinstance(self.companions, bool):
-            raise ValueError(f"companions must be a bool, not {self.companions!r}")
+        companions = merged["companions"]
+        if not isinstance(companions, bool):
+            raise ValueError(f"companions must be a bool, not {companions!r}")
+        first = int(merged["first_player"])
+        if not -1 <= first < self.players:
+            raise ValueError(f"first_player must be -1 (at random) or a seat from 0 to "
+                             f"{self.players - 1}, not {first}")
+        self.options = Options(self.players, str(merged["deck"]), (), companions,
+                               None if first < 0 else first)
+        DealBuilder(self.options)  # checks the deck name
         cap = 1.0 if self.reward == "win" else float(MARGIN_CAP)
         info = pyspiel.GameInfo(
             num_distinct_actions=catalogue(self.players).size,
-            max_chance_outcomes=0,
+            max_chance_outcomes=MAX_CHANCE_OUTCOMES,
             num_players=self.players,
             min_utility=-cap,
             max_utility=cap,
@@ -167,56 +244,113 @@ class FlamecraftGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=MAX_GAME_LENGTH,
         )
         super().__init__(GAME_TYPE, info, merged)
-        self.initial = start(self.players, self.seed, self.deck, companions=self.companions)
 
     def new_initial_state(self) -> FlamecraftState:
         return FlamecraftState(self)
+
+    def information_state_tensor_size(self) -> int:
+        return information_state_size(self.players)
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: dict[str, Any] | None = None) -> FlamecraftObserver:
         return FlamecraftObserver(self.players, iig_obs_type, params)
 
 
+def information_state_size(players: int) -> int:
+    """The observation, the seat's own past choices, and the information state's digest."""
+    return layout(players).size + OWN_HISTORY + FINGERPRINT
+
+
 class FlamecraftState(pyspiel.State):  # type: ignore[misc]
-    """One position: the engine state plus the record of decisions that led to it."""
+    """One position: the deal so far, or the engine state and the record that led to it."""
 
     def __init__(self, game: FlamecraftGame):
         super().__init__(game)
-        self._box = _Box(game.initial.copy(), game.players, game.reward)
+        self._box = _Box(game.options, game.reward)
 
     @property
     def engine_state(self) -> GameState:
-        """The engine state (it holds every hidden card: for tests and debugging)."""
-        return self._box.state
+        """The engine state (it holds every hidden card: for tests and debugging); an error
+        while the deal is still being drawn."""
+        s = self._box.state
+        if s is None:
+            raise pyspiel.SpielError("the deal is still being drawn: no engine state yet")
+        return s
+
+    def is_chance_node(self) -> bool:
+        return self._box.state is None
 
     def current_player(self) -> int:
+        box = self._box
+        if box.state is None:
+            return int(pyspiel.PlayerId.CHANCE)
         if self.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
-        return to_act(self._box.state)
+        return to_act(box.state)
 
     def is_terminal(self) -> bool:
         box = self._box
-        return box.state.over or len(box.record) >= MAX_GAME_LENGTH
+        return box.state is not None and (box.state.over or len(box.record) > MAX_GAME_LENGTH)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        box = self._box
+        if box.state is not None:
+            raise pyspiel.SpielError("chance_outcomes: this is not a chance node")
+        outcomes = box.deal.outcomes()
+        return [(o, 1.0 / len(outcomes)) for o in outcomes]
 
     def _legal_actions(self, player: int) -> list[int]:
-        return sorted(self._box.legal_now())
+        box = self._box
+        if box.state is None:
+            return box.deal.outcomes()
+        if player != to_act(box.state) or self.is_terminal():
+            return []
+        return sorted(box.legal_now())
 
     def _apply_action(self, action: int) -> None:
         box = self._box
+        if box.state is None:
+            try:
+                box.deal.draw(int(action))
+            except FlamecraftError as exc:
+                raise pyspiel.SpielError(f"chance outcome {action}: {exc}") from None
+            if box.deal.done:
+                self._begin()
+            return
         s = box.state
+        if self.is_terminal():
+            raise pyspiel.SpielError(f"action {action}: the game is over")
         engine_action = box.legal_now().get(int(action))
         if engine_action is None:
-            raise pyspiel.SpielError(f"action {action} is not legal now")
+            raise pyspiel.SpielError(f"action {action} is not legal now: P{to_act(s) + 1} "
+                                     f"is choosing {describe_decision(s)}")
+        actor = to_act(s)
         before = [_private(s, p) for p in range(s.n)]
         events: list[Event] = []
         apply_in_place(s, engine_action, events)
         after = tuple(now if now != was else "" for was, now in
                       zip(before, (_private(s, p) for p in range(s.n)), strict=True))
         box.record = (*box.record, (tuple(events), after))
+        box.own = tuple((*own, int(action)) if p == actor else own
+                        for p, own in enumerate(box.own))
         box.legal = None
+        box.see()
+
+    def _begin(self) -> None:
+        """The deal is complete: the engine takes over, and each seat is told its cards."""
+        box = self._box
+        box.state = box.deal.game()
+        to_act(box.state)
+        box.record = (((), tuple(_private(box.state, p) for p in range(box.players))),)
+        box.see()
 
     def _action_to_string(self, player: int, action: int) -> str:
         box = self._box
+        if box.state is None:
+            kind = box.deal.kind
+            if kind in _CARD_NAMES and 0 <= action < len(_CARD_NAMES[kind]):
+                return f"deal {DRAW_KINDS[kind]} {_CARD_NAMES[kind][action].name}"
+            return f"deal {DRAW_KINDS[kind]} {action}"
         engine_action = box.legal_now().get(int(action)) if not box.state.over else None
         if engine_action is not None and player == to_act(box.state):
             return text(box.state, engine_action)
@@ -227,39 +361,25 @@ class FlamecraftState(pyspiel.State):  # type: ignore[misc]
         box = self._box
         if not self.is_terminal():
             return [0.0] * box.players
+        assert box.state is not None
         return final_rewards(box.state, box.reward)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
-        """A state that ``player_id`` cannot tell from this one: every card it has not seen
-        re-dealt at random (``hidden.determinize``), the record reduced to what it saw.
-
-        For the seat to act (what IS-MCTS asks for) any re-deal will do. Another seat also
-        sees which decision the acting seat is pondering (say, where to place a dragon, so
-        it holds one that fits): re-deals are drawn until one agrees with that
-        (``RESAMPLE_TRIES`` at most; in random play a few at most are needed)."""
-        real = self._box.state
-        seed = int(float(probability_sampler()) * 2**31)
-        acting = to_act(real)
-        want = (real.stack[-1][:2] if real.stack else (), view(real, player_id))
-        for attempt in range(RESAMPLE_TRIES):
-            sample = determinize(real, player_id, seed + attempt)
-            if acting in (-1, player_id):
-                break
-            to_act(sample)
-            if (sample.stack[-1][:2] if sample.stack else (), view(sample, player_id)) == want:
-                break
-        else:
-            raise pyspiel.SpielError(f"no re-deal found that P{player_id + 1} cannot tell "
-                                     f"from this state in {RESAMPLE_TRIES} tries")
-        other = self.clone()
-        box = other._box
-        box.state = sample
-        box.record = tuple(
-            (tuple(e for e in events if e.seen_by(player_id) is not None),
-             tuple(snap if p == player_id else "" for p, snap in enumerate(snaps)))
-            for events, snaps in self._box.record)
-        box.legal = None
-        return other
+        """A state ``player_id`` cannot tell from this one, reached from the initial state by
+        its own history: the cards the seat has never seen re-dealt at random, and the game
+        replayed on that deal (``_replay_for``). Tries ``RESAMPLE_TRIES`` deals at most."""
+        box = self._box
+        if box.state is None:
+            # During the deal nobody has seen anything: any continuation of the draws is
+            # as good as this one, but the draws so far are the history: keep them.
+            return self.clone()
+        rng = random.Random(int(float(probability_sampler()) * 2**53))
+        for _ in range(RESAMPLE_TRIES):
+            other = _replay_for(self, player_id, rng)
+            if other is not None:
+                return other
+        raise pyspiel.SpielError(f"no re-deal found that P{player_id + 1} cannot tell from "
+                                 f"this state in {RESAMPLE_TRIES} tries")
 
     def information_state_record(self, player: int) -> str:
         """Every event so far as ``player`` saw it (``Event.seen_by``), one per line, with
@@ -276,13 +396,183 @@ class FlamecraftState(pyspiel.State):  # type: ignore[misc]
         return "\n".join(lines)
 
     def __str__(self) -> str:
-        return _state_json(self._box.state)
+        box = self._box
+        if box.state is None:
+            return f"dealing: {json.dumps(box.deal.drawn, sort_keys=True)}"
+        return _state_json(box.state)
+
+
+def deal_seed(state: FlamecraftState, seed: int) -> FlamecraftState:
+    """Plays the chance nodes of a new state with the deal of ``seed`` — the game
+    ``flamecraft.start(players, seed)`` sets up (the first player too, unless the game's
+    parameters fix it) — and returns the state, for reproducible experiments."""
+    box = state._box
+    if box.state is not None or box.deal.step:
+        raise pyspiel.SpielError("deal_seed needs a state whose deal has not begun")
+    options = box.options
+    deal, _ = draw_deal(options, seed_state(seed))
+    first = new_game(options, seed).first_player
+    for outcome in outcomes_of(options, deal, first):
+        state.apply_action(outcome)
+    return state
+
+
+# ---------------------------------------------------------------- resampling
+
+
+def _redeal(box: _Box, player: int, rng: random.Random) -> dict[str, list[int]]:
+    """The deal's draws with every card ``player`` has never seen dealt again at random
+    into the places such cards hold: a Shop of each pile not yet seen, the dragons left out
+    (by type), and the unseen places of each deck."""
+    drawn = {k: v[:] for k, v in box.deal.drawn.items()}
+    seen = box.seen[player]
+
+    # Shops: the unseen pick of each Good pile, the unseen picks of the other pile.
+    from .core.setup_game import shop_piles
+
+    piles = shop_piles()
+    for index, pile in enumerate(piles):
+        key = f"pile{index}"
+        known = [c for c in drawn[key] if (SEEN_SHOP, c) in seen]
+        pool = [c for c in pile if (SEEN_SHOP, c) not in seen]
+        rng.shuffle(pool)
+        drawn[key] = known + pool[:len(drawn[key]) - len(known)]
+    chosen = [c for i in range(len(piles)) for c in drawn[f"pile{i}"]]
+    _fill_unseen(drawn, "shop_deck", chosen, lambda c: (SEEN_SHOP, c) in seen, rng)
+
+    # Artisan Dragons: those left out are never seen; re-pick them by type from the unseen.
+    per_type = artisans_removed_per_type(box.players)
+    unseen_art = [c for c in range(len(CATALOG.artisans)) if not CATALOG.artisans[c].starter
+                  and (SEEN_ARTISAN, c) not in seen]
+    left_out: list[int] = []
+    if per_type:
+        for t in range(6):
+            pool = [c for c in unseen_art if CATALOG.artisans[c].type == t]
+            rng.shuffle(pool)
+            drawn[f"type{t}"] = pool[:per_type]
+            left_out.extend(pool[:per_type])
+    out = set(left_out)
+    _fill_unseen(drawn, "artisan_deck", [c for c in unseen_art if c not in out]
+                 + [c for c in drawn["artisan_deck"] if (SEEN_ARTISAN, c) in seen],
+                 lambda c: (SEEN_ARTISAN, c) in seen, rng)
+    _fill_unseen(drawn, "fancy_deck", drawn["fancy_deck"],
+                 lambda c: (SEEN_FANCY, c) in seen, rng)
+    _fill_unseen(drawn, "ench_deck", drawn["ench_deck"],
+                 lambda c: (SEEN_ENCHANTMENT, c) in seen, rng)
+    return drawn
+
+
+def _fill_unseen(drawn: dict[str, list[int]], key: str, cards: Sequence[int],
+                 known: Any, rng: random.Random) -> None:
+    """Keeps the seen cards of deck ``key`` in their places and deals the unseen ones of
+    ``cards`` at random into the other places."""
+    order = drawn[key]
+    unseen = sorted(c for c in cards if not known(c))
+    rng.shuffle(unseen)
+    deal = iter(unseen)
+    drawn[key] = [c if known(c) else next(deal) for c in order]
+
+
+def _replay_for(real: FlamecraftState, player: int,
+                rng: random.Random) -> FlamecraftState | None:
+    """One try at a resample: a fresh state dealt the re-dealt draws, then the game played
+    on so that ``player`` sees exactly what it saw (``_follow``). None when the replay
+    cannot follow the true game."""
+    box = real._box
+    assert box.state is not None
+    drawn = _redeal(box, player, rng)
+    other: FlamecraftState = real.get_game().new_initial_state()
+    obox = other._box
+    for _kind, _count, target in obox.deal.plan:
+        for outcome in drawn.get(target, []):
+            if outcome not in obox.deal.outcomes():
+                return None
+            other.apply_action(outcome)
+    truth = [e for events, _ in box.record for e in events]
+    seen = box.seen[player]
+    cat = catalogue(box.players)
+    at = 0  # the next event of the true game to follow
+    done = 0  # the replay's events accounted for
+    while True:
+        s = obox.state
+        assert s is not None
+        replay = [e for events, _ in obox.record for e in events]
+        for e in replay[done:]:  # what the player saw of the replay must be what it saw
+            line = e.seen_by(player)
+            if line is None:
+                continue
+            while at < len(truth) and truth[at].seen_by(player) is None:
+                at += 1  # a decline of another seat that the replay did not repeat
+            if at >= len(truth) or (truth[at].seat, truth[at].seen_by(player)) != (e.seat,
+                                                                                 line):
+                return None
+            at += 1
+        done = len(replay)
+        if at >= len(truth):
+            break
+        if s.over or len(obox.record) > MAX_GAME_LENGTH:
+            return None
+        nxt = truth[at]
+        choice = _follow(s, nxt, player, seen, rng)
+        if choice is None:
+            if nxt.seen_by(player) is None:
+                at += 1  # a decline the re-deal does not offer here: nobody saw it
+                continue
+            return None
+        action, follows = choice
+        other.apply_action(cat.encode(s, action))
+        if follows and nxt.seen_by(player) is None:
+            at += 1  # followed unseen: no event of the replay will account for it
+    # Where the true game rests: the same seat to act, the same view and record.
+    s, t = obox.state, box.state
+    assert s is not None
+    if to_act(s) != to_act(t) or view(s, player) != view(t, player):
+        return None
+    if other.information_state_record(player) != real.information_state_record(player):
+        return None
+    return other
+
+
+_HIDDEN_CHOICES = {A.KEEP_FANCY: SEEN_FANCY, A.PUT_BACK_FANCY: SEEN_FANCY,
+                   A.KEEP_ARTISAN: SEEN_ARTISAN, A.DISCARD: SEEN_ARTISAN,
+                   A.GIFT_ARTISAN: SEEN_ARTISAN}
+
+
+def _follow(s: GameState, nxt: Event, player: int, seen: frozenset[tuple[int, int]],
+            rng: random.Random) -> tuple[Action, bool] | None:
+    """The replay's choice at its decision, and whether it follows the true event ``nxt``
+    (None when it cannot go on). The player's own choices, and every choice it saw in full,
+    are made as in the true game. Another seat's choice about hidden cards is made as in the
+    true game when the card is one the player has seen (it must be where the player saw
+    it), else as one of the same kind about a card the player has never seen, at random. A
+    decision only the re-deal offers (say, a Sun Dragon now met beside a forced action) is
+    answered unseen: the action the true game took by itself, or a decline."""
+    q = to_act(s)
+    options = legal_actions(s)
+    action = nxt.action
+    if nxt.seat == q:
+        kind = action[0]
+        hidden = (q != player and kind in _HIDDEN_CHOICES and nxt.also != player
+                  and (_HIDDEN_CHOICES[kind], action[1]) not in seen)
+        if not hidden and action in options:
+            return action, True
+        if hidden:
+            same = [a for a in options if a[0] == kind and (_HIDDEN_CHOICES[kind], a[1])
+                    not in seen and (kind != A.GIFT_ARTISAN or a[2] == action[2])]
+            if same:
+                return rng.choice(same), True
+    if q != player:
+        plain = [a for a in options if a[0] != A.REVEAL]
+        declines = [a for a in plain if a[0] in (A.SKIP, A.END_TURN)]
+        if declines:
+            return declines[0], False
+    return None
 
 
 class FlamecraftObserver:
     """OpenSpiel's Python observer: the observation (default) or the information state
     (``perfect_recall``), of one seat (private info SINGLE_PLAYER) or of the public only
-    (private info NONE)."""
+    (private info NONE, the same for every seat)."""
 
     def __init__(self, players: int, iig_obs_type: Any, params: dict[str, Any] | None):
         if params:
@@ -296,24 +586,53 @@ class FlamecraftObserver:
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.layout = layout(players)
-        self.tensor = np.zeros(self.layout.size, np.float32)
+        size = information_state_size(players) if self.perfect_recall else self.layout.size
+        self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: FlamecraftState, player: int) -> None:
-        observation_array(state.engine_state, player if self.private else None, self.tensor)
+        box = state._box
+        seat = player if self.private else None
+        if box.state is None:
+            self.tensor.fill(0.0)
+        else:
+            observation_array(box.state, seat, self.tensor[:self.layout.size])
+        if not self.perfect_recall:
+            return
+        base = self.layout.size
+        own = self.tensor[base:base + OWN_HISTORY]
+        own.fill(0.0)
+        if seat is not None:
+            size = catalogue(box.players).size
+            mine = box.own[seat][:OWN_HISTORY]
+            own[:len(mine)] = [(index + 1) / size for index in mine]
+        digest = self._digest(state, player)
+        self.tensor[base + OWN_HISTORY:] = np.frombuffer(digest, np.uint8) / 255.0
+
+    def _digest(self, state: FlamecraftState, player: int) -> bytes:
+        box = state._box
+        if box.state is None:
+            full = f"dealing {player if self.private else 'public'}"
+        else:
+            seen = view(box.state, player if self.private else None)
+            board = json.dumps(seen, sort_keys=True, ensure_ascii=False)
+            record = state.information_state_record(player if self.private else -1)
+            full = f"{record}\n{board}"
+        return hashlib.blake2b(full.encode(), digest_size=FINGERPRINT).digest()
 
     def string_from(self, state: FlamecraftState, player: int) -> str:
         """The observation: the view as JSON. The information state: a digest of the view
         and of every event the seat saw (``information_state_record``), short enough to key
         IS-MCTS's tables; equal digests mean equal records and views."""
-        seen = view(state.engine_state, player if self.private else None)
-        board = json.dumps(seen, sort_keys=True, ensure_ascii=False)
+        box = state._box
         if not self.perfect_recall:
-            return board
-        record = state.information_state_record(player if self.private else -1)
-        digest = hashlib.blake2b(f"{record}\n{board}".encode(), digest_size=16).hexdigest()
+            if box.state is None:
+                return "dealing"
+            seen = view(box.state, player if self.private else None)
+            return json.dumps(seen, sort_keys=True, ensure_ascii=False)
         who = f"P{player + 1}" if self.private else "public"
-        return f"{who} t{state.engine_state.turn} {digest}"
+        turn = box.state.turn if box.state is not None else -1
+        return f"{who} t{turn} {self._digest(state, player).hex()}"
 
 
 pyspiel.register_game(GAME_TYPE, FlamecraftGame)

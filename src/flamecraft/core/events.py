@@ -52,13 +52,13 @@ class Event:
     full: str  # the action's stable text: what the actor reads
     public: str | None  # what the rest of the table reads; None: nothing at all
     also: int = -1  # the one other seat that reads ``full`` (the receiver of a gifted card)
-    shown: str = ""  # the cards the choice showed the actor besides the one chosen
+    shown: str = ""  # what the choice showed the actor beyond its text ("shown X, Y")
     forced: bool = False  # taken by the engine: the only legal action (never shown to others)
 
     def seen_by(self, seat: int | None) -> str | None:
         """The text ``seat`` reads (None: a spectator), or None when it sees nothing."""
         if seat is not None and seat == self.seat:
-            return f"{self.full} (shown {self.shown})" if self.shown else self.full
+            return f"{self.full} ({self.shown})" if self.shown else self.full
         if seat is not None and seat == self.also:
             return self.full
         return self.public
@@ -90,15 +90,20 @@ def event(s: GameState, action: Action, forced: bool = False) -> Event | None:
 
 
 def _shown(s: GameState, action: Action) -> str:
-    """The cards a keep-one-of choice showed its chooser (perfect recall of the others)."""
+    """The cards a choice showed its chooser besides what its text names: the others of a
+    keep-one-of choice, and the dragon drawn from the top of the Artisan deck (so the
+    chooser's own record says everything it saw: perfect recall)."""
     frame = s.stack[-1]
     if action[0] == A.KEEP_FANCY and frame[0] == D_KEEP_DRAWN_FANCY:
         cards = [CATALOG.fancies[f].name for f in frame[4:]]
     elif action[0] == A.KEEP_ARTISAN and frame[0] == D_ARTISAN_LOOK:
-        cards = [CATALOG.artisans[d].name for d in s.artisan_deck[-frame[3]:]]
+        cards = [CATALOG.artisans[d].name
+                 for d in s.artisan_deck[max(0, len(s.artisan_deck) - frame[3]):]]
+    elif action[0] == A.DRAW_DECK and s.artisan_deck:
+        return f"drew {CATALOG.artisans[s.artisan_deck[-1]].name}"
     else:
         return ""
-    return ", ".join(cards)
+    return "shown " + ", ".join(cards)
 
 
 def log_for(events: list[Event], seat: int | None) -> list[tuple[Event, str]]:
