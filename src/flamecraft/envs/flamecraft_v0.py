@@ -43,15 +43,10 @@ from ..encoding import (
     layout,
 )
 from ..render import render
-from . import observation_array
+from . import DEFAULT_MAX_CYCLES, check_max_cycles, observation_array
 from .state_vector import state_array, state_size
 
 ObsDict = dict[str, np.ndarray]
-
-# The longest of 20,000 random games took 639 decisions (docs/rl.md: 500 games per player
-# count 1–5, deck and Companion setting); the cut is about 5 times that, and the same as
-# OpenSpiel's maximum game length.
-DEFAULT_MAX_CYCLES = 3000
 
 
 def env(**kwargs: Any) -> Any:
@@ -81,10 +76,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         if not isinstance(companions, bool):
             raise ValueError(f"companions must be True or False, not {companions!r}")
-        if isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1:
-            raise ValueError(f"max_cycles must be a positive whole number, not {max_cycles!r}")
         self.players = players
-        self.max_cycles = max_cycles
+        self.max_cycles = check_max_cycles(max_cycles)
         self.decisions = 0  # taken in this game (what max_cycles counts)
         self.deck = deck
         self.companions = companions
