@@ -9,13 +9,24 @@ randomness comes from the ``rng`` it is given, so a game is reproducible from it
 
 ``TrueStateBot`` is the one exception, kept apart on purpose: a reference bot that reads the
 true state (the "cheater"), used only in tournaments to measure what hidden information costs.
+
+Where the boundary is real: a ``Seat`` holds the true state (privately, by convention), so a
+bot in the same process is trusted code. ``ProcessBot`` runs a bot in a process of its own,
+started fresh (spawn), that receives only ``SealedSeat``s: the view, the legal actions and
+their texts, and one sample of the hidden cards from which it draws further samples exactly
+as the Seat would (a sample of a sample is a sample of the truth, ``hidden.determinize``).
+Nothing the true state holds beyond what the seat sees ever crosses into that process.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 import threading
+import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from typing import Any, Protocol, runtime_checkable
 
 from ..core.actions import Action
@@ -25,7 +36,12 @@ from ..core.hidden import determinize
 from ..core.state import GameState
 from ..core.view import view
 
-__all__ = ["Bot", "RandomBot", "Seat", "TrueStateBot", "policy_of", "policy_per_thread"]
+__all__ = ["Bot", "ProcessBot", "RandomBot", "SealedSeat", "Seat", "TrueStateBot", "policy_of",
+           "policy_per_thread"]
+
+# The sample a SealedSeat carries is drawn with this fixed seed: it depends only on what the
+# seat sees, so it needs no randomness of the bot's (and leaves the bot's rng untouched).
+_BASE_SEED = 0
 
 
 class Seat:
@@ -57,6 +73,45 @@ class Seat:
         """A full state consistent with what this seat sees, its hidden part dealt at random
         (a fresh copy: search may change it freely)."""
         return determinize(self.__state, self.seat, rng.getrandbits(63))
+
+    def sealed(self) -> SealedSeat:
+        """This seat without the true state: what may be sent to a bot's own process."""
+        s = self.__state
+        legal = tuple(self.legal_actions())
+        return SealedSeat(seat=self.seat, seen=view(s, self.seat), legal=legal,
+                          texts={action: text(s, action) for action in legal},
+                          base=determinize(s, self.seat, _BASE_SEED))
+
+
+@dataclass(frozen=True)
+class SealedSeat:
+    """A seat that holds no true state (what ``ProcessBot`` sends): the same methods as
+    ``Seat``, answered from the view, the legal actions with their texts, and ``base``, a
+    sample whose hidden cards are re-dealt (it depends only on what the seat sees). For the
+    same ``rng``, ``sample`` returns exactly what the Seat's would."""
+
+    seat: int
+    seen: dict[str, Any]
+    legal: tuple[Action, ...]
+    texts: dict[Action, str]
+    base: GameState
+
+    def view(self) -> dict[str, Any]:
+        """The seat's view (as ``Seat.view``)."""
+        return self.seen
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions, when this seat is the one to act (else an empty list)."""
+        return list(self.legal)
+
+    def text(self, action: Action) -> str:
+        """The readable text of an action (of the seat's legal ones as the true state says;
+        of another, as the sample does)."""
+        return self.texts.get(action) or text(self.base, action)
+
+    def sample(self, rng: random.Random) -> GameState:
+        """A full state consistent with what this seat sees (as ``Seat.sample``)."""
+        return determinize(self.base, self.seat, rng.getrandbits(63))
 
 
 @runtime_checkable
@@ -107,6 +162,70 @@ def policy_per_thread(make: Callable[[], Bot]) -> Callable[[GameState, random.Ra
             bot = local.bot = make()
         return bot.choose(Seat(state, to_act(state)), rng)
     return policy
+
+
+def _serve(conn: Connection, make: Callable[[], Bot]) -> None:
+    """A bot process's loop: a SealedSeat and the bot's rng state in, the action, the rng
+    state and the search iterations out (or the error's text); ends when the pipe closes."""
+    bot = make()
+    rng = random.Random()
+    while True:
+        try:
+            seat, rng_state = conn.recv()
+        except EOFError:
+            return
+        try:
+            rng.setstate(rng_state)
+            action = bot.choose(seat, rng)
+            conn.send(("ok", action, rng.getstate(), int(getattr(bot, "last_iterations", 0))))
+        except Exception as exc:  # any failure is reported to the game's process
+            conn.send(("error", f"{type(exc).__name__}: {exc}", None, 0))
+
+
+def _close(conn: Connection, process: multiprocessing.process.BaseProcess) -> None:
+    conn.close()
+    process.join(timeout=5)
+    if process.is_alive():
+        process.kill()
+
+
+class ProcessBot:
+    """A bot run in a process of its own, which receives only ``SealedSeat``s.
+
+    ``make`` builds the bot there (a picklable callable: a bot class, or ``functools.partial``
+    of one with its options). The process is started with ``spawn``: it begins empty, so no
+    game state of this process is copied into it (``fork`` would copy them all). Each
+    decision sends the sealed seat and the state of the bot's ``rng``, and gets back the
+    action and the advanced rng state, so a game plays exactly as with the bot in-process.
+    The process ends with ``close()`` or when this object is collected."""
+
+    def __init__(self, make: Callable[[], Bot], name: str | None = None) -> None:
+        self.name = name or str(getattr(make, "name", getattr(make, "__name__", "bot")))
+        self.last_iterations = 0
+        context = multiprocessing.get_context("spawn")
+        self._conn, child = context.Pipe()
+        self._process = context.Process(target=_serve, args=(child, make), daemon=True,
+                                        name=f"flamecraft-bot-{self.name}")
+        self._process.start()
+        child.close()
+        self._finalizer = weakref.finalize(self, _close, self._conn, self._process)
+
+    def _send(self, message: tuple[SealedSeat, Any]) -> None:
+        self._conn.send(message)
+
+    def choose(self, seat: Seat | SealedSeat, rng: random.Random) -> Action:
+        sealed = seat.sealed() if isinstance(seat, Seat) else seat
+        self._send((sealed, rng.getstate()))
+        status, result, rng_state, iterations = self._conn.recv()
+        if status != "ok":
+            raise RuntimeError(f"bot {self.name!r} failed in its process: {result}")
+        rng.setstate(rng_state)
+        self.last_iterations = iterations
+        return result  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        """Ends the bot's process."""
+        self._finalizer()
 
 
 def pick_best(scores: list[float], rng: random.Random, tolerance: float = 1e-9) -> int:
