@@ -246,6 +246,14 @@ def test_a_value_that_is_not_an_index_raises_and_changes_nothing() -> None:
     env.step(_lowest(obs))  # the episode goes on
 
 
+def test_check_env_passes_with_a_short_limit() -> None:
+    env = gym.make(ENV_ID, players=3, max_cycles=5)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)
+    assert [str(w.message) for w in caught] == []
+
+
 def test_a_step_before_reset_raises() -> None:
     with pytest.raises(ResetNeeded, match="reset"):
         FlamecraftSingleEnv(players=2).step(0)

@@ -42,6 +42,12 @@ def test_api_test_passes(players: int, companions: bool) -> None:
                  num_cycles=1000)
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_api_test_passes_through_truncation(players: int) -> None:
+    """PettingZoo's checker over games cut short (every game reaches max_cycles)."""
+    _run_quietly(api_test, flamecraft_v0.env(players=players, max_cycles=40), num_cycles=200)
+
+
 @pytest.mark.parametrize(("players", "companions"), [(1, False), (2, False), (5, False),
                                                      (1, True), (3, True)])
 def test_seed_test_passes(players: int, companions: bool) -> None:
