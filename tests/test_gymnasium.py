@@ -228,6 +228,17 @@ def test_a_game_that_never_ends_is_truncated_at_max_cycles(players: int) -> None
         env.step(0)
 
 
+def test_a_limit_reached_before_the_learners_first_decision_cuts_its_first_step() -> None:
+    """The bots' opening moves are not cut (reset cannot report it): the learner still gets
+    its own legal actions, and its first step is truncated."""
+    env = FlamecraftSingleEnv(players=4, seat=3, max_cycles=2)
+    obs, _ = env.reset(seed=1)
+    assert env.decisions > 2 and to_act(env.game) == 3
+    assert np.flatnonzero(obs["action_mask"]).tolist() == catalogue(4).legal_indices(env.game)
+    _, reward, terminated, truncated, _ = env.step(_lowest(obs))
+    assert truncated and not terminated and reward == 0.0
+
+
 def test_the_default_limit_is_the_pettingzoo_one() -> None:
     assert FlamecraftSingleEnv().max_cycles == DEFAULT_MAX_CYCLES == 3000
     for bad in (0, -3, 1.5, False):

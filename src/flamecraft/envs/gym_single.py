@@ -123,15 +123,20 @@ class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
         self.state_ = start(self.players, game_seed, self.deck, companions=self.companions)
         self.decisions = 0
         self._ended = ""
-        self._play_opponents()
+        self._play_opponents(limited=False)
         return self._obs(), {"game_seed": game_seed}
 
-    def _play_opponents(self) -> None:
+    def _play_opponents(self, limited: bool) -> None:
+        """The bots move until the learner must choose, the game ends or, when ``limited``,
+        the game reaches ``max_cycles`` decisions. ``reset`` is not limited: it cannot
+        report a cut, and the bots' moves before the learner's first decision are few (an
+        episode reaching the limit there is cut at its first step)."""
         s = self.game
-        while not s.over and to_act(s) != self.seat and self.decisions < self.max_cycles:
+        while not s.over and to_act(s) != self.seat and not (
+                limited and self.decisions >= self.max_cycles):
             apply_in_place(s, self.opponents[to_act(s)](s, self._bot_rng))
             self.decisions += 1
-        self._legal = self.catalogue.legal(s) if not s.over else {}
+        self._legal = self.catalogue.legal(s) if not s.over and to_act(s) == self.seat else {}
 
     def _obs(self) -> ObsDict:
         mask = np.zeros(self.catalogue.size, np.int8)
@@ -165,7 +170,7 @@ class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
             return self._obs(), self.illegal_reward, True, False, {"illegal_action": True}
         apply_in_place(s, engine_action)
         self.decisions += 1
-        self._play_opponents()
+        self._play_opponents(limited=True)
         truncated = not s.over and self.decisions >= self.max_cycles
         if s.over:
             self._ended = "the game is over"
