@@ -367,5 +367,8 @@ def test_a_failing_bot_process_reports_its_error() -> None:
     try:
         with pytest.raises(RuntimeError, match="failed in its process: GameOverError"):
             bot.choose(Seat(s, other), random.Random(0))  # not this seat's turn
+        assert bot.choose(Seat(s, 1 - other), random.Random(0)) in legal_actions(s)
     finally:
         bot.close()
+    with pytest.raises(RuntimeError, match="its process has ended"):
+        bot.choose(Seat(s, 1 - other), random.Random(0))

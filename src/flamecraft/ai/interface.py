@@ -20,6 +20,7 @@ Nothing the true state holds beyond what the seat sees ever crosses into that pr
 
 from __future__ import annotations
 
+import copy
 import multiprocessing
 import random
 import threading
@@ -97,8 +98,8 @@ class SealedSeat:
     base: GameState
 
     def view(self) -> dict[str, Any]:
-        """The seat's view (as ``Seat.view``)."""
-        return self.seen
+        """The seat's view (as ``Seat.view``: a fresh copy the bot may change)."""
+        return copy.deepcopy(self.seen)
 
     def legal_actions(self) -> list[Action]:
         """The legal actions, when this seat is the one to act (else an empty list)."""
@@ -215,8 +216,11 @@ class ProcessBot:
 
     def choose(self, seat: Seat | SealedSeat, rng: random.Random) -> Action:
         sealed = seat.sealed() if isinstance(seat, Seat) else seat
-        self._send((sealed, rng.getstate()))
-        status, result, rng_state, iterations = self._conn.recv()
+        try:
+            self._send((sealed, rng.getstate()))
+            status, result, rng_state, iterations = self._conn.recv()
+        except (EOFError, OSError) as exc:
+            raise RuntimeError(f"bot {self.name!r}: its process has ended ({exc!r})") from None
         if status != "ok":
             raise RuntimeError(f"bot {self.name!r} failed in its process: {result}")
         rng.setstate(rng_state)
