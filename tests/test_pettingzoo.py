@@ -383,6 +383,13 @@ def test_an_illegal_index_raises_and_changes_nothing() -> None:
         with pytest.raises(IllegalActionError, match="an action is a catalogue index"):
             env.step(bad)
         assert _snapshot(env) == before
+    wrapped = flamecraft_v0.env(players=3)
+    wrapped.reset(seed=1)
+    before = _snapshot(wrapped)
+    for bad in (wrapped.unwrapped.catalogue.size, -1, None):
+        with pytest.raises(AssertionError):  # PettingZoo's AssertOutOfBoundsWrapper
+            wrapped.step(bad)
+        assert _snapshot(wrapped) == before
 
 
 def test_stepping_an_agent_that_is_not_selected_raises_and_changes_nothing() -> None:
