@@ -1,6 +1,6 @@
 """A bot that looks for the true state by any means (for tests/test_bots.py).
 
-It is a module of its own so that a bot process started with spawn can import it by name.
+It is a module of its own so that a bot process (a fresh interpreter) can import it by name.
 On every decision it walks every object its process holds (``gc``), and writes what it
 found of every game state there to ``path``: each state's Artisan deck, in order, and the
 hands. Then it plays the first legal action.

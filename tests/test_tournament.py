@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import csv
+import gc
 import json
-import multiprocessing
 import os
 import sys
 from collections.abc import Callable
@@ -207,10 +207,12 @@ def test_isolated_bots_play_the_same_games_and_are_sent_only_sealed_seats(
     and every message it gets is a SealedSeat with its rng state (no GameState but the
     sample inside it); the game is the same, decision for decision."""
     sent: list[Any] = []
+    processes: set[Any] = set()
     original = ProcessBot._send
 
     def spy(self: ProcessBot, message: Any) -> None:
         sent.append(message)
+        processes.add(self._process)
         original(self, message)
 
     monkeypatch.setattr(ProcessBot, "_send", spy)
@@ -224,4 +226,6 @@ def test_isolated_bots_play_the_same_games_and_are_sent_only_sealed_seats(
     for seat, rng_state in sent:
         assert isinstance(seat, SealedSeat) and seat.seat == 0 and isinstance(rng_state, tuple)
         assert [v for v in vars(seat).values() if isinstance(v, GameState)] == [seat.base]
-    assert multiprocessing.active_children() == []  # the bot's process ended with its game
+    gc.collect()
+    assert len(processes) == 1 and all(p.poll() == 0 for p in processes), \
+        "the bot's process ended with its game"

@@ -12,7 +12,7 @@ true state (the "cheater"), used only in tournaments to measure what hidden info
 
 Where the boundary is real: a ``Seat`` holds the true state (privately, by convention), so a
 bot in the same process is trusted code. ``ProcessBot`` runs a bot in a process of its own,
-started fresh (spawn), that receives only ``SealedSeat``s: the view, the legal actions and
+a fresh interpreter, that receives only ``SealedSeat``s: the view, the legal actions and
 their texts, and one sample of the hidden cards from which it draws further samples exactly
 as the Seat would (a sample of a sample is a sample of the truth, ``hidden.determinize``).
 Nothing the true state holds beyond what the seat sees ever crosses into that process.
@@ -21,8 +21,10 @@ Nothing the true state holds beyond what the seat sees ever crosses into that pr
 from __future__ import annotations
 
 import copy
-import multiprocessing
+import os
 import random
+import subprocess
+import sys
 import threading
 import weakref
 from collections.abc import Callable
@@ -165,60 +167,83 @@ def policy_per_thread(make: Callable[[], Bot]) -> Callable[[GameState, random.Ra
     return policy
 
 
-def _serve(conn: Connection, make: Callable[[], Bot]) -> None:
-    """A bot process's loop: a SealedSeat and the bot's rng state in, the action, the rng
-    state and the search iterations out (or the error's text); ends when the pipe closes."""
+def _serve(inbox: Connection, outbox: Connection) -> None:
+    """A bot process's loop. First the bot's maker; then, per decision, a SealedSeat and the
+    bot's rng state in, and the action, the rng state and the search iterations out (or the
+    error's text). It ends when the game's process closes the pipe."""
+    make: Callable[[], Bot] = inbox.recv()
     bot = make()
     rng = random.Random()
     while True:
         try:
-            seat, rng_state = conn.recv()
+            seat, rng_state = inbox.recv()
         except EOFError:
             return
         try:
             rng.setstate(rng_state)
             action = bot.choose(seat, rng)
-            conn.send(("ok", action, rng.getstate(), int(getattr(bot, "last_iterations", 0))))
+            outbox.send(("ok", action, rng.getstate(), int(getattr(bot, "last_iterations", 0))))
         except Exception as exc:  # any failure is reported to the game's process
-            conn.send(("error", f"{type(exc).__name__}: {exc}", None, 0))
+            outbox.send(("error", f"{type(exc).__name__}: {exc}", None, 0))
 
 
-def _close(conn: Connection, process: multiprocessing.process.BaseProcess) -> None:
-    conn.close()
-    process.join(timeout=5)
-    if process.is_alive():
+def serve_fds(inbox: int, outbox: int) -> None:
+    """The entry point of a bot process (``ProcessBot`` starts it with these two pipes)."""
+    _serve(Connection(inbox, writable=False), Connection(outbox, readable=False))
+
+
+def _close(inbox: Connection, outbox: Connection, process: subprocess.Popen[bytes]) -> None:
+    outbox.close()
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
         process.kill()
+        process.wait()
+    inbox.close()
 
 
 class ProcessBot:
     """A bot run in a process of its own, which receives only ``SealedSeat``s.
 
     ``make`` builds the bot there (a picklable callable: a bot class, or ``functools.partial``
-    of one with its options). The process is started with ``spawn``: it begins empty, so no
-    game state of this process is copied into it (``fork`` would copy them all). Each
-    decision sends the sealed seat and the state of the bot's ``rng``, and gets back the
-    action and the advanced rng state, so a game plays exactly as with the bot in-process.
-    The process ends with ``close()`` or when this object is collected."""
+    of one with its options). The process is a fresh interpreter (``sys.executable``, the
+    caller's ``sys.path``), talking over two pipes of its own: nothing of this process's
+    memory is copied into it (``fork`` would copy every game state), and, unlike
+    multiprocessing's ``spawn``, it does not re-run the caller's main script. Each decision
+    sends the sealed seat and the state of the bot's ``rng``, and gets back the action and the
+    advanced rng state, so a game plays exactly as with the bot in-process. The process ends
+    with ``close()`` or when this object is collected. POSIX only (it passes pipe
+    descriptors)."""
 
     def __init__(self, make: Callable[[], Bot], name: str | None = None) -> None:
+        if os.name != "posix":
+            raise RuntimeError("ProcessBot needs a POSIX system (it passes pipes to its process)")
         self.name = name or str(getattr(make, "name", getattr(make, "__name__", "bot")))
         self.last_iterations = 0
-        context = multiprocessing.get_context("spawn")
-        self._conn, child = context.Pipe()
-        self._process = context.Process(target=_serve, args=(child, make), daemon=True,
-                                        name=f"flamecraft-bot-{self.name}")
-        self._process.start()
-        child.close()
-        self._finalizer = weakref.finalize(self, _close, self._conn, self._process)
+        bot_inbox, to_bot = os.pipe()  # (read end, write end)
+        from_bot, bot_outbox = os.pipe()
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        code = ("import sys; from flamecraft.ai.interface import serve_fds; "
+                "serve_fds(int(sys.argv[1]), int(sys.argv[2]))")
+        self._process = subprocess.Popen(
+            [sys.executable, "-c", code, str(bot_inbox), str(bot_outbox)],
+            pass_fds=(bot_inbox, bot_outbox), env=env)
+        os.close(bot_inbox)
+        os.close(bot_outbox)
+        self._inbox = Connection(from_bot, writable=False)
+        self._outbox = Connection(to_bot, readable=False)
+        self._finalizer = weakref.finalize(self, _close, self._inbox, self._outbox,
+                                           self._process)
+        self._outbox.send(make)
 
     def _send(self, message: tuple[SealedSeat, Any]) -> None:
-        self._conn.send(message)
+        self._outbox.send(message)
 
     def choose(self, seat: Seat | SealedSeat, rng: random.Random) -> Action:
         sealed = seat.sealed() if isinstance(seat, Seat) else seat
         try:
             self._send((sealed, rng.getstate()))
-            status, result, rng_state, iterations = self._conn.recv()
+            status, result, rng_state, iterations = self._inbox.recv()
         except (EOFError, OSError) as exc:
             raise RuntimeError(f"bot {self.name!r}: its process has ended ({exc!r})") from None
         if status != "ok":
