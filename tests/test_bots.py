@@ -372,3 +372,35 @@ def test_a_failing_bot_process_reports_its_error() -> None:
         bot.close()
     with pytest.raises(RuntimeError, match="its process has ended"):
         bot.choose(Seat(s, 1 - other), random.Random(0))
+
+
+def test_what_a_bot_process_receives_does_not_name_face_down_shops() -> None:
+    """As above, for the hidden Shops: a face-down Shop swapped with an unseen Shop of the
+    same pile (in the Shop deck or out of the game) changes no byte sent. (The Companions
+    left in the box need no such test: the box is sorted at setup, so it follows from the
+    Companions seen.)"""
+    from flamecraft.core.board import CATALOG
+    pile = [shop.pile for shop in CATALOG.shops]
+    checked = 0
+    for seed in range(40):
+        s = start(3, seed, companions=True)
+        rng = random.Random(seed)
+        while not s.over and checked < 5:
+            unseen = [x for x in s.shop_deck + s.shops_unused
+                      if s.facedown and pile[x] == pile[s.facedown[0]]]
+            if unseen:
+                p = to_act(s)
+                u = s.copy()
+                old, new = u.facedown[0], unseen[0]
+                u.town[u.town.index(old)] = new
+                u.facedown[0] = new
+                for pool in (u.shop_deck, u.shops_unused):
+                    if new in pool:
+                        pool[pool.index(new)] = old
+                assert view(u, p) == view(s, p)
+                assert pickle.dumps(Seat(u, p).sealed()) == pickle.dumps(Seat(s, p).sealed())
+                checked += 1
+            apply_in_place(s, rng.choice(legal_actions(s)))
+        if checked >= 5:
+            break
+    assert checked == 5
