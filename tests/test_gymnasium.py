@@ -121,6 +121,14 @@ def test_named_opponents_play_the_other_seats() -> None:
         FlamecraftSingleEnv(players=3, opponents=["random"])
 
 
+def test_deals_are_drawn_from_too_many_seeds_to_search() -> None:
+    """docs/rl.md: the engine deals a whole game from its seed, and the public setup could
+    identify a seed drawn from 2**31 by search; deals are drawn from 2**63."""
+    env = FlamecraftSingleEnv(players=2)
+    seeds = [env.reset(seed=k)[1]["game_seed"] for k in range(8)]
+    assert all(0 <= s < 2**63 for s in seeds) and max(seeds) >= 2**40
+
+
 def test_same_seed_same_episode() -> None:
     """Deal and bot choices both come from the reset seed."""
     a, b = FlamecraftSingleEnv(players=4, seat=3), FlamecraftSingleEnv(players=4, seat=3)

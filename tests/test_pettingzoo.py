@@ -149,6 +149,17 @@ def test_options_set_the_deck_and_the_deal() -> None:
         flamecraft_v0.raw_env(companions="yes")  # type: ignore[arg-type]
 
 
+def test_deals_are_drawn_from_too_many_seeds_to_search() -> None:
+    """docs/rl.md: a reset without a seed draws the deal's seed from 2**63 (from 2**31 the
+    public setup could identify it by search)."""
+    env = flamecraft_v0.raw_env(players=2, seed=5)
+    seeds = []
+    for _ in range(8):
+        env.reset()
+        seeds.append(env.game_seed)
+    assert seeds[0] == 5 and max(seeds[1:]) >= 2**40 and all(s < 2**63 for s in seeds)
+
+
 def test_the_companions_option_adds_the_module() -> None:
     """design §6: with ``companions=True`` the game starts with the Companion draft (its
     first decision picks a Companion); without it, no Companion is dealt."""

@@ -117,7 +117,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         elif self._first_seed is not None:
             game_seed, self._first_seed = self._first_seed, None
         else:
-            game_seed = int(self._seeds.integers(2**31))
+            game_seed = int(self._seeds.integers(2**63))  # too many to search (docs/rl.md)
         self._first_seed = None
         self.game_seed = game_seed
         self.state_ = start(self.players, game_seed, self.deck, companions=self.companions)

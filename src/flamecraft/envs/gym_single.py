@@ -118,7 +118,7 @@ class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
         """A new game whose deal and bot choices come from ``self.np_random`` (seeded by
         ``seed``), then the bots move until the learner must choose."""
         super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(2**31))
+        game_seed = int(self.np_random.integers(2**63))  # too many to search (docs/rl.md)
         self._bot_rng = random.Random(int(self.np_random.integers(2**31)))
         self.state_ = start(self.players, game_seed, self.deck, companions=self.companions)
         self.decisions = 0
