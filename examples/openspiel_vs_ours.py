@@ -17,9 +17,9 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from flamecraft.openspiel_game import deal_seed  # importing registers python_flamecraft
 from flamecraft.bots import random_action
 from flamecraft.encoding import catalogue
+from flamecraft.openspiel_game import deal_seed  # importing registers python_flamecraft
 
 
 def play(seed: int, simulations: int, ismcts_seat: int = 0) -> list[float]:

@@ -76,7 +76,8 @@ def win_rate(env: FlamecraftSingleEnv, policy: LinearSoftmaxPolicy, games: int,
         reward = 0.0
         while not done:
             action, _, _ = policy.act(obs)
-            obs, reward, done, _, _ = env.step(action)
+            obs, reward, terminated, truncated, _ = env.step(action)
+            done = terminated or truncated  # a game cut at max_cycles scores 0
         wins += reward > 0
     return wins / games
 
@@ -98,7 +99,8 @@ def train(episodes: int, evaluation: int, players: int, lr: float, seed: int,
         while not done:
             action, legal, minus_grad = policy.act(obs)
             steps.append((obs["observation"].astype(np.float64), legal, minus_grad))
-            obs, margin, done, _, _ = env.step(action)
+            obs, margin, terminated, truncated, _ = env.step(action)
+            done = terminated or truncated
         baseline += 0.05 * (margin - baseline)
         spread += 0.05 * (abs(margin - baseline) - spread)
         policy.update(steps, (margin - baseline) / max(spread, 1.0), lr)

@@ -8,7 +8,11 @@ measured).
 
 from __future__ import annotations
 
+import functools
+import json
+import pickle
 import random
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +22,7 @@ from flamecraft.ai import (
     GreedyBot,
     ISMCTSBot,
     PlannerBot,
+    ProcessBot,
     RandomBot,
     Seat,
     make_bot,
@@ -29,6 +34,7 @@ from flamecraft.ai.interface import Bot
 from flamecraft.bots import BOTS
 from flamecraft.core.hidden import determinize
 from helpers import fresh, give_fancy, set_goods, to_row
+from spybot import GcSpy
 
 
 def _tiny(name: str) -> Bot:
@@ -259,3 +265,142 @@ def test_greedy_values_a_cast_it_is_paying_for() -> None:
                 if x.index == 554)
     result = play_game(spec)
     assert result.turns < 80 and sum(result.decisions) < 1000
+
+
+# --- the boundary out of process: SealedSeat and ProcessBot ----------------------------------
+
+@pytest.mark.parametrize(("players", "companions"), [(1, True), (2, False), (3, True),
+                                                     (4, False), (5, True)])
+def test_a_sealed_seat_answers_exactly_as_the_seat_does(players: int, companions: bool) -> None:
+    """At every decision of a whole game, the seat without the true state gives the same
+    view, legal actions, texts and, for the same rng, the same samples (so a bot in its own
+    process plays exactly as in-process)."""
+    s = start(players, 40 + players, companions=companions)
+    rng = random.Random(players)
+    step = 0
+    while not s.over:
+        p = to_act(s)
+        if step % 3 == 0:
+            seat = Seat(s, p)
+            sealed = seat.sealed()
+            assert sealed.seat == p and sealed.view() == seat.view()
+            assert sealed.legal_actions() == seat.legal_actions()
+            assert [sealed.text(a) for a in sealed.legal_actions()] == [
+                seat.text(a) for a in seat.legal_actions()]
+            assert sealed.sample(random.Random(step)) == seat.sample(random.Random(step))
+            assert not any(isinstance(getattr(sealed, k), GameState) and getattr(sealed, k) == s
+                           for k in ("seen", "legal", "texts", "base"))
+        apply_in_place(s, rng.choice(legal_actions(s)))
+        step += 1
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 3), (3, 8), (4, 5), (5, 1)])
+def test_what_a_bot_process_receives_depends_only_on_what_its_seat_sees(
+        players: int, seed: int) -> None:
+    """The message sent to a bot's process, pickled, is byte for byte the same whatever the
+    cards its seat cannot see: it cannot carry them. (The true states, pickled, differ.)"""
+    s = _midgame(players, seed, moves=40 + seed)
+    p = to_act(s)
+    u = _hide_differently(s)
+    assert pickle.dumps(u) != pickle.dumps(s) and view(u, p) == view(s, p)
+    rng_state = random.Random(1).getstate()
+    assert pickle.dumps((Seat(s, p).sealed(), rng_state)) == pickle.dumps(
+        (Seat(u, p).sealed(), rng_state))
+
+
+def test_a_bot_in_its_own_process_cannot_find_the_true_state(tmp_path: Path) -> None:
+    """A spy walking every object of its process finds the true Artisan deck in-process (the
+    control: in-process bots are trusted code) and never in a ProcessBot's process, where the
+    only states are samples."""
+    s = _midgame(3, 4)
+    p = to_act(s)
+    report = tmp_path / "found.json"
+    spy = GcSpy(str(report))
+    assert spy.choose(Seat(s, p), random.Random(0)) == legal_actions(s)[0]
+    found = json.loads(report.read_text())
+    assert {"deck": s.artisan_deck, "hands": s.hand} in found
+    isolated = ProcessBot(functools.partial(GcSpy, str(report)), name="gc-spy")
+    try:
+        rng = random.Random(0)
+        assert isolated.choose(Seat(s, p), rng) == legal_actions(s)[0]
+        assert rng.getstate() == random.Random(0).getstate()  # the spy drew nothing
+    finally:
+        isolated.close()
+    found = json.loads(report.read_text())
+    assert found, "the spy found the samples it was sent"
+    assert all(f["deck"] != s.artisan_deck for f in found)
+    others = [q for q in range(3) if q != p]
+    assert all([f["hands"][q] for q in others] != [s.hand[q] for q in others] for f in found)
+    assert all(f["hands"][p] == s.hand[p] for f in found)  # its own hand it may see
+
+
+def test_a_process_bot_plays_as_the_bot_does_in_process() -> None:
+    """Same seeds, same choices, same rng afterwards: the process changes nothing but where
+    the bot runs (and the iteration count comes back too)."""
+    s = _midgame(2, 6)
+    isolated = make_bot("ismcts", iterations=4, pool=2, beam=1, depth=2, isolated=True)
+    local = make_bot("ismcts", iterations=4, pool=2, beam=1, depth=2)
+    assert isinstance(isolated, ProcessBot) and isinstance(local, Bot)
+    try:
+        for _ in range(6):
+            if s.over:
+                break
+            p = to_act(s)
+            r1, r2 = random.Random(5), random.Random(5)
+            action = isolated.choose(Seat(s, p), r1)
+            assert action == local.choose(Seat(s, p), r2)
+            assert r1.getstate() == r2.getstate()
+            assert isolated.last_iterations == local.last_iterations > 0  # type: ignore[union-attr]
+            apply_in_place(s, action)
+    finally:
+        isolated.close()
+    with pytest.raises(ValueError, match="cannot run isolated"):
+        make_bot("cheater", isolated=True)
+    with pytest.raises(ValueError, match="isolated must be"):
+        make_bot("greedy", isolated="yes")
+
+
+def test_a_failing_bot_process_reports_its_error() -> None:
+    s = _midgame(2, 2)
+    other = 1 - to_act(s)
+    bot = ProcessBot(RandomBot)
+    try:
+        with pytest.raises(RuntimeError, match="failed in its process: GameOverError"):
+            bot.choose(Seat(s, other), random.Random(0))  # not this seat's turn
+        assert bot.choose(Seat(s, 1 - other), random.Random(0)) in legal_actions(s)
+    finally:
+        bot.close()
+    with pytest.raises(RuntimeError, match="its process has ended"):
+        bot.choose(Seat(s, 1 - other), random.Random(0))
+
+
+def test_what_a_bot_process_receives_does_not_name_face_down_shops() -> None:
+    """As above, for the hidden Shops: a face-down Shop swapped with an unseen Shop of the
+    same pile (in the Shop deck or out of the game) changes no byte sent. (The Companions
+    left in the box need no such test: the box is sorted at setup, so it follows from the
+    Companions seen.)"""
+    from flamecraft.core.board import CATALOG
+    pile = [shop.pile for shop in CATALOG.shops]
+    checked = 0
+    for seed in range(40):
+        s = start(3, seed, companions=True)
+        rng = random.Random(seed)
+        while not s.over and checked < 5:
+            unseen = [x for x in s.shop_deck + s.shops_unused
+                      if s.facedown and pile[x] == pile[s.facedown[0]]]
+            if unseen:
+                p = to_act(s)
+                u = s.copy()
+                old, new = u.facedown[0], unseen[0]
+                u.town[u.town.index(old)] = new
+                u.facedown[0] = new
+                for pool in (u.shop_deck, u.shops_unused):
+                    if new in pool:
+                        pool[pool.index(new)] = old
+                assert view(u, p) == view(s, p)
+                assert pickle.dumps(Seat(u, p).sealed()) == pickle.dumps(Seat(s, p).sealed())
+                checked += 1
+            apply_in_place(s, rng.choice(legal_actions(s)))
+        if checked >= 5:
+            break
+    assert checked == 5

@@ -11,11 +11,13 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
+from gymnasium.error import ResetNeeded
 from gymnasium.utils.env_checker import check_env
 
 from flamecraft import GameState, legal_actions, to_act
 from flamecraft.core.actions import Action
 from flamecraft.encoding import catalogue, final_rewards, observation
+from flamecraft.envs import DEFAULT_MAX_CYCLES
 from flamecraft.envs.gym_single import (
     ENV_ID,
     OPPONENTS,
@@ -119,6 +121,14 @@ def test_named_opponents_play_the_other_seats() -> None:
         FlamecraftSingleEnv(players=3, opponents=["random"])
 
 
+def test_deals_are_drawn_from_too_many_seeds_to_search() -> None:
+    """docs/rl.md: the engine deals a whole game from its seed, and the public setup could
+    identify a seed drawn from 2**31 by search; deals are drawn from 2**63."""
+    env = FlamecraftSingleEnv(players=2)
+    seeds = [env.reset(seed=k)[1]["game_seed"] for k in range(8)]
+    assert all(0 <= s < 2**63 for s in seeds) and max(seeds) >= 2**40
+
+
 def test_same_seed_same_episode() -> None:
     """Deal and bot choices both come from the reset seed."""
     a, b = FlamecraftSingleEnv(players=4, seat=3), FlamecraftSingleEnv(players=4, seat=3)
@@ -161,3 +171,108 @@ def test_the_training_example_runs() -> None:
     before, after = _example("train_reinforce").train(
         episodes=3, evaluation=3, players=2, lr=0.002, seed=0, quiet=True)
     assert 0.0 <= before <= 1.0 and 0.0 <= after <= 1.0
+
+
+# --- episodes end for good: Gymnasium's ResetNeeded ------------------------------------------
+
+def _lowest(obs: dict[str, Any]) -> int:
+    return int(np.flatnonzero(obs["action_mask"])[0])
+
+
+def test_a_step_after_an_illegal_action_raises_and_changes_nothing() -> None:
+    """The illegal index ended the episode; Gymnasium expects a reset before the next step."""
+    env = FlamecraftSingleEnv(players=2)
+    obs, _ = env.reset(seed=1)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    _, _, terminated, _, _ = env.step(illegal)
+    assert terminated
+    before = env.game.copy()
+    for action in (_lowest(obs), illegal):
+        with pytest.raises(ResetNeeded, match=r"^the episode has ended"):
+            env.step(action)
+        assert env.game == before
+    obs, _ = env.reset(seed=1)
+    env.step(_lowest(obs))  # a reset starts a playable episode again
+
+
+def test_a_step_after_the_game_ends_raises() -> None:
+    env = FlamecraftSingleEnv(players=1)
+    obs, _ = env.reset(seed=2)
+    terminated = truncated = False
+    while not (terminated or truncated):
+        obs, _, terminated, truncated, _ = env.step(
+            int(np.random.default_rng(0).choice(np.flatnonzero(obs["action_mask"]))))
+    assert terminated and env.game.over
+    before = env.game.copy()
+    with pytest.raises(ResetNeeded, match=r"^the episode has ended"):
+        env.step(0)
+    assert env.game == before
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_a_game_that_never_ends_is_truncated_at_max_cycles(players: int) -> None:
+    """The lowest legal index for every seat (learner and bots) never ends a game; the
+    episode is cut once the game has taken ``max_cycles`` decisions (all seats counted),
+    reward 0, and a further step raises."""
+    register_opponent("lowest", lambda s, rng: catalogue(s.n).legal(s)[
+        min(catalogue(s.n).legal(s))])
+    try:
+        env = FlamecraftSingleEnv(players=players, seat=players - 1, opponents="lowest",
+                                  max_cycles=200)
+        obs, _ = env.reset(seed=3)
+        steps = 0
+        while True:
+            obs, reward, terminated, truncated, info = env.step(_lowest(obs))
+            steps += 1
+            assert steps <= 200
+            if terminated or truncated:
+                break
+    finally:
+        del OPPONENTS["lowest"]
+    assert truncated and not terminated and reward == 0.0 and info == {}
+    assert env.decisions == 200 and not env.game.over
+    assert not obs["action_mask"].any()
+    with pytest.raises(ResetNeeded, match=r"^the episode has ended"):
+        env.step(0)
+
+
+def test_a_limit_reached_before_the_learners_first_decision_cuts_its_first_step() -> None:
+    """The bots' opening moves are not cut (reset cannot report it): the learner still gets
+    its own legal actions, and its first step is truncated."""
+    env = FlamecraftSingleEnv(players=4, seat=3, max_cycles=2)
+    obs, _ = env.reset(seed=1)
+    assert env.decisions > 2 and to_act(env.game) == 3
+    assert np.flatnonzero(obs["action_mask"]).tolist() == catalogue(4).legal_indices(env.game)
+    _, reward, terminated, truncated, _ = env.step(_lowest(obs))
+    assert truncated and not terminated and reward == 0.0
+
+
+def test_the_default_limit_is_the_pettingzoo_one() -> None:
+    assert FlamecraftSingleEnv().max_cycles == DEFAULT_MAX_CYCLES == 3000
+    for bad in (0, -3, 1.5, False):
+        with pytest.raises(ValueError, match="max_cycles"):
+            FlamecraftSingleEnv(max_cycles=bad)  # type: ignore[arg-type]
+
+
+def test_a_value_that_is_not_an_index_raises_and_changes_nothing() -> None:
+    env = FlamecraftSingleEnv(players=2)
+    obs, _ = env.reset(seed=1)
+    before = env.game.copy()
+    for bad in (None, 1.5, "3", True):
+        with pytest.raises(ValueError, match=r"^an action is a catalogue index"):
+            env.step(bad)  # type: ignore[arg-type]
+        assert env.game == before
+    env.step(_lowest(obs))  # the episode goes on
+
+
+def test_check_env_passes_with_a_short_limit() -> None:
+    env = gym.make(ENV_ID, players=3, max_cycles=5)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)
+    assert [str(w.message) for w in caught] == []
+
+
+def test_a_step_before_reset_raises() -> None:
+    with pytest.raises(ResetNeeded, match="reset"):
+        FlamecraftSingleEnv(players=2).step(0)

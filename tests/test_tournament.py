@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import gc
 import json
 import os
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from flamecraft.ai.interface import ProcessBot, SealedSeat
 from flamecraft.ai.tournament import (
     GameResult,
     GameSpec,
@@ -174,3 +176,34 @@ def test_tournament_command_refuses_bad_bots(capsys: pytest.CaptureFixture[str])
     assert main(["tournament", "--bots", "greedy,wizard", "--games", "2"]) == 1
     assert "unknown bot 'wizard'" in capsys.readouterr().err
     assert main(["tournament", "--bots", "greedy:depth=2", "--games", "2"]) == 1
+
+
+def test_isolated_bots_play_the_same_games_and_are_sent_only_sealed_seats(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/bots.md: a tournament's worker runs the engine and, by default, the bots in the
+    same process (trusted code). With ``isolated=true`` a bot runs in a process of its own
+    and every message it gets is a SealedSeat with its rng state (no GameState but the
+    sample inside it); the game is the same, decision for decision."""
+    sent: list[Any] = []
+    processes: set[Any] = set()
+    original = ProcessBot._send
+
+    def spy(self: ProcessBot, message: Any) -> None:
+        sent.append(message)
+        processes.add(self._process)
+        original(self, message)
+
+    monkeypatch.setattr(ProcessBot, "_send", spy)
+    spec = GameSpec(index=0, seed=game_seed(3, 0), lineup=("greedy", "planner:beam=2"))
+    local = play_game(spec)
+    isolated = play_game(GameSpec(index=0, seed=spec.seed,
+                                  lineup=("greedy:isolated=true", "planner:beam=2")))
+    assert isolated.deterministic() == {**local.deterministic(),
+                                        "lineup": ["greedy:isolated=true", "planner:beam=2"]}
+    assert len(sent) == local.decisions[0]
+    for seat, rng_state in sent:
+        assert isinstance(seat, SealedSeat) and seat.seat == 0 and isinstance(rng_state, tuple)
+        assert [v for v in vars(seat).values() if isinstance(v, GameState)] == [seat.base]
+    gc.collect()
+    assert len(processes) == 1 and all(p.poll() == 0 for p in processes), \
+        "the bot's process ended with its game"

@@ -12,17 +12,19 @@ a reference for tournaments only. See docs/bots.md.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 from .greedy import GreedyBot
-from .interface import Bot, RandomBot, Seat, TrueStateBot, policy_of
+from .interface import Bot, ProcessBot, RandomBot, SealedSeat, Seat, TrueStateBot, policy_of
 from .ismcts import CheaterBot, ISMCTSBot
 from .planner import PlannerBot
 
 __all__ = [
     "BOT_CLASSES", "PLAY_BOTS", "Bot", "CheaterBot", "GreedyBot", "ISMCTSBot", "PlannerBot",
-    "RandomBot", "Seat", "TrueStateBot", "make_bot", "make_play_bot", "parse_bot_spec",
-    "policy_of",
+    "ProcessBot", "RandomBot", "SealedSeat", "Seat", "TrueStateBot", "make_bot",
+    "make_play_bot", "parse_bot_spec", "policy_of",
 ]
 
 BOT_CLASSES: dict[str, type[Any]] = {
@@ -38,16 +40,27 @@ PLAY_BOTS = ("greedy", "planner", "ismcts")
 
 def make_bot(name: str, **options: Any) -> Bot | TrueStateBot:
     """A bot by name, with its options (e.g. ``make_bot("ismcts", iterations=500)``; giving
-    ``iterations`` alone to ismcts makes the budget iterations only, so it is reproducible)."""
+    ``iterations`` alone to ismcts makes the budget iterations only, so it is reproducible).
+    ``isolated=True`` runs it in a process of its own that sees only sealed seats
+    (``interface.ProcessBot``)."""
     key = name.strip().lower()
     if key not in BOT_CLASSES:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOT_CLASSES)})")
+    isolated = options.pop("isolated", False)
+    if not isinstance(isolated, bool):
+        raise ValueError(f"isolated must be true or false, not {isolated!r}")
+    if isolated and key == "cheater":
+        raise ValueError("the cheater reads the true state: it cannot run isolated")
     if key in ("ismcts", "cheater") and "iterations" in options and "seconds" not in options:
         options = {**options, "seconds": None}
     try:
         bot: Bot | TrueStateBot = BOT_CLASSES[key](**options)
     except TypeError as exc:
         raise ValueError(f"bad option for bot {key!r}: {exc}") from None
+    if isolated:
+        cls: Callable[..., Bot] = BOT_CLASSES[key]
+        make: Callable[[], Bot] = functools.partial(cls, **options)
+        return ProcessBot(make, name=key)
     return bot
 
 

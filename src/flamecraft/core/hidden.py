@@ -91,8 +91,11 @@ def _determinize_shops(t: GameState, rng: random.Random) -> None:
     hidden_count = len(t.shop_deck) + len(t.facedown)
     chosen = chosen[:hidden_count]
     facedown_new = chosen[:len(t.facedown)]
-    for old, new in zip(t.facedown, facedown_new, strict=True):
-        t.town[t.town.index(old)] = new
+    # Spaces first: a new Shop may be another old face-down one, so looking spaces up while
+    # replacing could find the wrong one.
+    spaces = [t.town.index(old) for old in t.facedown]
+    for space, new in zip(spaces, facedown_new, strict=True):
+        t.town[space] = new
     t.facedown = facedown_new
     t.shop_deck = chosen[len(t.facedown):]
     t.shops_unused = sorted(shop for shop in unseen if shop not in chosen)

@@ -9,7 +9,11 @@ indices of the fixed ``encoding`` catalogue (all zero for a seat that is not act
 come at the end only: ``reward="win"`` (+1 win, -1 loss) or ``reward="margin"`` (Reputation
 lead over the best other seat). ``players=1`` is a solo game (design §7: one agent, whose
 "win" is reaching the Flamekeeper rating, ``encoding.final_rewards``); ``companions=True``
-adds the Companion module (design §6). See docs/rl.md.
+adds the Companion module (design §6). A game still going after ``max_cycles`` decisions
+is cut: every agent is truncated, with reward 0. ``state()`` is the privileged full state for
+a centralized critic (``state_vector``). There is no ``parallel_env``: PettingZoo's
+AEC-to-parallel conversion needs every agent to act once per cycle, and a Flamecraft seat
+takes many decisions in a row. See docs/rl.md.
 
     from flamecraft.envs import flamecraft_v0
     env = flamecraft_v0.env(players=3, seed=7, companions=True)
@@ -27,7 +31,7 @@ from pettingzoo.utils import wrappers
 from ..core.actions import Action
 from ..core.board import CATALOG
 from ..core.engine import apply_in_place, start, to_act
-from ..core.errors import IllegalActionError
+from ..core.errors import GameOverError, IllegalActionError
 from ..core.state import GameState
 from ..core.view import view
 from ..encoding import (
@@ -39,7 +43,8 @@ from ..encoding import (
     layout,
 )
 from ..render import render
-from . import observation_array
+from . import DEFAULT_MAX_CYCLES, check_max_cycles, observation_array
+from .state_vector import state_array, state_size
 
 ObsDict = dict[str, np.ndarray]
 
@@ -61,7 +66,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def __init__(self, players: int = 2, deck: str = "purple", seed: int | None = None,
                  reward: str = "win", render_mode: str | None = None,
-                 companions: bool = False):
+                 companions: bool = False, max_cycles: int = DEFAULT_MAX_CYCLES):
         super().__init__()
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"players must be {MIN_PLAYERS}–{MAX_PLAYERS}, not {players}")
@@ -72,6 +77,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if not isinstance(companions, bool):
             raise ValueError(f"companions must be True or False, not {companions!r}")
         self.players = players
+        self.max_cycles = check_max_cycles(max_cycles)
+        self.decisions = 0  # taken in this game (what max_cycles counts)
         self.deck = deck
         self.companions = companions
         self.reward_mode = check_reward_mode(reward)
@@ -86,6 +93,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         }) for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(self.catalogue.size)
                               for agent in self.possible_agents}
+        self.state_space = spaces.Box(0.0, 1.0, (state_size(players),), np.float32)
         self._first_seed = seed
         self._seeds = np.random.default_rng(seed)
         self.state_: GameState | None = None
@@ -109,10 +117,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
         elif self._first_seed is not None:
             game_seed, self._first_seed = self._first_seed, None
         else:
-            game_seed = int(self._seeds.integers(2**31))
+            game_seed = int(self._seeds.integers(2**63))  # too many to search (docs/rl.md)
         self._first_seed = None
         self.game_seed = game_seed
         self.state_ = start(self.players, game_seed, self.deck, companions=self.companions)
+        self.decisions = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -145,29 +154,61 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return {"observation": observation_array(s, seat),
                 "action_mask": mask}
 
+    def state(self) -> np.ndarray:
+        """The full state for a centralized critic: privileged, it holds every hidden card
+        (``state_vector``). Never give it to a policy."""
+        return state_array(self.game)
+
     def step(self, action: Any) -> None:
+        """Applies ``action`` for ``agent_selection`` (None for an agent that is done). Bad
+        input raises and changes nothing: a finished game or no reset (GameOverError,
+        RuntimeError), an index that is not legal now (IllegalActionError),
+        ``agent_selection`` set by hand to a seat the engine is not waiting for
+        (IllegalActionError)."""
+        s = self.game
+        if not self.agents:
+            raise GameOverError("the game is over and every agent has left: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        engine_action = self._legal.get(int(action))
-        if engine_action is None:
-            raise IllegalActionError(f"action {action} is not legal for {agent} now")
-        s = self.game
+        engine_action = self._engine_action(agent, action)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         apply_in_place(s, engine_action)
+        self.decisions += 1
         if s.over:
             for agent_name, value in zip(self.agents, final_rewards(s, self.reward_mode),
                                          strict=True):
                 self.rewards[agent_name] = value
             self.terminations = dict.fromkeys(self.agents, True)
             self._legal = {}
+        elif self.decisions >= self.max_cycles:
+            self.truncations = dict.fromkeys(self.agents, True)
+            self._legal = {}
         else:
             self._after_change()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _engine_action(self, agent: str, action: Any) -> Action:
+        """The engine action of a catalogue index for ``agent``, or a one-sentence error."""
+        acting = self.possible_agents[to_act(self.game)]
+        if agent != acting:
+            raise IllegalActionError(
+                f"{agent} is not the agent to act: the game waits for {acting} "
+                "(agent_selection must not be set by hand)")
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise IllegalActionError(
+                f"an action is a catalogue index (an integer 0–{self.catalogue.size - 1}), "
+                f"not {action!r}")
+        engine_action = self._legal.get(int(action))
+        if engine_action is None:
+            raise IllegalActionError(
+                f"action {action} is not legal for {agent} now (its action_mask marks the "
+                f"{len(self._legal)} legal indices)")
+        return engine_action
 
     def render(self) -> str | None:
         """The board as text, as a spectator sees it (no hidden card); "human" prints it."""

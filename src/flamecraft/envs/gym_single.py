@@ -11,8 +11,11 @@ legal ends the episode with ``illegal_reward`` (Gymnasium's checker and unmasked
 send such actions; masked learners never do). ``action_masks()`` gives the mask the way
 sb3-contrib's MaskablePPO expects it. ``players=1`` is a solo game (design §7): there are no
 opponents, and the reward is measured against the solo rating (``encoding.final_rewards``);
-``companions=True`` adds the Companion module (design §6). Importing this module registers
-the environment as ``gymnasium.make("flamecraft/Flamecraft-v0", players=3)``.
+``companions=True`` adds the Companion module (design §6). A game still going after
+``max_cycles`` decisions (all seats counted) is cut: the step returns ``truncated=True``.
+Once an episode has ended (terminated, truncated, or ended by an illegal index), ``step``
+raises Gymnasium's ResetNeeded until ``reset``. Importing this module registers the
+environment as ``gymnasium.make("flamecraft/Flamecraft-v0", players=3)``.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 
 from ..bots import BOTS
 from ..core.actions import Action
@@ -40,7 +44,7 @@ from ..encoding import (
     layout,
 )
 from ..render import render
-from . import observation_array
+from . import DEFAULT_MAX_CYCLES, check_max_cycles, observation_array
 
 Bot = Callable[[GameState, random.Random], Action]
 ObsDict = dict[str, np.ndarray]
@@ -65,7 +69,8 @@ class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
     def __init__(self, players: int = 2, seat: int = 0,
                  opponents: str | Sequence[str] = "random", deck: str = "purple",
                  reward: str = "win", illegal_reward: float = -1.0,
-                 render_mode: str | None = None, companions: bool = False):
+                 render_mode: str | None = None, companions: bool = False,
+                 max_cycles: int = DEFAULT_MAX_CYCLES):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"players must be {MIN_PLAYERS}–{MAX_PLAYERS}, not {players}")
         if not 0 <= seat < players:
@@ -81,6 +86,9 @@ class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
         if render_mode not in (None, "ansi"):
             raise ValueError("render_mode must be None or 'ansi'")
         self.players, self.seat, self.deck = players, seat, deck
+        self.max_cycles = check_max_cycles(max_cycles)
+        self.decisions = 0  # taken in this game by every seat (what max_cycles counts)
+        self._ended = ""  # why the episode ended ("" while it runs)
         self.companions = companions
         self.reward_mode = check_reward_mode(reward)
         self.illegal_reward = float(illegal_reward)
@@ -110,17 +118,25 @@ class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
         """A new game whose deal and bot choices come from ``self.np_random`` (seeded by
         ``seed``), then the bots move until the learner must choose."""
         super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(2**31))
+        game_seed = int(self.np_random.integers(2**63))  # too many to search (docs/rl.md)
         self._bot_rng = random.Random(int(self.np_random.integers(2**31)))
         self.state_ = start(self.players, game_seed, self.deck, companions=self.companions)
-        self._play_opponents()
+        self.decisions = 0
+        self._ended = ""
+        self._play_opponents(limited=False)
         return self._obs(), {"game_seed": game_seed}
 
-    def _play_opponents(self) -> None:
+    def _play_opponents(self, limited: bool) -> None:
+        """The bots move until the learner must choose, the game ends or, when ``limited``,
+        the game reaches ``max_cycles`` decisions. ``reset`` is not limited: it cannot
+        report a cut, and the bots' moves before the learner's first decision are few (an
+        episode reaching the limit there is cut at its first step)."""
         s = self.game
-        while not s.over and to_act(s) != self.seat:
+        while not s.over and to_act(s) != self.seat and not (
+                limited and self.decisions >= self.max_cycles):
             apply_in_place(s, self.opponents[to_act(s)](s, self._bot_rng))
-        self._legal = self.catalogue.legal(s) if not s.over else {}
+            self.decisions += 1
+        self._legal = self.catalogue.legal(s) if not s.over and to_act(s) == self.seat else {}
 
     def _obs(self) -> ObsDict:
         mask = np.zeros(self.catalogue.size, np.int8)
@@ -135,16 +151,34 @@ class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
         return mask
 
     def step(self, action: np.int64 | int) -> tuple[ObsDict, float, bool, bool, dict[str, Any]]:
-        s = self.game
-        if s.over:
-            raise RuntimeError("the episode is over: call reset()")
+        """The learner's action, then the bots' until the learner must choose again. An index
+        that is not legal ends the episode with ``illegal_reward`` and changes nothing; a step
+        before ``reset`` or after the episode ended raises ResetNeeded, and a value that is not
+        an integer index ValueError (neither changes anything)."""
+        if self.state_ is None:
+            raise ResetNeeded("call reset() before step(): no episode has started")
+        if self._ended:
+            raise ResetNeeded(f"the episode has ended ({self._ended}): call reset() before "
+                              "step()")
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise ValueError(f"an action is a catalogue index (an integer 0–"
+                             f"{self.catalogue.size - 1}), not {action!r}")
+        s = self.state_
         engine_action = self._legal.get(int(action))
         if engine_action is None:
+            self._ended = f"action {int(action)} was not legal"
             return self._obs(), self.illegal_reward, True, False, {"illegal_action": True}
         apply_in_place(s, engine_action)
-        self._play_opponents()
+        self.decisions += 1
+        self._play_opponents(limited=True)
+        truncated = not s.over and self.decisions >= self.max_cycles
+        if s.over:
+            self._ended = "the game is over"
+        elif truncated:
+            self._ended = f"the game was cut after {self.decisions} decisions (max_cycles)"
+            self._legal = {}
         reward = final_rewards(s, self.reward_mode)[self.seat] if s.over else 0.0
-        return self._obs(), reward, s.over, False, {}
+        return self._obs(), reward, s.over, truncated, {}
 
     def render(self) -> str | None:
         """The board as seen by the learner's seat ("ansi")."""
