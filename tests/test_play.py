@@ -469,6 +469,28 @@ def test_whole_game_against_a_bot_in_a_pty(tmp_path: Path) -> None:
             if len(winners(s)) == 1 else "sharing the victory" in scores)
 
 
+def test_a_seed_nobody_chose_stays_secret_until_the_end(tmp_path: Path) -> None:
+    """Issue 11: whoever knows a game's seed can deal it again and read every hidden card,
+    so a seed drawn for the players (63 bits, not guessable) is not shown while the game is
+    played — only on the score screen, for replaying it."""
+    child = _spawn(tmp_path, "--players", "2", "--bot-delay", "0", "--no-color")
+    child.expect_exact("Flamecraft, a random deal")
+    screens = []
+    while child.expect(["You> ", r"Game over\. Press Enter"]) == 0:
+        screens.append(child.before)
+        child.sendline("1")
+    end = child.before
+    child.sendline("save end.json")
+    child.expect("saved to end.json")
+    child.expect(r"Game over\. Press Enter")
+    child.sendline("")
+    _finish(child)
+    seed = json.loads((tmp_path / "end.json").read_text(encoding="utf-8"))["seed"]
+    assert seed >= 2**20  # drawn from 63 bits (a 1-in-a-million chance of a false failure)
+    assert f"This game's seed: {seed}" in end
+    assert not any(str(seed) in screen for screen in screens)
+
+
 def test_bad_input_commands_undo_save_quit_then_load_and_eof(tmp_path: Path) -> None:
     """Bad input (garbage, out of range, ambiguous) is answered and asked again; help, card,
     town and log answer; undo takes back a visit; save writes a record with the seats; quit

@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import random
+import secrets
 import shutil
 import sys
 import time
@@ -202,6 +203,9 @@ class Setup:
     seed: int = 1
     companions: bool = False
     first_player: int | None = None
+    # A seed nobody chose is kept secret until the game ends: anyone who knows it can deal
+    # the game again and read every hidden card (issue 11).
+    secret_seed: bool = False
 
     def seats(self) -> list[Seat]:
         return [Seat(k, n) for k, n in zip(self.kinds, self.names, strict=True)]
@@ -230,11 +234,13 @@ def setup_from_args(args: argparse.Namespace) -> Setup:
         raise SetupError(f"--first-player must be a seat from 1 to {players}, not {first}")
     return Setup(kinds, names, args.enchantments or "purple", seed,
                  bool(getattr(args, "companions", False)),
-                 None if first is None else first - 1)
+                 None if first is None else first - 1, secret_seed=args.seed is None)
 
 
 def new_seed() -> int:
-    return random.SystemRandom().randrange(1, 100_000)
+    """A seed nobody can guess (63 bits from the system's secure source): with a small one,
+    trying every seed against the cards on the table would reveal the hidden ones."""
+    return secrets.randbits(63)
 
 
 # ---------------------------------------------------------------- the terminal
@@ -299,12 +305,13 @@ class Session:
     prev: GameState | None = None  # the state before the last choice (for the end scores)
     rngs: dict[int, random.Random] = field(default_factory=dict)
     base: GameState | None = None
+    secret_seed: bool = False  # shown only once the game is over
 
     @staticmethod
     def new(setup: Setup) -> Session:
         s = start(len(setup.kinds), setup.seed, setup.deck, setup.names, setup.companions,
                   setup.first_player)
-        return Session(s, setup.seed, setup.seats())
+        return Session(s, setup.seed, setup.seats(), secret_seed=setup.secret_seed)
 
     @property
     def humans(self) -> int:
@@ -542,6 +549,7 @@ class Game:
         """Plays to the end (or until a person quits); returns the exit status."""
         try:
             origin = ("a saved state" if self.session.seed is None
+                      else "a random deal" if self.session.secret_seed
                       else f"seed {self.session.seed}")
             self.term.say(f"Flamecraft, {origin}, {self.session.state.options.deck} "
                           f"Enchantments. Type 'help' at any prompt.")
@@ -734,6 +742,9 @@ class Game:
         s = self.session.state
         self.term.clear()
         self.term.show(score_screen(self.style, end_summary(s, self.session.prev)))
+        if self.session.seed is not None and self.session.secret_seed:
+            self.term.say(f"This game's seed: {self.session.seed} (play --seed "
+                          f"{self.session.seed} deals it again).", "dim")
         while True:
             line = self.term.ask("Game over. Press Enter to leave (or: save FILE, log, board, "
                                  "card NAME): ")
@@ -797,8 +808,18 @@ def interactive_setup(term: Terminal) -> Setup:
                        lambda a: _names_for(a, players))
     deck = _ask_until(term, "Enchantment deck (purple or golden)", "purple", _deck)
     companions = _ask_until(term, "Play with Companions (yes or no)", "no", _yes_no)
-    seed = _ask_until(term, "Seed", str(new_seed()), _int_in(0, 2**63 - 1, "seed"))
+    seed = _ask_until(term, "Seed (a number; Enter: a secret random deal)", "random",
+                      _seed_answer)
+    if seed is None:
+        return Setup(kinds, names, deck, new_seed(), companions, secret_seed=True)
     return Setup(kinds, names, deck, seed, companions)
+
+
+def _seed_answer(answer: str) -> int | None:
+    """A seed typed at the setup question, or None for a secret random one."""
+    if answer.lower() == "random":
+        return None
+    return _int_in(0, 2**63 - 1, "seed")(answer)
 
 
 def _yes_no(answer: str) -> bool:
