@@ -60,7 +60,8 @@ from .core.hidden import (
     SEEN_ENCHANTMENT,
     SEEN_FANCY,
     SEEN_SHOP,
-    seen_cards,
+    private_cards,
+    public_cards,
 )
 from .core.rng import seed_state
 from .core.serialize import load_state, state_to_json
@@ -120,7 +121,7 @@ GAME_TYPE = pyspiel.GameType(
 # reads of them is ``Event.seen_by``, the one rule of core/events.py), and each seat's private
 # holdings after it when they changed, else "". The deal's end is an entry with no events.
 Entry = tuple[tuple[Event, ...], tuple[str, ...]]
-Seen = tuple[frozenset[tuple[int, int]], ...]
+Seen = tuple[frozenset[int], ...]
 
 _CARD_NAMES: dict[int, Sequence[Any]] = {
     SHOP: CATALOG.shops, ARTISAN: CATALOG.artisans, FANCY: CATALOG.fancies,
@@ -140,6 +141,11 @@ def _private(s: GameState, p: int) -> str:
     return f"hand {','.join(hand)}; fancy {','.join(fancy)}"
 
 
+def _holdings(s: GameState) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Each seat's hand and Fancy Dragons as sorted ints: cheap to compare after a step."""
+    return [(tuple(sorted(s.hand[p])), tuple(sorted(s.fancy[p]))) for p in range(s.n)]
+
+
 class _Box:
     """The deal, the engine state and the record of one OpenSpiel state.
 
@@ -156,7 +162,8 @@ class _Box:
         self.state: GameState | None = None
         self.record: tuple[Entry, ...] = ()
         self.own: tuple[tuple[int, ...], ...] = tuple(() for _ in range(self.players))
-        self.seen: Seen = tuple(frozenset() for _ in range(self.players))
+        self.public: frozenset[int] = frozenset()  # seen face up by everyone
+        self.private: Seen = tuple(frozenset() for _ in range(self.players))  # by one seat
         self.legal: dict[int, Action] | None = None
 
     def legal_now(self) -> dict[int, Action]:
@@ -166,10 +173,21 @@ class _Box:
         return self.legal
 
     def see(self) -> None:
-        """Adds what each seat sees now to what it has ever seen."""
+        """Adds what each seat sees now to what it has ever seen (sets grow only when a
+        card shows up for the first time: most steps add nothing)."""
         s = self.state
         assert s is not None
-        self.seen = tuple(seen | seen_cards(s, p) for p, seen in enumerate(self.seen))
+        public = public_cards(s)
+        if not public <= self.public:
+            self.public = self.public | public
+        mine = [private_cards(s, p) for p in range(self.players)]
+        if any(not now <= seen for now, seen in zip(mine, self.private, strict=True)):
+            self.private = tuple(seen | now for now, seen in zip(mine, self.private,
+                                                                 strict=True))
+
+    def seen(self, p: int) -> frozenset[int]:
+        """Every card seat p has ever seen (``hidden.seen_cards`` over the game)."""
+        return self.public | self.private[p]
 
     def copy(self) -> _Box:
         other = _Box.__new__(_Box)
@@ -189,7 +207,8 @@ class _Box:
                 "record": [[[_event_json(e) for e in events], list(snaps)]
                            for events, snaps in self.record],
                 "own": [list(o) for o in self.own],
-                "seen": [sorted(seen) for seen in self.seen]}
+                "public": sorted(self.public),
+                "private": [sorted(seen) for seen in self.private]}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         players, deck, companions, first = data["options"]
@@ -201,7 +220,8 @@ class _Box:
         self.record = tuple((tuple(_event_from(e) for e in events), tuple(snaps))
                             for events, snaps in data["record"])
         self.own = tuple(tuple(o) for o in data["own"])
-        self.seen = tuple(frozenset((k, c) for k, c in seen) for seen in data["seen"])
+        self.public = frozenset(data["public"])
+        self.private = tuple(frozenset(seen) for seen in data["private"])
 
 
 def _event_json(e: Event) -> list[Any]:
@@ -325,11 +345,11 @@ class FlamecraftState(pyspiel.State):  # type: ignore[misc]
             raise pyspiel.SpielError(f"action {action} is not legal now: P{to_act(s) + 1} "
                                      f"is choosing {describe_decision(s)}")
         actor = to_act(s)
-        before = [_private(s, p) for p in range(s.n)]
+        before = _holdings(s)
         events: list[Event] = []
         apply_in_place(s, engine_action, events)
-        after = tuple(now if now != was else "" for was, now in
-                      zip(before, (_private(s, p) for p in range(s.n)), strict=True))
+        after = tuple("" if now == was else _private(s, p)
+                      for p, (was, now) in enumerate(zip(before, _holdings(s), strict=True)))
         box.record = (*box.record, (tuple(events), after))
         box.own = tuple((*own, int(action)) if p == actor else own
                         for p, own in enumerate(box.own))
@@ -425,7 +445,7 @@ def _redeal(box: _Box, player: int, rng: random.Random) -> dict[str, list[int]]:
     into the places such cards hold: a Shop of each pile not yet seen, the dragons left out
     (by type), and the unseen places of each deck."""
     drawn = {k: v[:] for k, v in box.deal.drawn.items()}
-    seen = box.seen[player]
+    seen = box.seen(player)
 
     # Shops: the unseen pick of each Good pile, the unseen picks of the other pile.
     from .core.setup_game import shop_piles
@@ -433,17 +453,17 @@ def _redeal(box: _Box, player: int, rng: random.Random) -> dict[str, list[int]]:
     piles = shop_piles()
     for index, pile in enumerate(piles):
         key = f"pile{index}"
-        known = [c for c in drawn[key] if (SEEN_SHOP, c) in seen]
-        pool = [c for c in pile if (SEEN_SHOP, c) not in seen]
+        known = [c for c in drawn[key] if SEEN_SHOP + c in seen]
+        pool = [c for c in pile if SEEN_SHOP + c not in seen]
         rng.shuffle(pool)
         drawn[key] = known + pool[:len(drawn[key]) - len(known)]
     chosen = [c for i in range(len(piles)) for c in drawn[f"pile{i}"]]
-    _fill_unseen(drawn, "shop_deck", chosen, lambda c: (SEEN_SHOP, c) in seen, rng)
+    _fill_unseen(drawn, "shop_deck", chosen, lambda c: SEEN_SHOP + c in seen, rng)
 
     # Artisan Dragons: those left out are never seen; re-pick them by type from the unseen.
     per_type = artisans_removed_per_type(box.players)
     unseen_art = [c for c in range(len(CATALOG.artisans)) if not CATALOG.artisans[c].starter
-                  and (SEEN_ARTISAN, c) not in seen]
+                  and SEEN_ARTISAN + c not in seen]
     left_out: list[int] = []
     if per_type:
         for t in range(6):
@@ -453,12 +473,12 @@ def _redeal(box: _Box, player: int, rng: random.Random) -> dict[str, list[int]]:
             left_out.extend(pool[:per_type])
     out = set(left_out)
     _fill_unseen(drawn, "artisan_deck", [c for c in unseen_art if c not in out]
-                 + [c for c in drawn["artisan_deck"] if (SEEN_ARTISAN, c) in seen],
-                 lambda c: (SEEN_ARTISAN, c) in seen, rng)
+                 + [c for c in drawn["artisan_deck"] if SEEN_ARTISAN + c in seen],
+                 lambda c: SEEN_ARTISAN + c in seen, rng)
     _fill_unseen(drawn, "fancy_deck", drawn["fancy_deck"],
-                 lambda c: (SEEN_FANCY, c) in seen, rng)
+                 lambda c: SEEN_FANCY + c in seen, rng)
     _fill_unseen(drawn, "ench_deck", drawn["ench_deck"],
-                 lambda c: (SEEN_ENCHANTMENT, c) in seen, rng)
+                 lambda c: SEEN_ENCHANTMENT + c in seen, rng)
     return drawn
 
 
@@ -489,7 +509,7 @@ def _replay_for(real: FlamecraftState, player: int,
                 return None
             other.apply_action(outcome)
     truth = [e for events, _ in box.record for e in events]
-    seen = box.seen[player]
+    seen = box.seen(player)
     cat = catalogue(box.players)
     at = 0  # the next event of the true game to follow
     done = 0  # the replay's events accounted for
@@ -538,7 +558,7 @@ _HIDDEN_CHOICES = {A.KEEP_FANCY: SEEN_FANCY, A.PUT_BACK_FANCY: SEEN_FANCY,
                    A.GIFT_ARTISAN: SEEN_ARTISAN}
 
 
-def _follow(s: GameState, nxt: Event, player: int, seen: frozenset[tuple[int, int]],
+def _follow(s: GameState, nxt: Event, player: int, seen: frozenset[int],
             rng: random.Random) -> tuple[Action, bool] | None:
     """The replay's choice at its decision, and whether it follows the true event ``nxt``
     (None when it cannot go on). The player's own choices, and every choice it saw in full,
@@ -553,11 +573,11 @@ def _follow(s: GameState, nxt: Event, player: int, seen: frozenset[tuple[int, in
     if nxt.seat == q:
         kind = action[0]
         hidden = (q != player and kind in _HIDDEN_CHOICES and nxt.also != player
-                  and (_HIDDEN_CHOICES[kind], action[1]) not in seen)
+                  and _HIDDEN_CHOICES[kind] + action[1] not in seen)
         if not hidden and action in options:
             return action, True
         if hidden:
-            same = [a for a in options if a[0] == kind and (_HIDDEN_CHOICES[kind], a[1])
+            same = [a for a in options if a[0] == kind and _HIDDEN_CHOICES[kind] + a[1]
                     not in seen and (kind != A.GIFT_ARTISAN or a[2] == action[2])]
             if same:
                 return rng.choice(same), True

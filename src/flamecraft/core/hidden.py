@@ -101,33 +101,43 @@ def _determinize_shops(t: GameState, rng: random.Random) -> None:
     t.shops_unused = sorted(shop for shop in unseen if shop not in chosen)
 
 
-# Kinds of card, for ``seen_cards``: what an observer has seen face up or in its hands.
-SEEN_ARTISAN, SEEN_FANCY, SEEN_SHOP, SEEN_ENCHANTMENT = range(4)
+# What an observer has seen, as ints: a card's catalog index plus its kind's base.
+SEEN_ARTISAN, SEEN_FANCY, SEEN_SHOP, SEEN_ENCHANTMENT = 0, 1000, 2000, 3000
 
 
-def seen_cards(s: GameState, observer: int) -> set[tuple[int, int]]:
-    """The cards ``observer`` sees at this moment, as (kind, catalog index): everything face
-    up (Town, Park, row, tucked and reserved Enchantments, scored Fancy Dragons, those Town
-    Bustle removed), its own hand and Fancy Dragons, and the cards a pending choice of its
-    shows it. Accumulated over a game it is what the observer has ever seen; every other
-    card's place is unknown to it (the OpenSpiel resampling re-deals exactly those)."""
-    out: set[tuple[int, int]] = set()
-    art = SEEN_ARTISAN
-    out.update((art, d) for d in s.slots if d >= 0)
-    out.update((art, d) for d in s.park)
-    out.update((art, d) for d in s.hand[observer])
-    out.update((SEEN_FANCY, f) for f in s.fancy[observer])
-    out.update((SEEN_FANCY, f) for scored in s.scored for f in scored)
-    out.update((SEEN_SHOP, t) for t in s.town if t >= 0 and t not in s.facedown)
+def public_cards(s: GameState) -> set[int]:
+    """The cards face up for everyone now (``SEEN_*`` + index): Town, Park, row, tucked and
+    reserved Enchantments, scored Fancy Dragons, those Town Bustle removed."""
+    out = {d for d in s.slots if d >= 0}
+    out.update(s.park)
+    out.update([SEEN_FANCY + f for scored in s.scored for f in scored])
+    facedown = s.facedown
+    out.update([SEEN_SHOP + t for t in s.town if t >= 0 and t not in facedown])
     ench = SEEN_ENCHANTMENT
-    out.update((ench, e) for e in s.ench_row)
-    out.update((ench, e) for tucked in s.shop_ench for e in tucked)
-    out.update((ench, e) for e in s.reserved if e >= 0)
-    out.update((ench, e) for e in s.ench_removed)
+    out.update([ench + e for e in s.ench_row])
+    out.update([ench + e for tucked in s.shop_ench if tucked for e in tucked])
+    out.update([ench + e for e in s.reserved if e >= 0])
+    out.update([ench + e for e in s.ench_removed])
+    return out
+
+
+def private_cards(s: GameState, observer: int) -> set[int]:
+    """The cards ``observer`` alone sees now: its hand and Fancy Dragons, and the cards a
+    pending choice of its shows it."""
+    out = set(s.hand[observer])
+    out.update([SEEN_FANCY + f for f in s.fancy[observer]])
     for f in s.stack:
         if f[0] == D_KEEP_DRAWN_FANCY and f[1] == observer:
-            out.update((SEEN_FANCY, c) for c in f[4:])
+            out.update([SEEN_FANCY + c for c in f[4:]])
     top = s.stack[-1] if s.stack else ()
     if top[:2] == (D_ARTISAN_LOOK, observer):
-        out.update((art, d) for d in s.artisan_deck[max(0, len(s.artisan_deck) - top[3]):])
+        out.update(s.artisan_deck[max(0, len(s.artisan_deck) - top[3]):])
     return out
+
+
+def seen_cards(s: GameState, observer: int) -> set[int]:
+    """The cards ``observer`` sees at this moment (``SEEN_*`` + catalog index): everything
+    face up, its own hand and Fancy Dragons, and what a pending choice of its shows it.
+    Accumulated over a game it is what the observer has ever seen; every other card's place
+    is unknown to it (the OpenSpiel resampling re-deals exactly those)."""
+    return public_cards(s) | private_cards(s, observer)

@@ -9,6 +9,7 @@ that an adapter which supplies the deal itself (a chance model) can supply it to
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from .board import CATALOG
 from .errors import FlamecraftError
@@ -94,22 +95,34 @@ def _check_options(options: Options) -> None:
                               f"not {options.first_player}")
 
 
-def shop_piles() -> list[list[int]]:
-    """The Shops that are not starters, by pile: the six Good piles, then the other icons."""
+@cache
+def _shop_piles() -> tuple[tuple[int, ...], ...]:
     piles: list[list[int]] = [[] for _ in range(7)]
     for shop in CATALOG.shops:
         if not shop.starter:
             piles[shop.pile].append(shop.index)
-    return piles
+    return tuple(tuple(pile) for pile in piles)
 
 
-def artisans_by_type() -> list[list[int]]:
-    """The Artisan Dragons that are not starters, by type."""
+def shop_piles() -> list[list[int]]:
+    """The Shops that are not starters, by pile: the six Good piles, then the other icons
+    (fresh lists: the deal shuffles them)."""
+    return [list(pile) for pile in _shop_piles()]
+
+
+@cache
+def _artisans_by_type() -> tuple[tuple[int, ...], ...]:
     by_type: list[list[int]] = [[] for _ in range(6)]
     for artisan in CATALOG.artisans:
         if not artisan.starter:
             by_type[artisan.type].append(artisan.index)
-    return by_type
+    return tuple(tuple(cards) for cards in by_type)
+
+
+def artisans_by_type() -> list[list[int]]:
+    """The Artisan Dragons that are not starters, by type (fresh lists: the deal shuffles
+    them)."""
+    return [list(cards) for cards in _artisans_by_type()]
 
 
 def enchantment_deck(options: Options) -> list[int]:
