@@ -432,21 +432,28 @@ def _finish(child: pexpect.spawn, status: int = 0) -> None:
     assert child.exitstatus == status
 
 
-def test_whole_game_against_a_bot_in_a_pty(tmp_path: Path) -> None:
-    """A 2-player game, a person always answering "1" against the random bot, played to the
-    end through the real program: every screen is at most 80 columns wide and never names the
-    bot's unscored Fancy Dragons; the score screen matches a replay of the saved record."""
-    child = _spawn(tmp_path, "--players", "2", "--seed", "11", "--bot-delay", "0", "--no-color")
+def _answer_1_to_the_end(child: pexpect.spawn) -> tuple[list[str], str]:
+    """Answers "1" at every prompt to the end, saves the game to end.json and leaves: the
+    screens before each prompt, and the score screen."""
     screens = []
     while child.expect(["You> ", r"Game over\. Press Enter"]) == 0:
         screens.append(child.before)
         child.sendline("1")
-    scores = child.before
+    end = child.before
     child.sendline("save end.json")
     child.expect("saved to end.json")
     child.expect(r"Game over\. Press Enter")
     child.sendline("")
     _finish(child)
+    return screens, end
+
+
+def test_whole_game_against_a_bot_in_a_pty(tmp_path: Path) -> None:
+    """A 2-player game, a person always answering "1" against the random bot, played to the
+    end through the real program: every screen is at most 80 columns wide and never names the
+    bot's unscored Fancy Dragons; the score screen matches a replay of the saved record."""
+    child = _spawn(tmp_path, "--players", "2", "--seed", "11", "--bot-delay", "0", "--no-color")
+    screens, scores = _answer_1_to_the_end(child)
     for screen in screens:
         assert max(len(line) for line in screen.split("\r\n")) <= 80
         assert "\x1b[3" not in screen  # --no-color
@@ -475,16 +482,7 @@ def test_a_seed_nobody_chose_stays_secret_until_the_end(tmp_path: Path) -> None:
     played — only on the score screen, for replaying it."""
     child = _spawn(tmp_path, "--players", "2", "--bot-delay", "0", "--no-color")
     child.expect_exact("Flamecraft, a random deal")
-    screens = []
-    while child.expect(["You> ", r"Game over\. Press Enter"]) == 0:
-        screens.append(child.before)
-        child.sendline("1")
-    end = child.before
-    child.sendline("save end.json")
-    child.expect("saved to end.json")
-    child.expect(r"Game over\. Press Enter")
-    child.sendline("")
-    _finish(child)
+    screens, end = _answer_1_to_the_end(child)
     seed = json.loads((tmp_path / "end.json").read_text(encoding="utf-8"))["seed"]
     assert seed >= 2**20  # drawn from 63 bits (a 1-in-a-million chance of a false failure)
     assert f"This game's seed: {seed}" in end

@@ -8,8 +8,10 @@ that an adapter which supplies the deal itself (a chance model) can supply it to
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from .board import CATALOG
 from .errors import FlamecraftError
@@ -95,13 +97,19 @@ def _check_options(options: Options) -> None:
                               f"not {options.first_player}")
 
 
+def _non_starters(cards: Any, group: Callable[[Any], int], groups: int
+                  ) -> tuple[tuple[int, ...], ...]:
+    """The indices of the cards that are not starters, grouped by ``group(card)``."""
+    out: list[list[int]] = [[] for _ in range(groups)]
+    for card in cards:
+        if not card.starter:
+            out[group(card)].append(card.index)
+    return tuple(tuple(g) for g in out)
+
+
 @cache
 def _shop_piles() -> tuple[tuple[int, ...], ...]:
-    piles: list[list[int]] = [[] for _ in range(7)]
-    for shop in CATALOG.shops:
-        if not shop.starter:
-            piles[shop.pile].append(shop.index)
-    return tuple(tuple(pile) for pile in piles)
+    return _non_starters(CATALOG.shops, lambda shop: shop.pile, 7)
 
 
 def shop_piles() -> list[list[int]]:
@@ -112,11 +120,7 @@ def shop_piles() -> list[list[int]]:
 
 @cache
 def _artisans_by_type() -> tuple[tuple[int, ...], ...]:
-    by_type: list[list[int]] = [[] for _ in range(6)]
-    for artisan in CATALOG.artisans:
-        if not artisan.starter:
-            by_type[artisan.type].append(artisan.index)
-    return tuple(tuple(cards) for cards in by_type)
+    return _non_starters(CATALOG.artisans, lambda artisan: artisan.type, 6)
 
 
 def artisans_by_type() -> list[list[int]]:
