@@ -19,6 +19,7 @@ if not os.environ.get("CI"):  # in CI the web extra is installed: a missing one 
 
 from starlette.websockets import WebSocketDisconnect
 
+from flamecraft import to_act
 from flamecraft.bots import BOTS, random_action
 from flamecraft.core.state import GameState
 from test_server_api import client_for, new_game, next_state, settings, ws_url
@@ -266,3 +267,23 @@ def test_bots_hold_nobody_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
             assert next_state(player)["version"] == q["version"] + 1
             assert time.monotonic() - started < 1.0
             assert next_state(waiting)["version"] == m["version"] + 1  # the bot has moved
+
+
+def test_undo_never_turns_a_shop_face_down_again() -> None:
+    """Issue 12, defect 9, on the server: once the end-of-turn flip has shown a face-down
+    Shop (a Park draw, then a discard down to 6 still to choose), undo is not offered."""
+    from flamecraft.core.state import Options
+    from flamecraft.server.games import Table
+    from flamecraft.server.store import ActionRow, GameRow, SeatRow
+    from helpers import ISSUE_12_SEED, shop_turning_up_within_a_turn
+
+    before, played = shop_turning_up_within_a_turn()
+    names = ("P1", "P2", "P3")  # the engine's default names
+    row = GameRow("g", "g", Options(3, "purple", names, False), ISSUE_12_SEED,
+                  [SeatRow(n, "human", None, ["x"], True) for n in names], status="running")
+    table = Table(row, [ActionRow(i, -1, t, i + 1) for i, t in enumerate(played[:-1])])
+    assert table.state is not None and table.state.facedown == before.facedown
+    p = to_act(before)
+    table.extend([ActionRow(len(played) - 1, -1, played[-1], len(played))])
+    assert table.state is not None and not table.state.facedown
+    assert not table.can_undo(p)

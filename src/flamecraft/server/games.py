@@ -759,7 +759,7 @@ class Games:
             if not t.can_undo(seat):
                 raise GameError("illegal", "nothing to undo: undo goes back only within your "
                                 "own turn, and not past a card drawn from a hidden deck, a "
-                                "Fancy Dragon revealed or a shuffle")
+                                "Shop turned face up, a Fancy Dragon revealed or a shuffle")
             keep = t.undo[-1].actions
             expected = session.version
             row = t.row.copy()
