@@ -515,10 +515,12 @@ class Games:
 
     async def create(self, name: str | None, seats: Sequence[dict[str, Any]], deck: str,
                      companions: bool, seed: int | None, begin: bool = False,
-                     tokens_from: GameRow | None = None) -> dict[str, Any]:
+                     tokens_from: GameRow | None = None,
+                     asker: int | None = None) -> dict[str, Any]:
         """A new game; the answer holds every person's seat link (the only time the tokens
         are shown). ``tokens_from``: the game this one is a rematch of (its seats' tokens
-        stay valid here, so each player's old link leads on)."""
+        stay valid here, so each player's old link leads on); then only ``asker``'s seat
+        gets a new token, and the answer holds that one alone."""
         if not 1 <= len(seats) <= MAX_SEATS:
             raise GameError("malformed", f"a game has 1 to {MAX_SEATS} seats, not {len(seats)}",
                             400)
@@ -549,10 +551,11 @@ class Games:
         tokens: list[str | None] = []
         seat_rows = []
         for i, (kind, bot, seat_name) in enumerate(zip(kinds, bots, tidy, strict=True)):
-            token = new_token() if kind == HUMAN else None
+            fresh = kind == HUMAN and (tokens_from is None or i == asker)
+            token = new_token() if fresh else None
             tokens.append(token)
             hashes = [hash_token(token)] if token else []
-            if token and tokens_from is not None and i < len(tokens_from.seats):
+            if kind == HUMAN and tokens_from is not None and i < len(tokens_from.seats):
                 hashes += tokens_from.seats[i].token_hashes[:KEPT_TOKENS - 1]
             seat_rows.append(SeatRow(seat_name, kind, bot, hashes, joined=kind == BOT))
         game_id = new_game_id()
@@ -660,8 +663,9 @@ class Games:
 
     async def rematch(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
         """A new game like a finished one, same seats; asked again, the same new game. Each
-        seat's old token also lets it into the new game, so the old game's page can show each
-        player their own link; the one who asks first receives everyone's new links."""
+        seat's old token also lets it into the new game, so the old game's page shows each
+        player their own link; the asker receives a new key for their own seat and no one
+        else's (another seat's key would show its hand)."""
         session = await self.need(game_id)
         row = session.table.row
         self._check_token(row, seat, token)
@@ -679,7 +683,7 @@ class Games:
         specs = [{"kind": s.kind, "bot": s.bot, "name": s.name} for s in row.seats]
         o = row.options
         created = await self.create(row.name, specs, o.deck, o.companions, None,
-                                    tokens_from=row)
+                                    tokens_from=row, asker=seat)
 
         def change(r: GameRow) -> GameRow | None:
             if r.rematch is not None:
