@@ -11,7 +11,6 @@ import asyncio
 import json
 import logging
 import time
-from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from functools import cache
@@ -130,20 +129,23 @@ def catalog_json() -> dict[str, Any]:
 # ---------------------------------------------------------------- limits
 
 
-class RateLimit:
-    """At most ``limit`` events per ``window`` seconds (a sliding window)."""
+class TokenBucket:
+    """A token bucket: up to ``burst`` events at once, then ``rate`` a second. A quick
+    player clicking several choices in a row (or a reconnecting client) is not abuse; a
+    flood is, and is held to the sustained rate."""
 
-    def __init__(self, limit: int, window: float = 1.0):
-        self.limit, self.window = limit, window
-        self.times: deque[float] = deque()
+    def __init__(self, rate: float, burst: float,
+                 clock: Callable[[], float] = time.monotonic):
+        self.rate, self.burst, self.clock = rate, max(1.0, burst), clock
+        self.tokens, self.at = self.burst, clock()
 
     def allow(self) -> bool:
-        now = time.monotonic()
-        while self.times and now - self.times[0] >= self.window:
-            self.times.popleft()
-        if len(self.times) >= self.limit:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1.0:
             return False
-        self.times.append(now)
+        self.tokens -= 1.0
         return True
 
 
@@ -181,7 +183,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   openapi_url="/api/openapi.json", redoc_url=None)
     app.state.games = games
     app.state.settings = settings
-    creations: dict[str, RateLimit] = {}
+    creations: dict[str, TokenBucket] = {}
 
     @app.exception_handler(GameError)
     async def game_error(request: Request, exc: GameError) -> JSONResponse:
@@ -239,7 +241,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/games", status_code=201)
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         client = request.client.host if request.client else "?"
-        limit = creations.setdefault(client, RateLimit(settings.games_per_minute, 60.0))
+        per_minute = settings.games_per_minute
+        limit = creations.setdefault(client, TokenBucket(per_minute / 60.0, per_minute))
         if not limit.allow():
             raise GameError("rate_limited", "too many new games: wait a minute", 429)
         if len(creations) > 10000:
@@ -343,7 +346,7 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
     conn = Connection(seat, token, settings.send_queue)
     games.subscribe(session, conn)
     sender = asyncio.create_task(_send_all(websocket, conn))
-    limit = RateLimit(settings.max_messages_per_second)
+    limit = TokenBucket(settings.max_messages_per_second, settings.message_burst)
     warned = 0.0
     try:
         while True:
@@ -361,8 +364,9 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
             if not limit.allow():
                 if time.monotonic() - warned > 1.0:
                     warned = time.monotonic()
-                    conn.error("rate_limited", f"more than {settings.max_messages_per_second} "
-                               "messages a second: slow down (this one was ignored)")
+                    conn.error("rate_limited", f"more than {settings.message_burst} messages "
+                               f"at once or {settings.max_messages_per_second} a second: slow "
+                               "down (this one was ignored)")
                 continue
             await _handle(data, session, conn, games)
     except WebSocketDisconnect:

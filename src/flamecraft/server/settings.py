@@ -27,9 +27,11 @@ class Settings:
     bot_takeover: float = 3.0
     # Threads that run bot moves (a search bot can think for seconds; the event loop never waits).
     bot_threads: int = 2
-    # Per WebSocket connection: the largest message accepted and messages per second.
+    # Per WebSocket connection: the largest message accepted, and a token bucket of
+    # messages: a burst of up to ``message_burst`` at once, then this many a second.
     max_message_bytes: int = 8192
     max_messages_per_second: int = 20
+    message_burst: int = 40
     # States waiting to be sent to one slow connection before the oldest are dropped (each
     # state is a whole snapshot, so only the latest matters).
     send_queue: int = 32
@@ -57,6 +59,7 @@ class Settings:
                                          s.games_per_minute)),
             max_messages_per_second=int(_number(env, "FLAMECRAFT_MESSAGES_PER_SECOND",
                                                 s.max_messages_per_second)),
+            message_burst=int(_number(env, "FLAMECRAFT_MESSAGE_BURST", s.message_burst)),
         )
 
 
