@@ -11,7 +11,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from functools import cache
 from typing import Any, Literal
@@ -21,6 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from ..bots import BOTS, DEFAULT_BOT
@@ -38,6 +39,7 @@ from .games import (
     entry_json,
     token_ok,
 )
+from .guards import STATUS_CODES, BodyLimit, SecurityHeaders, error_body
 from .settings import Settings
 
 log = logging.getLogger("flamecraft.server")
@@ -150,7 +152,7 @@ class TokenBucket:
 
 
 def _error(code: str, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"code": code, "message": message, "detail": message}, status)
+    return JSONResponse(error_body(code, message), status)
 
 
 def _validation_message(exc: RequestValidationError) -> str:
@@ -193,14 +195,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         return _error("malformed", _validation_message(exc), 400)
 
-    @app.middleware("http")
-    async def limit_body(request: Request,
-                         call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        length = request.headers.get("content-length", "")
-        if length.isdigit() and int(length) > settings.max_body_bytes:
-            return _error("too_big", f"requests are limited to {settings.max_body_bytes} bytes",
-                          413)
-        return await call_next(request)
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        message = str(exc.detail) if exc.detail else "the request failed"
+        if exc.status_code == 400 and "parsing the body" in message:
+            message = "the body is not JSON, or is nested too deeply"
+        elif exc.status_code == 404 and message == "Not Found":
+            message = f"there is nothing at {request.url.path}"
+        elif exc.status_code == 405:
+            message = f"{request.method} is not allowed on {request.url.path}"
+        return _error(STATUS_CODES.get(exc.status_code, "error"), message, exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def server_fault(request: Request, exc: Exception) -> JSONResponse:
+        log.error("error answering %s %s", request.method, request.url.path, exc_info=exc)
+        return _error("internal", "the server failed on this request; nothing was changed",
+                      500)
+
+    # The last added runs first: the headers go on every answer, the limit's too.
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)
 
     # --- pages
 
@@ -394,6 +408,9 @@ async def _handle(data: str | bytes, session: Session, conn: Connection, games: 
         msg = json.loads(data)
     except (ValueError, UnicodeDecodeError):
         conn.error("malformed", "messages must be JSON objects")
+        return
+    except RecursionError:  # "[[[[…]]]]": a few KiB nested thousands deep
+        conn.error("malformed", "messages must be JSON objects, nested at most a few levels")
         return
     kind = msg.get("type") if isinstance(msg, dict) else None
     try:

@@ -1,0 +1,174 @@
+"""The server hardened for public hosting (issue 12): bounded request bodies and messages,
+every error in the one documented shape, names that cannot impersonate, security headers,
+seeds nobody can use to predict a deal, and caps on connections, spectators and idle games.
+
+The body-limit test runs a real ``flamecraft serve`` in a subprocess, sends it a chunked body
+far over the limit over a raw socket, and reads the server's peak memory from /proc.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+if not os.environ.get("CI"):  # in CI the web extra is installed: a missing one fails
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+
+import httpx
+
+from test_server_api import client_for, new_game, next_state, settings, ws_url
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def error_shape(body: Any) -> bool:
+    """The documented error: exactly code, message and detail, all non-empty strings."""
+    return (isinstance(body, dict) and set(body) == {"code", "message", "detail"}
+            and all(isinstance(body[k], str) and body[k] for k in body))
+
+
+# ---------------------------------------------------------------- a real server process
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
+    """``flamecraft serve`` on a free port; yields its base URL and its process id."""
+    folder = tmp_path_factory.mktemp("served")
+    port = _free_port()
+    log = (folder / "server.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from flamecraft.cli import main; "
+         "sys.exit(main(sys.argv[1:]))", "serve", "--port", str(port), "--database",
+         str(folder / "games.sqlite3")], stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            log.close()
+            pytest.fail("the server did not start:\n" + (folder / "server.log").read_text())
+        time.sleep(0.1)
+    yield base, proc.pid
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+def peak_memory_kib(pid: int) -> int:
+    """The process's peak resident memory (VmHWM), in KiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmHWM in /proc/<pid>/status")
+
+
+def test_a_chunked_body_is_cut_off_at_the_limit(served: tuple[str, int]) -> None:
+    """Issue 12, defect 3: a 200 MB chunked ``POST /api/games`` (no Content-Length) is
+    refused with the documented 413 once 16 KiB have arrived; the server does not read the
+    rest, and its peak memory grows by far less than the body."""
+    base, pid = served
+    port = int(base.rsplit(":", 1)[1])
+    before = peak_memory_kib(pid)
+    chunk = b"[" + b"0," * (1 << 19) + b"0]"  # 1 MiB of JSON-ish data per chunk
+    sent, answer = 0, b""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
+                     b"\r\nTransfer-Encoding: chunked\r\n\r\n")
+        sock.settimeout(0.0)
+        try:
+            while sent < 200 << 20:
+                frame = b"%x\r\n%s\r\n" % (len(chunk), chunk)
+                view = memoryview(frame)
+                while view:
+                    try:
+                        view = view[sock.send(view):]
+                    except BlockingIOError:
+                        try:
+                            answer += sock.recv(65536)
+                        except BlockingIOError:
+                            time.sleep(0.01)
+                        if answer:
+                            raise StopIteration from None
+                sent += len(chunk)
+        except (StopIteration, BrokenPipeError, ConnectionResetError):
+            pass
+        sock.settimeout(10)
+        try:
+            while b"\r\n\r\n" not in answer or not answer.rstrip().endswith(b"}"):
+                more = sock.recv(65536)
+                if not more:
+                    break
+                answer += more
+        except (ConnectionResetError, TimeoutError):
+            pass
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert b'"code":"too_big"' in body.replace(b" ", b"")
+    assert sent < 100 << 20, f"the server read {sent >> 20} MiB before refusing"
+    assert peak_memory_kib(pid) - before < 32 * 1024
+    assert httpx.get(base + "/api/health", timeout=5).status_code == 200
+
+
+# ---------------------------------------------------------------- errors in one shape
+
+
+def test_deep_nesting_is_malformed_not_a_dropped_connection(tmp_path: Path) -> None:
+    """Issue 12, defect 6: a WebSocket message nested 4,000 deep (under 8 KiB) is answered
+    "malformed" and the connection stays open; the same body over HTTP gets the documented
+    error shape."""
+    deep = "[" * 4000 + "]" * 4000
+    with client_for(settings(tmp_path)) as c:
+        game = new_game(c, "human,bot")
+        with c.websocket_connect(ws_url(game)) as ws:
+            next_state(ws)
+            ws.send_text(deep)
+            msg = ws.receive_json()
+            assert msg["type"] == "error" and msg["code"] == "malformed"
+            ws.send_json({"type": "ping", "id": 1})
+            assert ws.receive_json() == {"type": "pong", "id": 1}
+        r = c.post("/api/games", content=deep, headers={"content-type": "application/json"})
+        assert r.status_code == 400 and error_shape(r.json()) and r.json()["code"] == "malformed"
+        obj = '{"a":' * 2500 + "1" + "}" * 2500
+        r = c.post("/api/games", content=obj, headers={"content-type": "application/json"})
+        assert r.status_code == 400 and error_shape(r.json())
+
+
+@pytest.mark.parametrize("method, path, body, status, code", [
+    ("GET", "/api/no-such-thing", None, 404, "not_found"),
+    ("DELETE", "/api/games", None, 405, "not_allowed"),
+    ("POST", "/api/games", "not json", 400, "malformed"),
+    ("POST", "/api/games", "[]", 400, "malformed"),
+    ("GET", "/api/games/nope", None, 404, "not_found"),
+    ("GET", "/api/games/x/replay/notanumber", None, 400, "malformed"),
+    ("GET", "/static/no-such-file.js", None, 404, "not_found"),
+])
+def test_every_http_error_has_the_documented_shape(tmp_path: Path, method: str, path: str,
+                                                    body: str | None, status: int,
+                                                    code: str) -> None:
+    """Issue 12, defect 6: every HTTP error is ``{code, message, detail}``."""
+    with client_for(settings(tmp_path)) as c:
+        r = c.request(method, path, content=body,
+                      headers={"content-type": "application/json"} if body else {})
+    assert r.status_code == status and error_shape(r.json()) and r.json()["code"] == code
