@@ -172,3 +172,44 @@ def test_every_http_error_has_the_documented_shape(tmp_path: Path, method: str, 
         r = c.request(method, path, content=body,
                       headers={"content-type": "application/json"} if body else {})
     assert r.status_code == status and error_shape(r.json()) and r.json()["code"] == code
+
+
+# ---------------------------------------------------------------- names
+
+
+@pytest.mark.parametrize("names, fragment", [
+    (["A\u200bnn", "Ann"], "invisible"),
+    (["Ann\u0007", "Bo"], "control"),
+    (["\u202eAnn", "Bo"], "invisible"),
+    (["Ann\u2066", "Bo"], "invisible"),
+    (["Ann\ufeff", "Bo"], "invisible"),
+    (["Ann", "Bo\nCy"], "control"),
+    (["\uff21nn", "ann"], "same name"),  # a fullwidth A: NFKC makes it "Ann"
+    (["Straße", "STRASSE"], "same name"),  # compared case-folded
+])
+def test_names_that_impersonate_are_refused(tmp_path: Path, names: list[str],
+                                            fragment: str) -> None:
+    """Issue 12, defect 7: control and invisible characters are refused, names are NFKC
+    normalised and compared case-insensitively for duplicates."""
+    with client_for(settings(tmp_path)) as c:
+        r = c.post("/api/games", json={"seats": [{"kind": "human", "name": n} for n in names]})
+        assert r.status_code == 400 and error_shape(r.json()), r.text
+        assert r.json()["code"] == "malformed" and fragment in r.json()["message"]
+        assert c.get("/api/games").json()["games"] == []
+
+
+def test_names_are_normalised_and_checked_on_join_and_for_games(tmp_path: Path) -> None:
+    """Issue 12, defect 7: a name is stored NFKC-normalised; a new name given on joining and
+    a game's name are checked like the seats' names."""
+    with client_for(settings(tmp_path)) as c:
+        r = c.post("/api/games", json={"seats": [{"name": "Zoe\u0301"}, {"name": "\uff22o"}]})
+        assert r.status_code == 201
+        game = r.json()
+        assert [s["name"] for s in game["seats"]] == ["Zo\u00e9", "Bo"]
+        gid, t1 = game["game_id"], game["seats"][1]["token"]
+        for bad in ("ZO\u00c9", "Zo\u00e9\u200d", "x\u0000"):
+            r = c.post(f"/api/games/{gid}/join", json={"seat": 1, "token": t1, "name": bad})
+            assert r.status_code == 400 and error_shape(r.json()), bad
+        assert c.get(f"/api/games/{gid}").json()["seats"][1]["name"] == "Bo"
+        r = c.post("/api/games", json={"name": "Friday\u202e", "seats": [{"name": "Ann"}]})
+        assert r.status_code == 400 and "game name" in r.json()["message"]

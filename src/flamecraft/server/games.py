@@ -51,11 +51,11 @@ from ..sessions import (
     LogEntry,
     SetupError,
     Snapshot,
-    check_names,
     public_text,
     reveals,
 )
 from .actions_json import legal_json
+from .names import check_seat_names, clean
 from .pubsub import Bus, make_bus
 from .settings import Settings
 from .store import ActionRow, GameRow, SeatRow, Store, open_store
@@ -543,7 +543,8 @@ class Games:
             bots.append(bot)
             names.append(given)
         try:
-            tidy = check_names(names)
+            tidy = check_seat_names(names)
+            game_name = clean(name or "", "the game name")
         except SetupError as exc:
             raise GameError("malformed", str(exc), 400) from None
         if deck not in ("purple", "golden"):
@@ -560,7 +561,7 @@ class Games:
             seat_rows.append(SeatRow(seat_name, kind, bot, hashes, joined=kind == BOT))
         game_id = new_game_id()
         row = GameRow(
-            id=game_id, name=(name or "").strip() or f"{tidy[0]}'s game",
+            id=game_id, name=game_name or f"{tidy[0]}'s game",
             options=Options(len(seats), deck, tidy, companions),
             seed=seed if seed is not None else secrets.randbelow(1 << 62),
             seats=seat_rows,
@@ -611,7 +612,10 @@ class Games:
 
         def change(row: GameRow) -> GameRow | None:
             self._check_token(row, seat, token)
-            wanted = " ".join((name or "").split())
+            try:
+                wanted = clean(name or "", f"the name {name!r}")
+            except SetupError as exc:
+                raise GameError("malformed", str(exc), 400) from None
             seat_row = row.seats[seat]
             if wanted and wanted != seat_row.name:
                 if row.status != OPEN:
@@ -619,7 +623,7 @@ class Games:
                 names = [s.name for s in row.seats]
                 names[seat] = wanted
                 try:
-                    tidy = check_names(names)
+                    tidy = check_seat_names(names)
                 except SetupError as exc:
                     raise GameError("malformed", str(exc), 400) from None
                 seat_row.name = tidy[seat]
