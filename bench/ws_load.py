@@ -108,8 +108,10 @@ async def play_seat(conn: ClientConnection, rng: random.Random, totals: Totals) 
 async def play_game(http: httpx.AsyncClient, ws_base: str, players: int, number: int,
                     totals: Totals) -> None:
     seats = [{"kind": "human", "name": f"Seat {i + 1}"} for i in range(players)]
-    r = await http.post("/api/games", json={"seats": seats, "start": True,
-                                            "name": f"bench {number}", "seed": number})
+    body: dict[str, object] = {"seats": seats, "start": True, "name": f"bench {number}"}
+    if players == 1:  # a chosen seed is only for games of at most one person (issue 12)
+        body["seed"] = number
+    r = await http.post("/api/games", json=body)
     r.raise_for_status()
     game = r.json()
     conns = [await connect(f"{ws_base}/ws/games/{game['game_id']}?seat={s['seat']}"

@@ -151,7 +151,7 @@ def test_create_gives_each_person_an_unguessable_link(client: TestClient) -> Non
     assert tokens[1] is None and tokens[3] is None
     for s in game["seats"]:
         if s["token"]:
-            assert s["link"] == f"/play/{game['game_id']}?seat={s['seat']}&token={s['token']}"
+            assert s["link"] == f"/play/{game['game_id']}#seat={s['seat']}&token={s['token']}"
     assert game["spectate"] == f"/play/{game['game_id']}"
     listed = {g["game_id"]: g for g in client.get("/api/games").json()["games"]}
     entry = listed[game["game_id"]]
@@ -287,7 +287,7 @@ def test_rematch(client: TestClient) -> None:
         # the old table tells each seat its own way into the new game
         note = next(m for m in iter_messages(w0) if m["type"] == "rematch")
         assert note["game_id"] == new["game_id"]
-        assert note["link"] == f"/play/{new['game_id']}?seat=0&token={t0}"
+        assert note["link"] == f"/play/{new['game_id']}#seat=0&token={t0}"
     assert new["game_id"] != gid
     assert [(s["name"], s["kind"]) for s in new["seats"]] == [
         (s["name"], s["kind"]) for s in game["seats"]]

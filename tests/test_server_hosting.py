@@ -213,3 +213,95 @@ def test_names_are_normalised_and_checked_on_join_and_for_games(tmp_path: Path) 
         assert c.get(f"/api/games/{gid}").json()["seats"][1]["name"] == "Bo"
         r = c.post("/api/games", json={"name": "Friday\u202e", "seats": [{"name": "Ann"}]})
         assert r.status_code == 400 and "game name" in r.json()["message"]
+
+
+# ---------------------------------------------------------------- headers and seat keys
+
+
+@pytest.mark.parametrize("path", ["/", "/play/abc", "/api/games", "/static/app.js",
+                                  "/api/no-such-thing"])
+def test_every_answer_carries_the_security_headers(tmp_path: Path, path: str) -> None:
+    """Issue 12, defect 8: a Content-Security-Policy without inline script that forbids
+    framing, no Referer (seat keys are in links), no MIME sniffing."""
+    with client_for(settings(tmp_path)) as c:
+        r = c.get(path)
+    csp = r.headers["content-security-policy"]
+    rules = dict([*part.strip().split(" ", 1), ""][:2] for part in csp.split(";"))
+    assert rules["script-src"] == "'self'" and "unsafe" not in csp
+    assert rules["frame-ancestors"] == "'none'" and rules["object-src"] == "'none'"
+    assert r.headers["referrer-policy"] == "no-referrer"
+    assert r.headers["x-content-type-options"] == "nosniff"
+
+
+def test_the_page_has_no_inline_script_or_style() -> None:
+    """Issue 12, defect 8: the policy can forbid inline script and style because the page
+    has none (every script is a module file, every style in style.css)."""
+    from flamecraft.server.settings import STATIC_DIR
+
+    page = (STATIC_DIR / "index.html").read_text()
+    assert "<style" not in page and " style=" not in page and " on" not in page.lower()
+    for tag in page.split("<script")[1:]:
+        assert ' src="/static/' in tag.split(">", 1)[0] and tag.split(">", 1)[1].startswith(
+            "</script>")
+
+
+def test_seat_keys_travel_in_the_fragment_and_a_subprotocol(tmp_path: Path) -> None:
+    """Issue 12, defect 8: a seat link keeps its key in the URL fragment (never sent to the
+    server, so never in its logs nor in a Referer); the browser hands the key to the live
+    table in the WebSocket subprotocol, not in the URL."""
+    with client_for(settings(tmp_path)) as c:
+        game = new_game(c, "human,human", start=True)
+        gid, t0 = game["game_id"], game["seats"][0]["token"]
+        assert game["seats"][0]["link"] == f"/play/{gid}#seat=0&token={t0}"
+        with c.websocket_connect(f"/ws/games/{gid}",
+                                 subprotocols=["flamecraft", f"flamecraft-seat.0.{t0}"]) as ws:
+            assert ws.accepted_subprotocol == "flamecraft"
+            msg = next_state(ws)
+            assert msg["seat"] == 0 and "hand" in msg["view"]["players"][0]
+        t1 = game["seats"][1]["token"]
+        with c.websocket_connect(f"/ws/games/{gid}",
+                                 subprotocols=["flamecraft", f"flamecraft-seat.0.{t1}"]) as ws:
+            assert ws.receive_json()["code"] == "bad_token"
+
+
+# ---------------------------------------------------------------- seeds
+
+
+def test_a_chosen_seed_is_refused_when_two_people_play(tmp_path: Path) -> None:
+    """Issue 12, defect 2: with two or more people a chosen seed would let whoever chose it
+    work out everyone's cards offline, so it is refused (and nothing is stored)."""
+    with client_for(settings(tmp_path)) as c:
+        for kinds in ("human,human", "human,random,human"):
+            seats = [{"kind": "human"} if k == "human" else {"kind": "bot"}
+                     for k in kinds.split(",")]
+            r = c.post("/api/games", json={"seats": seats, "seed": 999})
+            assert r.status_code == 400 and error_shape(r.json())
+            assert r.json()["code"] == "malformed" and "seed" in r.json()["message"]
+        assert c.get("/api/games").json()["games"] == []
+
+
+def test_a_chosen_seed_deals_as_offline_for_one_person(tmp_path: Path) -> None:
+    """Issue 12, defect 2: alone against bots (or bots alone) a chosen seed deals exactly
+    as ``start(players, seed)`` offline (practice, reproducing a game); the record keeps it."""
+    from flamecraft import start
+    from flamecraft.core.view import view
+
+    with client_for(settings(tmp_path, bot_delay=30.0)) as c:
+        game = new_game(c, "human,random", seed=999, start=True)
+        with c.websocket_connect(ws_url(game, 0)) as ws:
+            msg = next_state(ws)
+    offline = start(2, 999, "purple", ("You", "Ember"))
+    assert msg["view"] == view(offline, 0)
+
+
+def test_without_a_chosen_seed_every_game_is_dealt_from_fresh_secret_randomness(
+        tmp_path: Path) -> None:
+    """Issue 12, defect 2: games of people get their seeds from the server's secret
+    randomness (``secrets``), so no two games, and no rematch, share a deal."""
+    from flamecraft.server.games import Games
+
+    with client_for(settings(tmp_path)) as c:
+        games: Games = c.app.state.games  # type: ignore[attr-defined]
+        ids = [new_game(c, "human,human", start=True)["game_id"] for _ in range(8)]
+        seeds = {games.sessions[i].table.row.seed for i in ids}
+    assert len(seeds) == 8 and all(0 <= s < 1 << 62 for s in seeds)

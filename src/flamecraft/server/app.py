@@ -44,6 +44,8 @@ from .settings import Settings
 
 log = logging.getLogger("flamecraft.server")
 
+SUBPROTOCOL = "flamecraft"  # accepted when offered (a browser offering protocols needs one)
+SEAT_PROTOCOL = "flamecraft-seat."  # "flamecraft-seat.<seat>.<key>": the seat's key
 WS_MAX_FRAME = 65536  # uvicorn drops larger frames outright; larger than 8 KiB gets "too_big"
 FINISHED_LISTED = 20
 LISTED = 100
@@ -324,10 +326,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.websocket("/ws/games/{game_id}")
     async def live(websocket: WebSocket, game_id: str) -> None:
-        await websocket.accept()
+        offered = websocket.scope.get("subprotocols") or []
+        await websocket.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in offered else None)
         await _live(websocket, game_id, games, settings)
 
     return app
+
+
+def seat_key(websocket: WebSocket) -> tuple[str | None, str | None]:
+    """The seat and key a connection asks for: from a ``flamecraft-seat.<seat>.<key>``
+    subprotocol (what the browser sends: a header, so the key stays out of URLs and logs),
+    else from ``?seat=&token=`` (scripts and older clients)."""
+    for offered in websocket.scope.get("subprotocols") or []:
+        if isinstance(offered, str) and offered.startswith(SEAT_PROTOCOL):
+            seat, _, token = offered[len(SEAT_PROTOCOL):].partition(".")
+            return seat, token or None
+    return websocket.query_params.get("seat"), websocket.query_params.get("token") or None
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
@@ -345,8 +359,7 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
     if session is None:
         await _refuse(websocket, "not_found", f"there is no game {game_id!r}", 4404)
         return
-    seat_text = websocket.query_params.get("seat")
-    token = websocket.query_params.get("token") or None
+    seat_text, token = seat_key(websocket)
     seat: int | None = None
     if seat_text not in (None, "") or token is not None:
         try:

@@ -101,7 +101,9 @@ def valid_game_id(game_id: str) -> bool:
 
 
 def seat_link(game_id: str, seat: int, token: str) -> str:
-    return f"/play/{game_id}?seat={seat}&token={token}"
+    """A seat's link: the key rides in the fragment, which browsers never send to a server,
+    so it appears in no request line, log or Referer header."""
+    return f"/play/{game_id}#seat={seat}&token={token}"
 
 
 def token_ok(row: GameRow, seat: int, token: str | None) -> bool:
@@ -549,6 +551,10 @@ class Games:
             raise GameError("malformed", str(exc), 400) from None
         if deck not in ("purple", "golden"):
             raise GameError("malformed", "deck must be 'purple' or 'golden'", 400)
+        if seed is not None and kinds.count(HUMAN) > 1:
+            raise GameError("malformed", "seed: a chosen seed is only for games with at most "
+                            "one person (with two or more, whoever knows it could work out "
+                            "everyone's cards); leave it out for a fair deal", 400)
         tokens: list[str | None] = []
         seat_rows = []
         for i, (kind, bot, seat_name) in enumerate(zip(kinds, bots, tidy, strict=True)):
@@ -563,6 +569,8 @@ class Games:
         row = GameRow(
             id=game_id, name=game_name or f"{tidy[0]}'s game",
             options=Options(len(seats), deck, tidy, companions),
+            # The server's secret randomness unless one person chose a seed (practice,
+            # reproducing a game): the row keeps it, so the record replays after the game.
             seed=seed if seed is not None else secrets.randbelow(1 << 62),
             seats=seat_rows,
             status=RUNNING if begin or HUMAN not in kinds else OPEN)
