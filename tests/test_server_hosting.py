@@ -305,3 +305,82 @@ def test_without_a_chosen_seed_every_game_is_dealt_from_fresh_secret_randomness(
         ids = [new_game(c, "human,human", start=True)["game_id"] for _ in range(8)]
         seeds = {games.sessions[i].table.row.seed for i in ids}
     assert len(seeds) == 8 and all(0 <= s < 1 << 62 for s in seeds)
+
+
+# ---------------------------------------------------------------- caps
+
+
+def refused(ws: Any, code: str) -> bool:
+    from starlette.websockets import WebSocketDisconnect
+
+    msg = ws.receive_json()
+    if msg.get("type") != "error" or msg.get("code") != code:
+        return False
+    try:
+        ws.receive_json()
+    except WebSocketDisconnect:
+        return True
+    return False
+
+
+def test_open_connections_per_address_are_capped(tmp_path: Path) -> None:
+    """Issue 12, defect 5: one address may hold only so many live connections; a closed one
+    makes room again."""
+    with client_for(settings(tmp_path, max_connections_per_address=3)) as c:
+        game = new_game(c, "human,human", start=True)
+        with c.websocket_connect(ws_url(game, 0)) as a, c.websocket_connect(ws_url(game, 1)), \
+                c.websocket_connect(ws_url(game)):
+            next_state(a)
+            with c.websocket_connect(ws_url(game)) as extra:
+                assert refused(extra, "too_many")
+        with c.websocket_connect(ws_url(game)) as again:
+            assert next_state(again)["type"] == "state"
+
+
+def test_spectators_per_game_are_capped_but_seats_always_get_in(tmp_path: Path) -> None:
+    """Issue 12, defect 5: a game takes only so many spectators (200 of them slowed every
+    move); its players are never turned away."""
+    with client_for(settings(tmp_path, max_spectators=2)) as c:
+        game = new_game(c, "human,human", start=True)
+        other = new_game(c, "human,human", start=True)
+        with c.websocket_connect(ws_url(game)) as s1, c.websocket_connect(ws_url(game)):
+            next_state(s1)
+            with c.websocket_connect(ws_url(game)) as s3:
+                assert refused(s3, "too_many")
+            with c.websocket_connect(ws_url(game, 0)) as seat, \
+                    c.websocket_connect(ws_url(other)) as elsewhere:
+                assert next_state(seat)["seat"] == 0
+                assert next_state(elsewhere)["type"] == "state"
+
+
+def test_idle_running_games_are_archived_and_resume_from_the_store(tmp_path: Path) -> None:
+    """Issue 12, defect 5: a running game nobody has touched for ``idle_seconds`` (14 days
+    by default) leaves memory, is not loaded at start-up, and resumes from the store, where
+    it was, when someone comes back; a watched game stays."""
+    from flamecraft.server.games import Games
+
+    s = settings(tmp_path, idle_seconds=3600.0)
+    with client_for(s) as c:
+        games: Games = c.app.state.games  # type: ignore[attr-defined]
+        idle = new_game(c, "human,human", start=True)
+        watched = new_game(c, "human,human", start=True)
+        with c.websocket_connect(ws_url(idle, 0)) as w0, c.websocket_connect(ws_url(idle, 1)):
+            first = next_state(w0)
+            mover = first["view"]["to_act"]
+        with c.websocket_connect(ws_url(idle, mover)) as ws:
+            msg = next_state(ws)
+            ws.send_json({"type": "act", "version": msg["version"], "index": 0})
+            moved = next_state(ws)
+        with c.websocket_connect(ws_url(watched)) as spectator:
+            next_state(spectator)
+            assert games.archive_idle(now=time.time() + 1800) == []
+            assert games.archive_idle(now=time.time() + 7200) == [idle["game_id"]]
+            assert idle["game_id"] not in games.sessions and watched["game_id"] in games.sessions
+        back = c.get(f"/api/games/{idle['game_id']}").json()
+        assert back["status"] == "running" and back["step"] == moved["step"]
+        with c.websocket_connect(ws_url(idle, 0)) as ws:
+            assert next_state(ws)["version"] == moved["version"]
+    with client_for(settings(tmp_path, idle_seconds=0.0)) as c:  # a restart, all idle
+        games = c.app.state.games  # type: ignore[attr-defined]
+        assert games.sessions == {}
+        assert c.get(f"/api/games/{watched['game_id']}").json()["status"] == "running"

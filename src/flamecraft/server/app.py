@@ -371,7 +371,11 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
                           "game (check that it was copied whole)", 4403)
             return
     conn = Connection(seat, token, settings.send_queue)
-    games.subscribe(session, conn)
+    try:
+        games.subscribe(session, conn, websocket.client.host if websocket.client else "?")
+    except GameError as exc:
+        await _refuse(websocket, exc.code, exc.message, 4429)
+        return
     sender = asyncio.create_task(_send_all(websocket, conn))
     limit = TokenBucket(settings.max_messages_per_second, settings.message_burst)
     warned = 0.0

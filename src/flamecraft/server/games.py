@@ -261,6 +261,7 @@ class Connection:
 
     def __init__(self, seat: int | None, token: str | None, queue_size: int):
         self.seat, self.token = seat, token
+        self.address: str | None = None  # the client's address, once admitted
         self.queue: asyncio.Queue[str] = asyncio.Queue()
         self.queue_size = max(1, queue_size)
 
@@ -283,6 +284,7 @@ class Session:
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
         self.bot_version = -1  # the version a bot move is scheduled for
+        self.touched = time.time()  # the last change or connection (idle games leave)
         self.messages: dict[int | None, str] = {}  # per seat, at this version
         self.common: dict[str, Any] | None = None  # the part every seat shares, this version
         self.replay: list[GameState] | None = None
@@ -313,6 +315,7 @@ class Games:
         self._bot_locks: dict[str, threading.Lock] = {}
         self._load_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.addresses: dict[str, int] = {}  # live connections per client address
         self.closed = False
 
     # --- life cycle
@@ -321,11 +324,34 @@ class Games:
         """Opens the store, starts hearing other processes, resumes the running games."""
         self.store = await self._run(open_store, self.settings.database_url)
         await self.bus.start(self._heard, self._reconnected)
-        for game_id in await self.db(lambda st: st.running_game_ids()):
+        since = time.time() - self.settings.idle_seconds
+        for game_id in await self.db(lambda st: st.running_game_ids(since)):
             try:
                 await self.get(game_id, resume=True)
             except GameError as exc:
                 log.error("cannot resume: %s", exc.message)
+        self._spawn(self._sweep())
+
+    async def _sweep(self) -> None:
+        """Archives idle games now and then (a quarter of the idle time, at most hourly)."""
+        every = min(3600.0, max(1.0, self.settings.idle_seconds / 4))
+        while not self.closed:
+            await asyncio.sleep(every)
+            self.archive_idle()
+
+    def archive_idle(self, now: float | None = None) -> list[str]:
+        """Drops from memory the running games nobody watches that were last touched
+        ``idle_seconds`` before ``now``: their truth is in the store, and ``get`` loads them
+        again (bots and all) when someone comes back. Returns their ids."""
+        limit = (time.time() if now is None else now) - self.settings.idle_seconds
+        gone = [game_id for game_id, session in self.sessions.items()
+                if not session.conns and session.touched <= limit
+                and session.table.row.status == RUNNING and not session.lock.locked()]
+        for game_id in gone:
+            del self.sessions[game_id]
+        if gone:
+            log.info("archived %d idle games", len(gone))
+        return gone
 
     async def close(self) -> None:
         self.closed = True
@@ -441,6 +467,7 @@ class Games:
     # --- what every change does next
 
     def _changed(self, session: Session, local: bool) -> None:
+        session.touched = time.time()
         session.messages.clear()
         session.common = None
         session.replay = None
@@ -449,11 +476,32 @@ class Games:
         delay = self.settings.bot_delay
         self._schedule_bot(session, delay if local else delay + self.settings.bot_takeover)
 
-    def subscribe(self, session: Session, conn: Connection) -> None:
+    def subscribe(self, session: Session, conn: Connection, address: str = "?") -> None:
+        """Adds a live connection, within the caps: connections per client address, and
+        spectators per game (a seat's own connection is never turned away by the latter)."""
+        cap = self.settings.max_connections_per_address
+        if self.addresses.get(address, 0) >= cap:
+            raise GameError("too_many", f"this address already has {cap} live connections "
+                            "open, the most allowed: close a tab or two", 429)
+        if conn.seat is None:
+            watching = sum(1 for c in session.conns if c.seat is None)
+            if watching >= self.settings.max_spectators:
+                raise GameError("too_many", f"this game already has {watching} spectators, "
+                                "the most allowed: try again later", 429)
+        conn.address = address
+        self.addresses[address] = self.addresses.get(address, 0) + 1
+        session.touched = time.time()
         session.conns.add(conn)
         self._push(session, conn)
 
     def unsubscribe(self, session: Session, conn: Connection) -> None:
+        if conn in session.conns and conn.address is not None:
+            left = self.addresses.get(conn.address, 1) - 1
+            if left > 0:
+                self.addresses[conn.address] = left
+            else:
+                self.addresses.pop(conn.address, None)
+        session.touched = time.time()
         session.conns.discard(conn)
         if not session.conns and session.table.row.status != RUNNING:
             self.sessions.pop(session.id, None)  # loaded again when asked for

@@ -37,8 +37,15 @@ class Settings:
     send_queue: int = 32
     # New games per minute from one client address.
     games_per_minute: int = 30
-    # The largest HTTP request body accepted.
+    # The largest HTTP request body accepted (counted as it streams in).
     max_body_bytes: int = 16384
+    # Live WebSocket connections one client address may hold open at once (every game).
+    max_connections_per_address: int = 32
+    # Spectators one game takes (its players always get in): each is sent every state.
+    max_spectators: int = 50
+    # A running game untouched this long (no move, no connection) leaves memory; it resumes
+    # from the store when someone comes back. 14 days.
+    idle_seconds: float = 14 * 86400.0
     static_dir: Path = STATIC_DIR
 
     @staticmethod
@@ -60,6 +67,11 @@ class Settings:
             max_messages_per_second=int(_number(env, "FLAMECRAFT_MESSAGES_PER_SECOND",
                                                 s.max_messages_per_second)),
             message_burst=int(_number(env, "FLAMECRAFT_MESSAGE_BURST", s.message_burst)),
+            max_connections_per_address=int(_number(
+                env, "FLAMECRAFT_CONNECTIONS_PER_ADDRESS", s.max_connections_per_address)),
+            max_spectators=int(_number(env, "FLAMECRAFT_SPECTATORS_PER_GAME",
+                                       s.max_spectators)),
+            idle_seconds=_number(env, "FLAMECRAFT_IDLE_DAYS", s.idle_seconds / 86400) * 86400,
         )
 
 

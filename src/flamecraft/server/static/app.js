@@ -63,7 +63,7 @@ function startTable(cat, info, seat, token) {
       table.update(msg);
     }
     else if (msg.type === "error") {
-      if (msg.code === "bad_token" || msg.code === "not_found") live.stop();
+      if (["bad_token", "not_found", "too_many"].includes(msg.code)) live.stop();
       if (table.msg) table.showError(msg);
       else problem(`This link does not open a seat: ${msg.message || msg.code}`);
     } else if (msg.type === "rematch" && msg.link) {
