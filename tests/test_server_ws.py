@@ -307,3 +307,59 @@ def test_undo_never_turns_a_shop_face_down_again() -> None:
     table.extend([ActionRow(len(played) - 1, -1, played[-1], len(played))])
     assert table.state is not None and not table.state.facedown
     assert not table.can_undo(p)
+
+
+def _bot_replies(ws: Any, bot_seat: int, wanted: int, rng: random.Random) -> list[float]:
+    """Plays the person's seat of a game against one bot at once; returns how long each of
+    the bot's decisions took, from the state asking for it to the state holding it."""
+    replies: list[float] = []
+    asked, acted = 0.0, -1
+    while len(replies) < wanted:
+        msg = next_state(ws)
+        if msg["type"] != "state" or msg["status"] == "finished":
+            break
+        now = time.monotonic()
+        if asked and msg["log"] and msg["log"][-1]["player"] == bot_seat:
+            replies.append(now - asked)
+        asked = now if msg["view"]["to_act"] == bot_seat else 0.0
+        if msg["legal"] and msg["version"] > acted:
+            acted = msg["version"]
+            ws.send_json({"type": "act", "version": acted,
+                          "index": rng.randrange(len(msg["legal"]))})
+    return replies
+
+
+def test_search_bots_never_starve_a_quick_bot(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 12, defect 4: four games of slow search bots (each decision 1 s) fill their
+    lane; a greedy bot in another game still answers at once (it waited behind them)."""
+    def slow(state: GameState, rng: random.Random) -> Any:
+        time.sleep(1.0)
+        return random_action(state, rng)
+
+    monkeypatch.setitem(BOTS, "slow", slow)
+    s = settings(tmp_path, bot_threads=2, bot_processes=0, search_bots=frozenset({"slow"}))
+    with client_for(s) as c:
+        for _ in range(4):
+            new_game(c, "slow,slow,slow,slow,slow")  # no people: they start at once
+        time.sleep(0.3)
+        game = new_game(c, "human,greedy", start=True)
+        with c.websocket_connect(ws_url(game, 0)) as ws:
+            replies = _bot_replies(ws, 1, 6, random.Random(3))
+    assert len(replies) == 6 and max(replies) < 0.5, replies
+
+
+def test_search_bots_think_in_a_worker_process(tmp_path: Path) -> None:
+    """Issue 12, defect 4: with ``bot_processes`` a search bot (ismcts) thinks in a worker
+    process, off the server's interpreter lock, and its moves arrive like any other."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from flamecraft.server.games import Games
+
+    with client_for(settings(tmp_path, bot_processes=1)) as c:
+        games: Games = c.app.state.games  # type: ignore[attr-defined]
+        game = new_game(c, "human,ismcts", start=True)
+        with c.websocket_connect(ws_url(game, 0)) as ws:
+            replies = _bot_replies(ws, 1, 1, random.Random(1))
+        assert isinstance(games.lanes._search, ProcessPoolExecutor)
+    assert len(replies) == 1 and replies[0] < 30

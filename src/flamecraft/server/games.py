@@ -21,7 +21,6 @@ import json
 import logging
 import random
 import secrets
-import threading
 import time
 from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -55,6 +54,7 @@ from ..sessions import (
     reveals,
 )
 from .actions_json import legal_json
+from .botpool import BotLanes
 from .names import check_seat_names, clean
 from .pubsub import Bus, make_bus
 from .settings import Settings
@@ -65,7 +65,6 @@ log = logging.getLogger("flamecraft.server")
 HUMAN, BOT = "human", "bot"
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
 MAX_SEATS = 5
-QUICK_BOTS = frozenset({"random"})  # bots that answer at once: run without a thread hop
 KEPT_TOKENS = 8  # a seat's older tokens (from the games it rematched) that still let it in
 MAX_IDLE = 1000  # loaded games before the idle ones (open or finished, unwatched) are dropped
 
@@ -310,9 +309,7 @@ class Games:
         self.bus: Bus = make_bus(settings.database_url)
         self.sessions: dict[str, Session] = {}
         self._db_pool = ThreadPoolExecutor(1, thread_name_prefix="flamecraft-db")
-        self._bot_pool = ThreadPoolExecutor(max(1, settings.bot_threads),
-                                            thread_name_prefix="flamecraft-bot")
-        self._bot_locks: dict[str, threading.Lock] = {}
+        self.lanes = BotLanes(settings)
         self._load_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
         self.addresses: dict[str, int] = {}  # live connections per client address
@@ -360,7 +357,7 @@ class Games:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        self._bot_pool.shutdown(wait=True, cancel_futures=True)
+        self.lanes.close()
         if self.store is not None:
             await self._run(self.store.close)
         self._db_pool.shutdown(wait=True)
@@ -846,11 +843,6 @@ class Games:
         session.bot_version = session.version
         self._spawn(self._bot_move(session, session.version, delay))
 
-    def _think(self, name: str, s: GameState, rng: random.Random) -> Action:
-        lock = self._bot_locks.setdefault(name, threading.Lock())
-        with lock:  # one move at a time per bot: a bot object may keep state between moves
-            return BOTS[name](s, rng)
-
     async def _bot_move(self, session: Session, version: int, delay: float) -> None:
         await asyncio.sleep(delay)
         t = session.table
@@ -863,12 +855,8 @@ class Games:
             name = DEFAULT_BOT
         rng = random.Random(f"{t.row.seed}:{p}:{len(t.actions)}")
         started = time.perf_counter()
-        try:
-            if name in QUICK_BOTS:
-                action = BOTS[name](s.copy(), rng)
-            else:  # a thinking bot: in a worker thread, so that no one waits for it
-                action = await asyncio.get_running_loop().run_in_executor(
-                    self._bot_pool, self._think, name, s.copy(), rng)
+        try:  # in its lane (botpool.py): no one waits for a bot, nor a bot for a search
+            action = await self.lanes.decide(t.row.id, name, s.copy(), rng)
         except Exception:
             log.exception("bot %r failed in game %s; playing a random move", name, t.row.id)
             action = random_action(s, rng)

@@ -25,8 +25,12 @@ class Settings:
     # Extra seconds before a process plays a bot seat after another process moved last: the
     # process that moved normally plays the bot; this one takes over only if that one is gone.
     bot_takeover: float = 3.0
-    # Threads that run bot moves (a search bot can think for seconds; the event loop never waits).
+    # Where bots think (botpool.py): quick bots on ``bot_threads`` threads; the search bots
+    # (``search_bots``) in ``bot_processes`` worker processes (0: on threads of their own),
+    # so a search never holds up a quick bot, nor the event loop.
     bot_threads: int = 2
+    bot_processes: int = max(1, min(4, (os.cpu_count() or 2) - 1))
+    search_bots: frozenset[str] = frozenset({"ismcts", "planner"})
     # Per WebSocket connection: the largest message accepted, and a token bucket of
     # messages: a burst of up to ``message_burst`` at once, then this many a second.
     max_message_bytes: int = 8192
@@ -62,6 +66,7 @@ class Settings:
             bot_delay=_number(env, "FLAMECRAFT_BOT_DELAY", s.bot_delay),
             bot_takeover=_number(env, "FLAMECRAFT_BOT_TAKEOVER", s.bot_takeover),
             bot_threads=int(_number(env, "FLAMECRAFT_BOT_THREADS", s.bot_threads)),
+            bot_processes=int(_number(env, "FLAMECRAFT_BOT_PROCESSES", s.bot_processes)),
             games_per_minute=int(_number(env, "FLAMECRAFT_GAMES_PER_MINUTE",
                                          s.games_per_minute)),
             max_messages_per_second=int(_number(env, "FLAMECRAFT_MESSAGES_PER_SECOND",
