@@ -285,7 +285,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--heavy-bot", default="ismcts",
                         help="starvation: the heavy bot (default ismcts)")
     parser.add_argument("--spectators", type=int, default=200,
-                        help="spectators: connections watching the game (default 200)")
+                        help="spectators: connections watching each game (default 200)")
+    parser.add_argument("--watched-games", type=int, default=3,
+                        help="spectators: games played one after another (default 3)")
     args = parser.parse_args(argv)
     where = args.url or ("PostgreSQL" if args.database and args.database.startswith("postgres")
                          else "local server, SQLite")
@@ -306,7 +308,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 0
             if args.scenario == "spectators":
                 totals, admitted, refused = asyncio.run(run_spectators(
-                    base.rstrip("/"), args.spectators, max(1, args.games // 40)))
+                    base.rstrip("/"), args.spectators, max(1, args.watched_games)))
                 print(f"flamecraft ws_load --scenario spectators: {totals.games} game(s) of 2 "
                       f"people, {args.spectators} spectators asked to watch ({admitted} let in, "
                       f"{refused} turned away); {where}; {head}")
