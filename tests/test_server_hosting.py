@@ -131,6 +131,30 @@ def test_a_chunked_body_is_cut_off_at_the_limit(served: tuple[str, int]) -> None
     assert httpx.get(base + "/api/health", timeout=5).status_code == 200
 
 
+def test_a_huge_websocket_message_is_cut_off_too(served: tuple[str, int]) -> None:
+    """Issue 12, defect 3, WebSockets: a message over 8 KiB is answered ``too_big`` and the
+    connection goes on; one over 64 KiB (``--ws-max-size``) closes the connection (1009)
+    without being held whole, and the server's memory stays bounded."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    base, pid = served
+    game = httpx.post(base + "/api/games", json={"seats": [{"kind": "human"}]}).json()
+    url = "ws" + base[len("http"):] + f"/ws/games/{game['game_id']}"
+    before = peak_memory_kib(pid)
+    with connect(url, max_size=2**22) as ws:
+        assert '"state"' in str(ws.recv(timeout=10))
+        ws.send("x" * 20000)
+        assert '"too_big"' in str(ws.recv(timeout=10))
+        ws.send('{"type": "ping", "id": 5}')
+        assert '"pong"' in str(ws.recv(timeout=10))
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.send("x" * (4 << 20))
+            ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    assert peak_memory_kib(pid) - before < 16 * 1024
+
+
 # ---------------------------------------------------------------- errors in one shape
 
 
