@@ -483,8 +483,8 @@ class Games:
         if conn.seat is None:
             watching = sum(1 for c in session.conns if c.seat is None)
             if watching >= self.settings.max_spectators:
-                raise GameError("too_many", f"this game already has {watching} spectators, "
-                                "the most allowed: try again later", 429)
+                raise GameError("too_many", "this game already has as many spectators as "
+                                f"it takes ({watching}): try again later", 429)
         conn.address = address
         self.addresses[address] = self.addresses.get(address, 0) + 1
         session.touched = time.time()

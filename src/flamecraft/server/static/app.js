@@ -65,10 +65,11 @@ function startTable(cat, info, seat, token) {
     else if (msg.type === "error") {
       if (["bad_token", "not_found", "too_many"].includes(msg.code)) live.stop();
       if (table.msg) table.showError(msg);
+      else if (msg.code === "too_many") problem(`This table cannot be opened now: ${msg.message}`);
       else problem(`This link does not open a seat: ${msg.message || msg.code}`);
     } else if (msg.type === "rematch" && msg.link) {
-      table.setNotice("A new game was set up with the same seats: "
-        + "follow “Play again” or open your new link.", "info");
+      table.setNotice("A new game was set up with the same seats: press “Play again” to "
+        + "take your seat in it (your link to this game opens it too).", "info");
       table.rematchLink = msg.link;
     }
   }, (status, detail) => table.setConnection(status, detail));
