@@ -408,3 +408,23 @@ def test_idle_running_games_are_archived_and_resume_from_the_store(tmp_path: Pat
         games = c.app.state.games  # type: ignore[attr-defined]
         assert games.sessions == {}
         assert c.get(f"/api/games/{watched['game_id']}").json()["status"] == "running"
+
+
+def test_the_caps_are_read_from_the_environment() -> None:
+    """Issue 12: every cap of "Hosting in public" has its FLAMECRAFT_* variable, defaults as
+    documented (docs/server.md), and a bad value is refused naming the variable."""
+    from flamecraft.server import Settings
+
+    default = Settings.from_env({})
+    assert (default.max_messages_per_second, default.message_burst) == (20, 40)
+    assert (default.max_connections_per_address, default.max_spectators) == (32, 50)
+    assert default.idle_seconds == 14 * 86400 and default.max_body_bytes == 16384
+    assert 1 <= default.bot_processes <= 4
+    s = Settings.from_env({"FLAMECRAFT_MESSAGE_BURST": "10",
+                           "FLAMECRAFT_CONNECTIONS_PER_ADDRESS": "5",
+                           "FLAMECRAFT_SPECTATORS_PER_GAME": "7", "FLAMECRAFT_IDLE_DAYS": "0.5",
+                           "FLAMECRAFT_BOT_PROCESSES": "0"})
+    assert (s.message_burst, s.max_connections_per_address, s.max_spectators) == (10, 5, 7)
+    assert s.idle_seconds == 43200 and s.bot_processes == 0
+    with pytest.raises(ValueError, match="FLAMECRAFT_SPECTATORS_PER_GAME"):
+        Settings.from_env({"FLAMECRAFT_SPECTATORS_PER_GAME": "many"})

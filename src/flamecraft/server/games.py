@@ -343,7 +343,8 @@ class Games:
         limit = (time.time() if now is None else now) - self.settings.idle_seconds
         gone = [game_id for game_id, session in self.sessions.items()
                 if not session.conns and session.touched <= limit
-                and session.table.row.status == RUNNING and not session.lock.locked()]
+                and session.table.row.status == RUNNING and not session.lock.locked()
+                and session.bot_version != session.version]  # no bot move under way
         for game_id in gone:
             del self.sessions[game_id]
         if gone:
