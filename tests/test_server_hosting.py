@@ -257,6 +257,15 @@ def test_every_answer_carries_the_security_headers(tmp_path: Path, path: str) ->
     assert r.headers["x-content-type-options"] == "nosniff"
 
 
+def test_no_page_loads_script_from_elsewhere(tmp_path: Path) -> None:
+    """Issue 12, defect 8: the API is described at /api/openapi.json; there is no
+    interactive page (FastAPI's loads script from a CDN, which the policy forbids)."""
+    with client_for(settings(tmp_path)) as c:
+        assert c.get("/api/openapi.json").json()["info"]["title"] == "Flamecraft"
+        r = c.get("/api/docs")
+        assert r.status_code == 404 and error_shape(r.json())
+
+
 def test_the_page_has_no_inline_script_or_style() -> None:
     """Issue 12, defect 8: the policy can forbid inline script and style because the page
     has none (every script is a module file, every style in style.css)."""

@@ -183,7 +183,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await games.close()
 
-    app = FastAPI(title="Flamecraft", lifespan=lifespan, docs_url="/api/docs",
+    # No interactive API page: FastAPI's loads its script from a CDN, with inline script,
+    # which the Content-Security-Policy forbids; the description is /api/openapi.json.
+    app = FastAPI(title="Flamecraft", lifespan=lifespan, docs_url=None,
                   openapi_url="/api/openapi.json", redoc_url=None)
     app.state.games = games
     app.state.settings = settings
