@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +23,7 @@ if not os.environ.get("CI"):  # in CI the web extra is installed: a missing one 
 import httpx
 
 from test_server_api import client_for, new_game, next_state, settings, ws_url
+from test_server_multiprocess import Server
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -38,42 +37,17 @@ def error_shape(body: Any) -> bool:
 # ---------------------------------------------------------------- a real server process
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
-    """``flamecraft serve`` on a free port; yields its base URL and its process id."""
+    """``flamecraft serve`` on a free port with its own SQLite file; yields its base URL and
+    its process id."""
     folder = tmp_path_factory.mktemp("served")
-    port = _free_port()
-    log = (folder / "server.log").open("w")
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from flamecraft.cli import main; "
-         "sys.exit(main(sys.argv[1:]))", "serve", "--port", str(port), "--database",
-         str(folder / "games.sqlite3")], stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            log.close()
-            pytest.fail("the server did not start:\n" + (folder / "server.log").read_text())
-        time.sleep(0.1)
-    yield base, proc.pid
-    proc.terminate()
+    server = Server(f"sqlite:///{folder / 'games.sqlite3'}", folder / "server.log", 3.0)
     try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+        server.wait_ready()
+        yield server.base, server.proc.pid
+    finally:
+        server.stop()
 
 
 def peak_memory_kib(pid: int) -> int:
