@@ -61,7 +61,7 @@ from flamecraft.tui_screen import (
     visible_len,
     wrap,
 )
-from helpers import add_shop, do, fresh, gather, to_ability
+from helpers import add_shop, do, fresh, gather, shop_turning_up_within_a_turn, to_ability
 
 EXE = str(Path(sys.executable).parent / "flamecraft")
 COLOR = re.compile(r"\x1b\[[0-9;]*m")
@@ -231,6 +231,28 @@ def test_looking_at_the_artisan_deck_cannot_be_undone() -> None:
     do(s, ability)
     assert reveals(before, s)
     assert not reveals(fresh(2, seed=1), do(fresh(2, seed=1), "visit Smith Mart"))
+
+
+def test_a_face_down_shop_turning_up_is_an_undo_barrier() -> None:
+    """Issue 12, defect 9: a Park draw followed by the end-of-turn flip and a discard down
+    to 6 shows the new Shop face up while its player is still choosing (seed 472667526, 3
+    seats, purple deck); undo must not turn it face down again (engine level)."""
+    before, played = shop_turning_up_within_a_turn()
+    after = do(before.copy(), played[-1])
+    assert before.facedown and not after.facedown and to_act(after) == to_act(before)
+    assert reveals(before, after)
+
+
+def test_the_terminal_game_cannot_undo_a_shop_turned_face_up() -> None:
+    """Issue 12, defect 9, in the terminal game: after the choice that turns a face-down
+    Shop face up, there is nothing to undo."""
+    before, played = shop_turning_up_within_a_turn()
+    session = Session(before.copy(), 1, [Seat("human", n) for n in ("P1", "P2", "P3")])
+    p = to_act(before)
+    _play(session, played[-1])
+    assert to_act(session.state) == p and not session.state.facedown
+    assert session.undo(p).startswith("nothing to undo")
+    assert not session.state.facedown
 
 
 def test_save_and_load_round_trip(tmp_path: Path) -> None:
