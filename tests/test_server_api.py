@@ -297,6 +297,36 @@ def test_record_and_replay(client: TestClient) -> None:
     assert client.get(f"/api/games/{gid}/replay/{end['step'] + 1}").status_code == 400
 
 
+def test_log_lines_name_the_things_of_public_moves(client: TestClient) -> None:
+    """Issue 13, the last move on the board: a log line carries its action's kind and things
+    (by id) when the whole table reads the action in full, and nothing for a masked one (a
+    kept Fancy Dragon) or a decline, whoever reads it. The replay says which lines are its
+    step's and who acted."""
+    game = new_game(client, "human,random", seed=5, start=True)
+    gid = game["game_id"]
+    with client.websocket_connect(ws_url(game, 0)) as ws:
+        end = play_out(ws, random.Random(4))
+    for line in end["log"]:
+        if line["text"].startswith("visit "):
+            assert line["kind"] == "visit"
+            assert line["args"]["shop"] in {c.id for c in CATALOG.shops}
+        if line["text"].startswith(("keep ", "discard ", "gift an Artisan", "do not", "end turn")):
+            assert "kind" not in line and "args" not in line, line
+    assert any(line["text"].startswith("keep ") and line["player"] == 0 for line in end["log"])
+    last = client.get(f"/api/games/{gid}/replay/{end['step']}").json()
+    assert any(line.get("kind") == "place" for line in last["log"])
+    total = 0
+    record = client.get(f"/api/games/{gid}/record").json()
+    for step in range(1, 41):
+        answer = client.get(f"/api/games/{gid}/replay/{step}").json()
+        lines = answer["log"][len(answer["log"]) - answer["step_lines"]:]
+        assert answer["actor"] in (0, 1)
+        assert all(line["player"] == answer["actor"] for line in lines[:1])
+        total += answer["step_lines"]
+        assert total == len(answer["log"])
+    assert len(record["actions"]) == end["step"]
+
+
 def test_rematch(client: TestClient) -> None:
     """Issue 7, play again: a new game with the same seats and a new token for the asker;
     each player's old token also opens their new seat; asking twice gives the same game."""
@@ -406,7 +436,13 @@ def test_cards_bots_and_pages(client: TestClient) -> None:
     for e in cards["enchantments"]:
         assert e["deck"] in ("purple", "golden") and e["cost"]
         assert set(e["cost"]) <= {*cards["goods"], "COIN"}
-    assert set(client.get("/api/bots").json()["bots"]) == set(BOTS)
+    bots = client.get("/api/bots").json()
+    assert set(bots["bots"]) == set(BOTS)
+    # strongest first, each with its few words; the default answers within about a second
+    assert bots["bots"][:2] == ["ismcts", "planner"] and bots["bots"][-1] == "random"
+    assert bots["default"] == "planner"
+    assert [b["name"] for b in bots["ladder"]] == bots["bots"]
+    assert all(b["about"] for b in bots["ladder"])
     for path in ("/", "/play/anything"):
         page = client.get(path)
         assert page.status_code == 200 and "<html" in page.text.lower()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from .core.actions import Action
 from .core.engine import legal_actions
@@ -28,7 +29,29 @@ BotPolicy = Callable[[GameState, random.Random], Action]
 # The seat kinds a game can be set up with, by name. A stronger bot registers itself here and
 # becomes available to ``flamecraft play --seats`` without any change to the play screen.
 BOTS: dict[str, BotPolicy] = {"random": random_action}
-DEFAULT_BOT = "random"
+
+
+@dataclass(frozen=True, slots=True)
+class BotInfo:
+    """A bot as a person choosing an opponent reads it: its name and a few words."""
+
+    name: str
+    about: str
+
+
+# The bots offered as opponents, strongest first, with a few words each: data, so the web
+# lobby (GET /api/bots) and the terminal's setup list the same thing in the same order.
+BOT_LADDER: tuple[BotInfo, ...] = (
+    BotInfo("ismcts", "searches many possible futures; the strongest, but thinks a second "
+            "per choice"),
+    BotInfo("planner", "plans its whole turn; a solid player"),
+    BotInfo("greedy", "takes the best-looking next step; quick and easy to beat"),
+    BotInfo("random", "picks any legal move; only for learning the rules"),
+)
+# The default opponent: the strongest bot that answers within about a second a turn (the
+# planner thinks ~50 ms a choice; ismcts a second a choice, several seconds a turn). A first
+# game should never be against a random opponent by accident.
+DEFAULT_BOT = "planner"
 
 
 def _register_ladder() -> None:

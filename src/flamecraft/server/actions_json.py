@@ -18,6 +18,7 @@ from ..core import actions as A
 from ..core.actions import Action
 from ..core.board import CATALOG
 from ..core.engine import legal_actions, text
+from ..core.events import Event
 from ..core.goods import COIN, GOOD_KEYS
 from ..core.state import GameState
 
@@ -102,3 +103,13 @@ def legal_json(s: GameState) -> list[dict[str, Any]]:
     """The legal actions of the player to act, in the engine's order (``index`` is what an
     ``act`` message sends back)."""
     return [action_json(s, a, i) for i, a in enumerate(legal_actions(s))]
+
+
+def event_things(e: Event) -> dict[str, Any]:
+    """What a log line's action concerns (``kind`` and ``args``, as for a legal action), so the
+    page can light up the last move on the board; only for an action the whole table reads in
+    full (``public == full``): a masked one (a Fancy Dragon kept, a dragon discarded or
+    gifted) or a decline names nothing, whoever reads it."""
+    if e.public is None or e.public != e.full:
+        return {}
+    return {"kind": KIND_NAMES[e.action[0]], "args": _ARGS[e.action[0]](e.action)}

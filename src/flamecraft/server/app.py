@@ -24,11 +24,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
-from ..bots import BOTS, DEFAULT_BOT
+from ..bots import BOT_LADDER, BOTS, DEFAULT_BOT
 from ..core.board import CATALOG
 from ..core.events import log_for
 from ..core.goods import GOOD_KEYS
 from ..core.view import view
+from .actions_json import event_things
 from .games import (
     FINISHED,
     OPEN,
@@ -256,7 +257,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/bots")
     async def bots() -> dict[str, Any]:
-        return {"bots": list(BOTS), "default": DEFAULT_BOT}
+        """The bots offered, strongest first, each with a few words (``bots.BOT_LADDER``)."""
+        ladder = [b for b in BOT_LADDER if b.name in BOTS]
+        return {"bots": [b.name for b in ladder], "default": DEFAULT_BOT,
+                "ladder": [{"name": b.name, "about": b.about} for b in ladder]}
 
     @app.post("/api/games", status_code=201)
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
@@ -324,10 +328,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise GameError("malformed", f"step must be 0–{steps}, not {step}", 400)
         table = session.table
         shown = table.log[:table.log_ends[step - 1]] if step else []
-        log_lines = [{"turn": e.turn, "player": e.seat, "text": line}
+        log_lines = [{"turn": e.turn, "player": e.seat, "text": line, **event_things(e)}
                      for e, line in log_for(shown, None)]
+        # what happened at this step, as the table read it: its own lines of the public log
+        # (none for a decline, which changes nothing on the table), and who acted
+        began = table.log_ends[step - 2] if step > 1 else 0
+        happened = len(log_for(table.log[began:table.log_ends[step - 1]], None)) if step else 0
+        actor = table.actions[step - 1].seat if step else None
         return {"step": step, "steps": steps, "view": view(states[step], None),
-                "log": log_lines}
+                "log": log_lines, "step_lines": happened, "actor": actor}
 
     # --- the live table
 

@@ -53,7 +53,7 @@ from ..sessions import (
     Snapshot,
     reveals,
 )
-from .actions_json import legal_json
+from .actions_json import event_things, legal_json
 from .botpool import BotLanes
 from .names import check_seat_names, clean
 from .pubsub import Bus, make_bus
@@ -189,7 +189,7 @@ class Table:
             self.undo.clear()
         self.actions.append(row)
         for e in step.events:
-            line = {"turn": e.turn, "player": e.seat}
+            line = {"turn": e.turn, "player": e.seat, **event_things(e)}
             actor, other = e.seen_by(e.seat), e.seen_by(None)
             self.log.append(e)
             self.log_json.append((_dumps({**line, "text": actor}),

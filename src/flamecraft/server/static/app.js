@@ -4,10 +4,13 @@
 // request line, log or Referer holds it), and reaches the live table in the WebSocket
 // subprotocol header; an old ?seat=&token= link still works and is moved into the fragment.
 
+import { Attention } from "./attention.js";
 import { Catalog } from "./cards.js";
 import { api, fill, h } from "./dom.js";
 import { Live } from "./live.js";
-import { forgetOtherLinks, rememberLinks, showLobby, waitingRoom } from "./lobby.js";
+import {
+  forgetOtherLinks, forgetSeat, rememberLinks, rememberSeat, showLobby, waitingRoom,
+} from "./lobby.js";
 import { showReplay } from "./replay.js";
 import { Table } from "./table.js";
 
@@ -51,19 +54,30 @@ function startTable(cat, info, seat, token) {
       "Play again") : null,
     h("a", { class: "button", href: `/play/${gameId}?replay=1` }, "Watch the replay"),
     h("a", { class: "button", href: "/" }, "Back to the lobby"));
+  const attention = new Attention();
+  let remembered = false;
   table = new Table(root, cat, {
     send: (msg) => live.send(msg),
     title: info.name || "",
     finishedButtons,
+    sound: seat !== null ? { on: () => attention.soundOn(), toggle: () => attention.toggleSound() }
+      : null,
+    onUpdate: (t) => attention.update(t.myTurn),
   });
   const protocols = seat !== null ? ["flamecraft", `flamecraft-seat.${seat}.${token}`] : [];
   live = new Live(`/ws/games/${gameId}`, protocols, (msg) => {
     if (msg.type === "state") {
       if (msg.rematch && msg.rematch.link) table.rematchLink = msg.rematch.link;
+      if (!remembered && seat !== null && msg.seat === seat) {
+        // the key was accepted: "my games" in the lobby leads back here
+        rememberSeat(gameId, seat, token, info.name);
+        remembered = true;
+      }
       table.update(msg);
     }
     else if (msg.type === "error") {
       if (["bad_token", "not_found", "too_many"].includes(msg.code)) live.stop();
+      if (["bad_token", "not_found"].includes(msg.code) && seat !== null) forgetSeat(gameId, seat);
       if (table.msg) table.showError(msg);
       else if (msg.code === "too_many") problem(`This table cannot be opened now: ${msg.message}`);
       else problem(`This link does not open a seat: ${msg.message || msg.code}`);

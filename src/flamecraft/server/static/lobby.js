@@ -4,21 +4,62 @@
 import { api, copyText, fill, h } from "./dom.js";
 import { SEAT_MARKS } from "./cards.js";
 
-const FALLBACK_BOTS = ["random"];
+const FALLBACK_BOTS = { ladder: [{ name: "random", about: "" }], default: "random" };
 const REFRESH_MS = 4000;
+const MY_GAMES = "flamecraft-my-games";
+const MY_GAMES_KEPT = 30;
 
-/** The bot names the server offers (GET /api/bots), or the one every server has. */
-export async function botNames() {
+/** The bots the server offers, strongest first with a few words each, and the default one
+ * (GET /api/bots; the list itself is flamecraft.bots.BOT_LADDER, in Python). */
+export async function botLadder() {
   try {
     const data = await api("GET", "/api/bots");
-    const list = Array.isArray(data) ? data : data && (data.bots || data.names);
-    if (Array.isArray(list) && list.length) {
-      return list.map((b) => (typeof b === "string" ? b : b.name)).filter(Boolean);
+    if (data && Array.isArray(data.ladder) && data.ladder.length) {
+      return { ladder: data.ladder, default: data.default || data.ladder[0].name };
+    }
+    if (data && Array.isArray(data.bots) && data.bots.length) {
+      return { ladder: data.bots.map((name) => ({ name, about: "" })),
+        default: data.default || data.bots[0] };
     }
   } catch {
     // an older server without the list: fall back
   }
   return FALLBACK_BOTS;
+}
+
+/** The seats this browser holds (a seat's key opens its hand: kept in localStorage so that a
+ * closed tab is not a lost seat), newest first. */
+export function myGames() {
+  try {
+    const list = JSON.parse(localStorage.getItem(MY_GAMES) || "[]");
+    return Array.isArray(list) ? list.filter((g) => g && g.game_id && g.token) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Remembers a seat this browser opened (the newest first; the oldest beyond a few dozen are
+ * dropped). */
+export function rememberSeat(gameId, seat, token, name) {
+  try {
+    const rest = myGames().filter((g) => !(g.game_id === gameId && g.seat === seat));
+    const old = myGames().find((g) => g.game_id === gameId && g.seat === seat);
+    const entry = { game_id: gameId, seat, token, name: name || (old && old.name) || gameId,
+      added: (old && old.added) || Date.now() };
+    localStorage.setItem(MY_GAMES, JSON.stringify([entry, ...rest].slice(0, MY_GAMES_KEPT)));
+  } catch {
+    // private mode or storage full: the link in the address bar is still the key
+  }
+}
+
+/** Forgets a seat (the lobby's "forget", or a key the server no longer takes). */
+export function forgetSeat(gameId, seat) {
+  try {
+    localStorage.setItem(MY_GAMES, JSON.stringify(myGames().filter((g) =>
+      !(g.game_id === gameId && g.seat === seat))));
+  } catch {
+    // nothing was kept
+  }
 }
 
 /** Remembers the links of a game this browser created, for its waiting room. */
@@ -75,7 +116,7 @@ function linkRow(label, link) {
 
 /** The lobby page. */
 export async function showLobby(root) {
-  const bots = await botNames();
+  const { ladder, default: defaultBot } = await botLadder();
   const seatsBox = h("div", { class: "seats" });
   const count = h("select", { id: "players", name: "players" },
     [1, 2, 3, 4, 5].map((n) => h("option", { value: n, selected: n === 2 }, String(n))));
@@ -89,11 +130,12 @@ export async function showLobby(root) {
     const n = Number(count.value);
     fill(seatsBox, Array.from({ length: n }, (_, i) => {
       const prev = old[i] || { name: i === 0 ? "You" : `Bot ${i}`, kind: i === 0 ? "human" : "bot",
-        bot: bots[0] };
+        bot: defaultBot };
+      // strongest first, each with its few words; the default is the strongest quick one
       const bot = h("select", { class: "seat-bot", "aria-label": `Seat ${i + 1} bot strength`,
         title: "Bot strength",
-        hidden: prev.kind !== "bot" }, bots.map((b) => h("option", { value: b,
-        selected: b === prev.bot }, b)));
+        hidden: prev.kind !== "bot" }, ladder.map((b) => h("option", { value: b.name,
+        selected: b.name === prev.bot }, b.about ? `${b.name} — ${b.about}` : b.name)));
       const kind = h("select", { class: "seat-kind", "aria-label": `Seat ${i + 1} player`,
         onchange: (e) => { bot.hidden = e.target.value !== "bot"; } },
       h("option", { value: "human", selected: prev.kind === "human" }, "Person"),
@@ -141,15 +183,18 @@ export async function showLobby(root) {
       return seat;
     });
     const seed = data.get("seed");
+    // you against bots (one person, the rest bots): nobody to wait for, so it starts at once
+    const alone = seats.filter((s) => s.kind === "human").length === 1;
     const body = { name: String(data.get("name") || "").trim() || "Flamecraft game", seats,
       deck: data.get("deck") || "purple", companions: data.get("companions") === "on",
-      seed: seed === "" || seed === null ? null : Number(seed) };
+      seed: seed === "" || seed === null ? null : Number(seed), start: alone };
     const submit = form.querySelector("button[type=submit]");
     submit.disabled = true;
     try {
       const created = await api("POST", "/api/games", body);
       rememberLinks(created);
       const mine = created.seats.find((s) => s.token);
+      if (mine) rememberSeat(created.game_id, mine.seat, mine.token, body.name);
       location.href = mine ? mine.link : created.spectate;
     } catch (err) {
       fill(message, h("p", { class: "error" }, `The game could not be created: ${err.message}`));
@@ -158,10 +203,14 @@ export async function showLobby(root) {
   });
 
   const list = h("div", { class: "game-list", "aria-live": "polite" }, "Loading games…");
+  const mineBox = h("section", { class: "my-games", "aria-label": "My games", hidden: true });
   fill(root, h("header", { class: "topbar" }, h("a", { class: "brand", href: "/" }, "Flamecraft"),
     h("span", { class: "muted" }, "play in the browser")),
   h("main", { class: "lobby" }, form,
-    h("section", { class: "games", "aria-label": "Games" }, h("h2", {}, "Games"), list)));
+    h("div", { class: "lobby-lists" },
+      mineBox,
+      h("section", { class: "games", "aria-label": "Games" }, h("h2", {}, "Games"), list))));
+  drawMyGames(mineBox);
 
   const refresh = async () => {
     if (!list.isConnected) return;
@@ -174,6 +223,49 @@ export async function showLobby(root) {
     setTimeout(refresh, REFRESH_MS);
   };
   refresh();
+}
+
+/** "My games": the seats this browser holds, with where each game stands, so a closed tab
+ * is not a lost seat. */
+async function drawMyGames(box) {
+  const mine = myGames();
+  if (!mine.length) return;
+  const rows = await Promise.all(mine.map(async (g) => {
+    try {
+      return { g, info: await api("GET", `/api/games/${encodeURIComponent(g.game_id)}`) };
+    } catch (err) {
+      return { g, info: null, gone: /no game/.test(err.message) };
+    }
+  }));
+  const order = { running: 0, open: 1, finished: 2 };
+  const kept = rows.filter((r) => !r.gone);
+  for (const r of rows) if (r.gone) forgetSeat(r.g.game_id, r.g.seat);
+  kept.sort((a, b) => (order[a.info ? a.info.status : "x"] ?? 3)
+    - (order[b.info ? b.info.status : "x"] ?? 3));
+  if (!kept.length) return;
+  const link = (g) => `/play/${encodeURIComponent(g.game_id)}#seat=${g.seat}&token=${g.token}`;
+  fill(box, h("h2", {}, "My games ", h("span", { class: "muted small" }, "kept in this browser")),
+    h("ul", {}, kept.map(({ g, info }) => {
+      const status = info ? info.status : "unknown";
+      const seatName = info && info.seats[g.seat] ? info.seats[g.seat].name : "";
+      const others = info ? info.seats.filter((s) => s.seat !== g.seat).map((s) => s.name) : [];
+      const what = status === "running" ? "running — continue" : status === "open"
+        ? "waiting to start" : status === "finished" ? "finished" : "";
+      const li = h("li", { class: "game-entry my-game", dataset: { game: g.game_id } },
+        h("strong", {}, (info && info.name) || g.name), " ",
+        h("span", { class: "muted" }, [seatName ? `as ${seatName}` : "",
+          others.length ? ` vs ${others.join(", ")}` : "", what ? ` · ${what}` : ""].join("")),
+        " ",
+        h("a", { class: `button${status === "running" ? " primary" : ""}`, href: link(g) },
+          status === "finished" ? "Result" : "Open"), " ",
+        h("button", { class: "link small", "aria-label": `Forget ${g.name}`, onclick: () => {
+          forgetSeat(g.game_id, g.seat);
+          li.remove();
+          if (!box.querySelector("li")) box.hidden = true;
+        } }, "forget"));
+      return li;
+    })));
+  box.hidden = false;
 }
 
 function drawGames(list, games) {
@@ -236,6 +328,7 @@ export function waitingRoom(root, info, seat, token) {
               const body = { seat, token };
               if (name) body.name = name;
               if (await act("join", body)) {
+                rememberSeat(info.game_id, seat, token, game.name);
                 joined = true;
                 left = false;
                 poll();

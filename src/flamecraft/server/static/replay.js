@@ -11,12 +11,30 @@ export async function showReplay(root, cat, info) {
   let steps = 0;
   let loading = false;
   const cache = new Map();
+  let current = null; // the step's answer: its view, log, lines of this step and actor
   const table = new Table(root, cat, {
     readOnly: true,
     title: info.name || "",
     replayLabel: "Replay",
     extraTop: () => controls(),
+    stepLines: () => (current ? current.step_lines || 0 : 0),
+    stepText: () => stepText(),
   });
+
+  /** What happened at this step, as the table read it (its lines of the public log). */
+  function stepText() {
+    if (!current || !current.step) return "The start of the game: the deal, before anyone chose.";
+    const names = current.view.players.map((p) => p.name);
+    const who = names[current.actor] || `Seat ${current.actor + 1}`;
+    const n = current.step_lines || 0;
+    const lines = n ? current.log.slice(current.log.length - n) : [];
+    const own = lines.filter((l) => l.player === current.actor).map((l) => l.text);
+    const rest = lines.filter((l) => l.player !== current.actor)
+      .map((l) => `${names[l.player] || "?"}: ${l.text}`);
+    const said = [...own, ...rest].join("; ");
+    return [`Step ${current.step}: `, h("span", { class: "who" }, who), said ? ` — ${said}`
+      : " made a choice that changes nothing on the table (a decline)."];
+  }
 
   async function go(target) {
     if (loading) return;
@@ -30,6 +48,7 @@ export async function showReplay(root, cat, info) {
       }
       step = data.step;
       steps = data.steps;
+      current = data;
       table.update({ type: "state", version: step, seat: null, view: data.view, legal: [],
         log: data.log || [], choosing: data.choosing || "", can_undo: false,
         status: "finished" });
@@ -46,14 +65,14 @@ export async function showReplay(root, cat, info) {
       onchange: (e) => go(Number(e.target.value)) });
     return h("nav", { class: "replay-controls", "aria-label": "Replay controls" },
       h("button", { onclick: () => go(0), disabled: step === 0, dataset: { focus: "r-first" },
-        "aria-label": "First step" }, "⏮"),
+        "aria-label": "First step" }, "« First"),
       h("button", { onclick: () => go(step - 1), disabled: step === 0,
         dataset: { focus: "r-prev" }, "aria-label": "Previous step" }, "◀ Prev"),
       slider,
       h("button", { onclick: () => go(step + 1), disabled: step >= steps,
         dataset: { focus: "r-next" }, "aria-label": "Next step" }, "Next ▶"),
       h("button", { onclick: () => go(steps), disabled: step >= steps,
-        dataset: { focus: "r-last" }, "aria-label": "Last step" }, "⏭"),
+        dataset: { focus: "r-last" }, "aria-label": "Last step" }, "Last »"),
       h("span", { class: "replay-step", "aria-live": "polite" }, `Step ${step} of ${steps}`),
       h("a", { class: "button", href: `/play/${gameId}` }, "Final table"),
       h("a", { class: "button", href: "/" }, "Lobby"));

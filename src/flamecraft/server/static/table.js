@@ -20,6 +20,11 @@ const GAIN_KINDS = new Set(["take_good", "gain_good", "gain_two", "gain_set", "c
 // Actions that are also offered as buttons even though a board element stands for them.
 const BUTTON_TOO = new Set(["draw_deck", "use_ability"]);
 const LOG_LINES = 60;
+const SINCE_LINES = 6; // "since your last turn": at most this many lines, then "and N more"
+// Declines that "skip the rest of my turn" sends one after another (the optional steps after
+// gathering or enchanting). It stops at anything else: a Sun Dragon to reveal (whose decline,
+// "end turn", is never sent for you), a gift owed, a choice with something to gain.
+const SKIP_REST = new Set(["place", "fire", "ability", "firing", "companion", "trade"]);
 
 const HINTS = {
   keep_fancy: "Pick the Fancy Dragon to keep (its goal is on the card).",
@@ -139,6 +144,11 @@ export class Table {
     return !this.opts.readOnly && this.legal.length > 0;
   }
 
+  /** The decline of this decision that "skip the rest of my turn" may send, if any. */
+  skippable() {
+    return this.legal.find((a) => a.kind === "skip" && SKIP_REST.has((a.args || {}).skip));
+  }
+
   /** A new state message from the server. */
   update(msg) {
     const sameDecision = this.msg && msg.version === this.msg.version;
@@ -150,7 +160,29 @@ export class Table {
       const texts = new Set(this.legal.map((a) => a.text));
       if (!this.sel.texts.every((t) => texts.has(t))) this.sel = null;
     }
+    // "skip the rest of my turn": the next optional step is declined too, without a redraw
+    // in between, as long as the turn lasts and the step is one of those declines
+    if (this.skipping !== undefined) {
+      const next = this.myTurn && msg.view && msg.view.turn === this.skipping && this.skippable();
+      if (next && !sameDecision) {
+        this.msg = msg;
+        if (this.opts.onUpdate) this.opts.onUpdate(this);
+        this.send(next.index);
+        if (this.busy) return;
+      }
+      if (!next) this.skipping = undefined;
+    }
     this.render();
+    if (this.opts.onUpdate) this.opts.onUpdate(this);
+  }
+
+  /** Declines this optional step and each one after it in this turn (one click for what
+   * took up to four: do not place, do not fire up, do not use the ability…). */
+  skipRest() {
+    const first = this.skippable();
+    if (!first || !this.msg.view) return;
+    this.skipping = this.msg.view.turn;
+    this.send(first.index);
   }
 
   setConnection(status, info) {
@@ -174,6 +206,7 @@ export class Table {
     const base = ERROR_TEXT[err.code] || "Something went wrong.";
     const detail = err.message && err.code !== "stale" ? err.message : "";
     this.busy = false;
+    this.skipping = undefined;
     this.setNotice(detail && !detail.startsWith(base) ? `${base} ${detail}` : base, "error");
     this.render();
   }
@@ -281,7 +314,8 @@ export class Table {
       return;
     }
     const card = event.target.closest("[data-detail]");
-    if (card) this.showDetail(card.dataset.detail, true);
+    // a listed choice names its card for hovering; clicking it chooses, nothing more
+    if (card && !card.closest(".legal, .choices")) this.showDetail(card.dataset.detail, true);
   }
 
   onKeyOnElement(event) {
@@ -384,7 +418,9 @@ export class Table {
     // for tests and styling: which state is drawn, and whether a choice is awaited here
     Object.assign(this.root.dataset, { version: String(this.msg.version),
       myturn: this.myTurn && !this.busy ? "1" : "0", busy: this.busy ? "1" : "0",
-      over: view.over ? "1" : "0", selecting: this.sel ? "1" : "0" });
+      over: view.over ? "1" : "0", selecting: this.sel ? "1" : "0",
+      // a decision about the Town: on a phone the Town comes first (style.css)
+      where: this.myTurn && this.legal.some((a) => a.kind === "visit") ? "town" : "" });
     this.root.classList.toggle("is-busy", this.busy);
     fill(this.root,
       this.drawTop(view),
@@ -427,6 +463,13 @@ export class Table {
   decorate() {
     const clickable = this.clickableKeys();
     const present = new Set();
+    const last = this.lastMoveKeys();
+    if (last.size) {
+      for (const el of this.root.querySelectorAll("[data-key], [data-detail]")) {
+        if (el.closest(".log, .legal, .prompt, .details")) continue;
+        if (last.has(el.dataset.key) || last.has(el.dataset.detail)) el.classList.add("last-move");
+      }
+    }
     for (const el of this.root.querySelectorAll("[data-key]")) {
       const key = el.dataset.key;
       const cands = clickable.get(key);
@@ -436,8 +479,8 @@ export class Table {
       el.classList.add("can");
       el.tabIndex = 0;
       if (el.tagName !== "BUTTON") el.setAttribute("role", "button");
-      const label = cands.length === 1 ? cands[0].text : `${cands.length} choices: `
-        + cands.slice(0, 4).map((a) => a.text).join("; ");
+      const label = cands.length === 1 ? labelOf(cands[0]) : `${cands.length} choices: `
+        + cands.slice(0, 4).map(labelOf).join("; ");
       el.setAttribute("aria-label", label);
       el.title = label;
     }
@@ -450,7 +493,7 @@ export class Table {
       tile.classList.add("can");
       tile.tabIndex = 0;
       if (tile.tagName !== "BUTTON") tile.setAttribute("role", "button");
-      const label = cands.length === 1 ? cands[0].text : `${cands.length} choices`;
+      const label = cands.length === 1 ? labelOf(cands[0]) : `${cands.length} choices`;
       tile.setAttribute("aria-label", label);
       tile.title = label;
       tiles.push(tile);
@@ -498,6 +541,10 @@ export class Table {
       view.end_triggered && !view.over ? h("span", { class: "tag warn" }, "final round") : null,
       h("span", { class: "role" }, role),
       h("span", { class: `conn conn-${this.conn}`, "aria-live": "polite" }, this.connText()),
+      this.opts.sound ? h("button", { class: "link sound", "aria-pressed": String(this.opts.sound.on()),
+        title: "A short sound when your turn comes (off unless you turn it on)",
+        onclick: () => { this.opts.sound.toggle(); this.render(); } },
+      this.opts.sound.on() ? "♪ Sound on" : "♪ Sound off") : null,
       this.msg.can_undo && !this.opts.readOnly
         ? h("button", { class: "undo", onclick: () => this.undo(), disabled: this.busy,
           dataset: { focus: "undo" } }, "↶ Undo") : null);
@@ -520,7 +567,11 @@ export class Table {
     }
     const actor = view.to_act;
     const choosing = this.msg.choosing || "";
-    if (this.myTurn) {
+    if (this.opts.stepText) {
+      // a replay: what happened at this step (from the public log), not who is choosing
+      out.push(h("p", { class: "prompt-text step-text" }, this.opts.stepText()));
+    } else if (this.myTurn) {
+      out.push(this.drawSince(view));
       out.push(h("p", { class: "prompt-text mine" },
         h("strong", {}, "Your turn"), ` — choose ${choosing}.`));
       const kinds = [...new Set(this.legal.map((a) => a.kind))];
@@ -537,19 +588,74 @@ export class Table {
       out.push(h("p", { class: "hint" }, "Now click a highlighted thing, or pick one:"));
       out.push(h("div", { class: "choices" },
         this.sel.cands.map((a) => h("button", { class: "choice", dataset: { focus: `c${a.index}` },
-          onclick: () => this.send(a.index) }, a.text)),
+          onclick: () => this.send(a.index) }, labelOf(a))),
         h("button", { class: "choice cancel", onclick: () => { this.sel = null; this.render(); } },
           "Cancel")));
     } else if (this.myTurn) {
       const buttons = this.legal.filter((a) => !keysOf(a).length || BUTTON_TOO.has(a.kind));
+      // a decline is never the first button (a quick click must not skip a choice)
+      buttons.sort((a, b) => Number(isDecline(a)) - Number(isDecline(b)));
+      const skip = this.skippable();
       if (buttons.length) {
         out.push(h("div", { class: "choices" }, buttons.map((a) => h("button", {
-          class: `choice kind-${a.kind}`, dataset: { focus: `c${a.index}` },
-          onclick: () => this.send(a.index) }, capital(a.text)))));
+          class: `choice kind-${a.kind}${isDecline(a) ? " decline" : ""}`,
+          dataset: { focus: `c${a.index}`, ...(a.detail ? { detail: a.detail } : {}) },
+          onclick: () => this.send(a.index) }, capital(labelOf(a)))),
+        skip ? h("button", { class: "choice decline skip-rest", dataset: { focus: "skip-rest" },
+          title: "Declines this step and every optional one after it in this turn "
+            + "(placing, firing up, the Shop ability); stops at any other choice",
+          onclick: () => this.skipRest() }, "Skip the rest of my turn") : null));
       }
     }
     out.push(h("div", { class: "offer", hidden: true }));
     return out;
+  }
+
+  /** "Since your last turn": the other seats' lines of this seat's own log since its last
+   * turn, short, above the prompt at the turn's first choice (what the log holds, nothing
+   * more). */
+  drawSince(view) {
+    const log = this.msg.log || [];
+    // once this turn's first choice is made, the summary has been read: it gives way
+    if (log.some((line) => line.player === this.msg.seat && line.turn === view.turn)) return null;
+    const lines = sinceLastTurn(log, this.msg.seat, view.turn);
+    if (!lines.length) return null;
+    const names = view.players.map((p) => p.name);
+    const shown = lines.slice(-SINCE_LINES);
+    return h("div", { class: "since", "aria-label": "Since your last turn" },
+      h("strong", {}, "Since your last turn: "),
+      h("ul", {}, shown.map((line) => h("li", {},
+        names[line.player] ? h("span", { class: "who" }, `${names[line.player]}: `) : null,
+        line.text))),
+      lines.length > shown.length ? h("span", { class: "muted small" },
+        `… and ${lines.length - shown.length} earlier (see the log)`) : null);
+  }
+
+  /** The keys of the things the last move concerned (see lastMove()). */
+  lastMoveKeys() {
+    const keys = new Set();
+    for (const line of this.lastMove()) {
+      if (!line.kind) continue;
+      // "good:X" is this seat's own Good on the board: not the thing another seat moved
+      for (const k of keysOf(line)) if (!k.startsWith("good:")) keys.add(k);
+    }
+    return keys;
+  }
+
+  /** The lines of the last move: a replay's step; for a seat, the latest run of lines of
+   * another seat (what it missed); for a spectator, the latest run of lines of one seat. */
+  lastMove() {
+    const lines = this.msg.log || [];
+    if (this.opts.stepLines !== undefined) return lines.slice(lines.length - this.opts.stepLines());
+    const me = this.readOnlySeat();
+    let end = lines.length;
+    while (end > 0 && me !== null && lines[end - 1].player === me) end -= 1;
+    if (!end) return [];
+    const who = lines[end - 1].player;
+    const turn = lines[end - 1].turn;
+    let begin = end;
+    while (begin > 0 && lines[begin - 1].player === who && lines[begin - 1].turn === turn) begin -= 1;
+    return lines.slice(begin, end);
   }
 
   drawTown(view) {
@@ -728,9 +834,10 @@ export class Table {
     return h("details", { class: "legal", open: true },
       h("summary", {}, `All choices (${this.legal.length}) — or press its number`),
       h("ol", {}, this.legal.map((a, i) => h("li", {}, h("button", {
-        class: "legal-item", dataset: { focus: `l${a.index}` }, disabled: this.busy,
+        class: "legal-item", disabled: this.busy,
+        dataset: { focus: `l${a.index}`, ...(a.detail ? { detail: a.detail } : {}) },
         onclick: () => this.send(a.index) }, h("span", { class: "num" }, `${i + 1}`),
-      " ", a.text)))));
+      " ", a.text, a.facts ? h("span", { class: "facts" }, ` ${a.facts}`) : null)))));
   }
 
   drawLog() {
@@ -770,6 +877,26 @@ export class Table {
               n + (p.goods[g] || 0), 0)))))))),
       h("p", { class: "muted small" }, "★ winner. Ties: most dragons in hand, then most Goods."));
   }
+}
+
+/** An action as a person reads it: its stable text and its facts (core/describe.py). */
+export function labelOf(action) {
+  return action.facts ? `${action.text} ${action.facts}` : action.text;
+}
+
+function isDecline(action) {
+  return action.kind === "skip" || action.kind === "end_turn";
+}
+
+/** The other seats' lines since this seat's last turn (its own lines of an earlier turn
+ * end it; a spectator has none). */
+export function sinceLastTurn(lines, seat, turn) {
+  if (seat === null || seat === undefined) return [];
+  let begin = lines.length;
+  while (begin > 0 && !(lines[begin - 1].player === seat && lines[begin - 1].turn < turn)) {
+    begin -= 1;
+  }
+  return lines.slice(begin).filter((line) => line.player !== seat);
 }
 
 function capital(text) {

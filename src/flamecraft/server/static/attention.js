@@ -1,0 +1,76 @@
+// Nothing missed: the tab's title and icon say when it is your turn ("● Your turn —
+// Flamecraft"), so a player in another tab sees it; an optional short sound (off unless
+// turned on, remembered in this browser) says it too.
+
+const TITLE = "Flamecraft";
+const MINE = "● Your turn — Flamecraft";
+const SOUND_KEY = "flamecraft-sound";
+const FLAME = "M8 1C9 5 13 6 13 10a5 5 0 0 1-10 0c0-2 1-3 2-4 0 2 1 3 2 3C7 6 6 4 8 1z";
+
+function iconHref(mine) {
+  // the flame, and on your turn a dot beside it (a data: image: the CSP's img-src allows it)
+  const dot = mine ? "<circle cx='12.5' cy='3.5' r='3.5' fill='%231565c0'/>" : "";
+  return "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E"
+    + `%3Cpath d='${FLAME}' fill='%23d9480f'/%3E${dot.replace(/</g, "%3C").replace(/>/g, "%3E")}`
+    + "%3C/svg%3E";
+}
+
+export class Attention {
+  constructor() {
+    this.mine = null;
+    this.audio = null;
+  }
+
+  soundOn() {
+    try {
+      return localStorage.getItem(SOUND_KEY) === "on";
+    } catch {
+      return false;
+    }
+  }
+
+  toggleSound() {
+    const on = !this.soundOn();
+    try {
+      localStorage.setItem(SOUND_KEY, on ? "on" : "off");
+    } catch {
+      // private mode: the choice lasts as long as the page
+    }
+    if (on) this.beep(); // a click is a user gesture: the browser lets audio start now
+  }
+
+  /** Called after every state: changes the title and icon when the turn comes or goes. */
+  update(mine) {
+    if (mine === this.mine) return;
+    const came = mine && this.mine !== null;
+    this.mine = mine;
+    document.title = mine ? MINE : TITLE;
+    let link = document.querySelector("link[rel~='icon']");
+    if (!link) {
+      link = document.createElement("link");
+      link.rel = "icon";
+      document.head.appendChild(link);
+    }
+    link.href = iconHref(mine);
+    link.dataset.turn = mine ? "mine" : "";
+    if (came && this.soundOn()) this.beep();
+  }
+
+  beep() {
+    try {
+      this.audio = this.audio || new AudioContext();
+      const ctx = this.audio;
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      osc.frequency.value = 660;
+      gain.gain.setValueAtTime(0.0001, ctx.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.15, ctx.currentTime + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + 0.35);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start();
+      osc.stop(ctx.currentTime + 0.4);
+    } catch {
+      // no audio here: the title and icon still say it
+    }
+  }
+}
