@@ -364,6 +364,17 @@ def test_rematch(client: TestClient) -> None:
     assert client.get(f"/api/games/{gid}").json()["rematch"] == new["game_id"]
 
 
+def test_a_rematch_against_bots_starts_at_once(client: TestClient) -> None:
+    """Issue 13: one person against bots waits for nobody, so the new game starts at once
+    (as the first one did, created with ``start``)."""
+    game = new_game(client, "human,random", seed=2, start=True)
+    gid, token = game["game_id"], game["seats"][0]["token"]
+    with client.websocket_connect(ws_url(game, 0)) as ws:
+        play_out(ws, random.Random(1))
+    new = client.post(f"/api/games/{gid}/rematch", json={"seat": 0, "token": token}).json()
+    assert client.get(f"/api/games/{new['game_id']}").json()["status"] == "running"
+
+
 def test_a_rematch_gives_the_asker_only_their_own_key(client: TestClient) -> None:
     """Issue 12, defect 1: the guest who asks for a rematch receives their own new key and
     no one else's, so they cannot open the host's seat (and read the host's hand); the host

@@ -764,7 +764,8 @@ class Games:
                     "game": entry_json(new.table.row)}
         specs = [{"kind": s.kind, "bot": s.bot, "name": s.name} for s in row.seats]
         o = row.options
-        created = await self.create(row.name, specs, o.deck, o.companions, None,
+        alone = sum(1 for s in row.seats if s.kind == HUMAN) == 1  # nobody to wait for
+        created = await self.create(row.name, specs, o.deck, o.companions, None, begin=alone,
                                     tokens_from=row, first_player=o.first_player,
                                     asker=seat)
 
