@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from .core.actions import Action
 from .core.cards import Catalog, load_catalog
+from .core.describe import Choice, choices, describe
 from .core.engine import (
     apply,
     apply_in_place,
@@ -39,9 +40,9 @@ from .core.state import GameState, Options
 from .core.view import view
 
 __all__ = [
-    "Action", "CardDataError", "Catalog", "FlamecraftError", "GameOverError", "GameRecord",
-    "GameState", "IllegalActionError", "Options", "StateFormatError", "apply", "apply_in_place",
-    "describe_decision", "dump_record", "dump_state", "is_over", "legal_actions", "load_catalog",
-    "load_record", "load_state", "parse_action", "replay", "start", "text", "to_act", "view",
-    "winners",
+    "Action", "CardDataError", "Catalog", "Choice", "FlamecraftError", "GameOverError",
+    "GameRecord", "GameState", "IllegalActionError", "Options", "StateFormatError", "apply",
+    "apply_in_place", "choices", "describe", "describe_decision", "dump_record", "dump_state",
+    "is_over", "legal_actions", "load_catalog", "load_record", "load_state", "parse_action",
+    "replay", "start", "text", "to_act", "view", "winners",
 ]
