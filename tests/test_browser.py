@@ -287,13 +287,15 @@ def secrets_of(page: Page) -> tuple[list[str], list[str]]:
 
 def assert_hidden(page: Page, hand: list[str], fancy: list[str], viewer: str = "") -> None:
     """None of another seat's Fancy Dragons appears anywhere in this page (text or markup);
-    none of its hand appears outside the log, and in the log only where it was drawn from the
-    face-up Park (a public move) or in the viewer's own moves (a dragon it gifted)."""
+    none of its hand appears outside the log (and its summary above the prompt), and in the
+    log only where it was drawn from the face-up Park (a public move) or in the viewer's own
+    moves (a dragon it gifted)."""
     html = page.evaluate("() => document.getElementById('app').outerHTML")
     board = page.evaluate("() => { const c = document.getElementById('app').cloneNode(true);"
-                          " c.querySelectorAll('.log').forEach(e => e.remove());"
+                          " c.querySelectorAll('.log, .since').forEach(e => e.remove());"
                           " return c.outerHTML; }")
-    log_lines = page.locator(".log-lines li").all_inner_texts()
+    # "since your last turn" (issue 13) repeats log lines: held to the log's rule
+    log_lines = page.locator(".log-lines li, .since li").all_inner_texts()
     for name in fancy:
         assert not re.search(rf"\b{re.escape(name)}\b", html), f"Fancy Dragon {name!r} leaked"
     for name in hand:
@@ -408,9 +410,16 @@ def test_lobby_and_a_whole_game_against_a_bot(server: str, tabs: Any) -> None:
     page.get_by_role("link", name="Watch the replay").click()
     page.wait_for_selector(".replay-controls")
     assert "Step 0 of" in page.inner_text(".replay-step")
+    assert "start of the game" in page.inner_text(".prompt")
+    # text, not ⏮/⏭ (empty boxes in Debian's Chromium fonts)
+    assert page.inner_text("button[aria-label='First step']") == "« First"
+    assert page.inner_text("button[aria-label='Last step']") == "Last »"
     page.click("button[aria-label='Next step']")
     page.wait_for_function("() => document.querySelector('.replay-step').textContent"
                            ".startsWith('Step 1 ')")
+    # the prompt says what happened at this step (its public lines), not "… is choosing"
+    said = page.inner_text(".prompt")
+    assert said.startswith("Step 1: ") and "choosing" not in said
     page.keyboard.press("ArrowRight")
     page.wait_for_function("() => document.querySelector('.replay-step').textContent"
                            ".startsWith('Step 2 ')")
@@ -577,3 +586,165 @@ def test_keyboard(server: str, tabs: Any) -> None:
         first = page.locator(".legal-item").first.inner_text()
         assert first.startswith("1")
         press_to_act("1")
+
+
+# ---------------------------------------------------------------- issue 13: the table experience
+
+
+TITLES = """() => { window.titles = [document.title];
+  new MutationObserver(() => window.titles.push(document.title))
+    .observe(document.querySelector('title'), {childList: true, characterData: true,
+                                               subtree: true}); }"""
+
+
+def test_newcomer_defaults_start_at_once_and_nothing_is_missed(server: str, tabs: Any) -> None:
+    """Issue 13 as a newcomer meets it: the lobby's defaults (you and one bot: the planner;
+    the bots listed strongest first, with a few words each) start the game at once, without
+    the waiting room. On your turn the tab's title and icon say so (and not on the bot's);
+    the bot's last move is outlined on the board and summed up above your prompt; the listed
+    choices carry their facts; the sound is off until turned on."""
+    tab = tabs()
+    page = tab.page
+    page.goto(server + "/")
+    page.wait_for_selector("form.create")
+    assert page.title() == "Flamecraft"
+    bot = page.locator(".seat-row").nth(1).locator(".seat-bot")
+    assert bot.input_value() == "planner"
+    options = bot.locator("option").all_inner_texts()
+    assert [o.split(" — ")[0] for o in options] == ["ismcts", "planner", "greedy", "random"]
+    assert options[1] == "planner — plans its whole turn; a solid player"
+    tab.shot("lobby")
+    page.click("button[type=submit]")  # nothing changed: the defaults
+    page.wait_for_url(re.compile(r"/play/[^#]+#seat=0&token="))
+    assert wait_my_turn_or_end(page)
+    assert page.locator("button.start").count() == 0  # no waiting room
+    page.wait_for_function("() => document.title === '● Your turn — Flamecraft'")
+    assert page.get_attribute("link[rel~=icon]", "data-turn") == "mine"
+    assert page.inner_text(".topbar .sound") == "♪ Sound off"
+    page.evaluate(TITLES)
+
+    rng = random.Random(6)
+    seen = {"facts": False, "since": False, "last": False}
+    for _ in range(60):
+        assert wait_my_turn_or_end(page)
+        listed = page.locator(".legal-item .facts").all_inner_texts()
+        seen["facts"] |= any(f.strip() for f in listed)
+        since = page.locator(".prompt .since")
+        if since.count():
+            text = since.inner_text()
+            assert text.startswith("Since your last turn:") and "Bot 1: " in text
+            seen["since"] = True
+            visits = [line.split("visit ", 1)[1] for line in text.splitlines()
+                      if line.startswith("Bot 1: visit ")]
+            if visits:  # the Shop the bot visited last is outlined in the Town
+                outlined = page.locator(".town .shop.last-move > .shop-head .name")
+                assert outlined.all_inner_texts() == [visits[-1]]
+                seen["last"] = True
+                if not all(seen.values()):
+                    continue
+                tab.shot("table-since-last-turn")
+                break
+        click_once(page, rng)
+    assert all(seen.values()), seen
+    titles = page.evaluate("() => window.titles")
+    assert "Flamecraft" in titles  # while the bot played
+    assert titles[-1] == "● Your turn — Flamecraft"
+    page.click(".topbar .sound")
+    assert page.inner_text(".topbar .sound") == "♪ Sound on"
+    assert page.evaluate("() => localStorage.getItem('flamecraft-sound')") == "on"
+
+
+def test_skip_the_rest_of_the_turn(server: str, tabs: Any) -> None:
+    """Issue 13, the declines: "Skip the rest of my turn" declines the optional steps after
+    gathering in one click (do not place, do not fire up, do not use the ability…), and a
+    decline is never the first button."""
+    game = post(server, "/api/games", {"name": "Skips", "seed": 4, "start": True,
+                                       "seats": [{"kind": "human", "name": "Sam"},
+                                                 {"kind": "bot", "bot": "greedy"}]})
+    tab = tabs()
+    page = tab.page
+    page.goto(server + game["seats"][0]["link"])
+    rng = random.Random(8)
+    for _ in range(120):
+        assert wait_my_turn_or_end(page)
+        kinds = [c or "" for c in page.locator(".prompt .choices button")
+                 .evaluate_all("els => els.map(e => e.className)")]
+        if any("decline" not in c for c in kinds):
+            assert "decline" not in kinds[0], kinds
+        skip = page.locator(".prompt .skip-rest")
+        if skip.count():
+            turn = page.inner_text(".topbar .turn")
+            skip.click()
+            # what follows in this turn is no optional step: the turn ended, or something
+            # else is asked (a reveal, a gift owed…)
+            page.wait_for_function("t => { const d = document.getElementById('app').dataset;"
+                                   " return d.busy === '0' && (d.myturn === '0' ||"
+                                   " document.querySelector('.topbar .turn').textContent !== t"
+                                   " || !document.querySelector('.prompt .skip-rest')); }",
+                                   arg=turn)
+            return
+        click_once(page, rng)
+    pytest.fail("no optional step to skip came up")
+
+
+def test_my_games_after_closing_the_page(server: str, tabs: Any) -> None:
+    """Issue 13: the lobby lists the seats this browser holds ("my games", kept in
+    localStorage), so a closed tab is not a lost seat: reopened, it leads back to the seat."""
+    tab = tabs()
+    create_in_lobby(tab.page, server, [("human", "Ada"), ("bot", "Robo")], seed=9,
+                    name="Kept game")
+    assert wait_my_turn_or_end(tab.page)
+    seat_url = tab.page.url
+    tab.page.close()
+    page = tab.context.new_page()
+    page.on("pageerror", lambda exc: tab.errors.append(str(exc)))
+    page.goto(server + "/")
+    entry = page.locator(".my-games li", has_text="Kept game")
+    entry.wait_for()
+    assert "as Ada vs Robo" in entry.inner_text() and "running" in entry.inner_text()
+    tab.page = page
+    tab.shot("lobby-my-games")
+    entry.get_by_role("link", name="Open").click()
+    page.wait_for_url(seat_url)
+    assert wait_my_turn_or_end(page)
+    assert "You are Ada" in page.inner_text(".topbar")
+    # forgetting it takes it off the list
+    page.goto(server + "/")
+    page.locator(".my-games li", has_text="Kept game").get_by_role("button").click()
+    assert page.locator(".my-games li", has_text="Kept game").count() == 0
+    page.reload()
+    page.wait_for_selector(".game-list section")
+    assert page.locator(".my-games li", has_text="Kept game").count() == 0
+
+
+CLIPPED = """() => [...document.querySelectorAll('#app .slot .card.artisan .name')]
+  .filter(n => { const slot = n.closest('.slot').getBoundingClientRect();
+                 const r = n.getBoundingClientRect();
+                 return n.scrollWidth > n.clientWidth + 1 || r.left < slot.left - 1
+                   || r.right > slot.right + 1; })
+  .map(n => n.textContent)"""
+
+
+def test_phone_names_whole_and_the_town_first_at_a_visit(server: str, tabs: Any) -> None:
+    """Issue 13 on a 390×844 phone: no dragon's name is clipped in its slot ("Brightge…"),
+    and at a decision about which Shop to visit the Town comes before your own side."""
+    tab = tabs(PHONE)
+    page = tab.page
+    create_in_lobby(page, server, [("human", "Ada"), ("bot", "Robo")], seed=12)
+    rng = random.Random(4)
+    visits = names = 0
+    for _ in range(40):
+        assert wait_my_turn_or_end(page)
+        assert page.evaluate(CLIPPED) == []
+        names = max(names, page.locator("#app .slot .card.artisan .name").count())
+        if "which Shop to visit" in page.inner_text(".prompt"):
+            me = page.locator(".me").bounding_box()
+            town = page.locator(".town").bounding_box()
+            assert me is not None and town is not None and town["y"] < me["y"]
+            if visits == 1:
+                tab.shot("phone-visit")
+            visits += 1
+        if visits >= 3 and names >= 6:
+            break
+        click_once(page, rng)
+    assert visits >= 3 and names >= 6, (visits, names)

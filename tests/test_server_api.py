@@ -26,6 +26,7 @@ from flamecraft import apply_in_place, legal_actions, start, text
 from flamecraft.bots import BOTS
 from flamecraft.core import actions as A
 from flamecraft.core.board import CATALOG
+from flamecraft.core.describe import describe
 from flamecraft.core.serialize import GameRecord, replay
 from flamecraft.server import Settings, create_app
 from flamecraft.server.actions_json import KIND_NAMES, SKIP_NAMES, legal_json
@@ -481,6 +482,7 @@ def test_structured_actions_name_real_cards_and_match_the_texts() -> None:
            "companion": {c.id for c in CATALOG.companions}}
     goods = {"BREAD", "MEAT", "IRON", "POTION", "CRYSTAL", "PLANT"}
     seen: set[str] = set()
+    facts = details = 0
     rng = random.Random(5)
     for seed, players, companions in ((1, 1, True), (2, 3, False), (3, 5, True)):
         s = start(players, seed, "golden" if seed == 2 else "purple", companions=companions)
@@ -490,6 +492,15 @@ def test_structured_actions_name_real_cards_and_match_the_texts() -> None:
             for item, action in zip(listed, actions, strict=True):
                 seen.add(item["kind"])
                 assert item["text"] == text(s, action)
+                # issue 13: the facts of core/describe, apart from the unchanged text
+                choice = describe(s, action)
+                assert (item["facts"], item["card"]) == (choice.facts, choice.card)
+                if item["detail"] is not None:
+                    prefix, _, card = item["detail"].partition(":")
+                    assert card == choice.card and prefix in ("artisan", "ench", "fancy",
+                                                              "companion", "shop")
+                    details += 1
+                facts += bool(item["facts"])
                 args = item["args"]
                 for key, table in ids.items():
                     if key in args:
@@ -505,6 +516,7 @@ def test_structured_actions_name_real_cards_and_match_the_texts() -> None:
                     assert args["to"] in ("supply", "deck") or 0 <= args["to"] < players
             apply_in_place(s, actions[rng.randrange(len(actions))])
     assert {"visit", "gather", "enchant", "place", "pay", "keep_fancy", "skip"} <= seen
+    assert facts > 100 and details > 100
 
 
 # --------------------------------------------------------------------------- configuration

@@ -7,6 +7,10 @@ naming things by catalog id: ``shop``, ``slot`` (1-based), ``artisan``, ``enchan
 ``fancy``, ``companion``, ``good``/``item`` (``BREAD``…``PLANT``, or ``COIN``), ``to`` (a
 seat number, ``"supply"`` or ``"deck"``), counts, and ``skip`` (what a decline declines).
 The table is complete: a test checks every kind, so a new action kind cannot go unmapped.
+
+Each action also carries its facts (``core/describe.py``: what it costs and gives, the same
+words the terminal shows) and ``detail``, the card it concerns as the page's card-details
+spec (``artisan:<id>``, ``ench:<id>``…), for the hover card of a listed choice.
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ from typing import Any
 from ..core import actions as A
 from ..core.actions import Action
 from ..core.board import CATALOG
-from ..core.engine import legal_actions, text
+from ..core.describe import Choice, describe
+from ..core.engine import legal_actions
 from ..core.events import Event
 from ..core.goods import COIN, GOOD_KEYS
 from ..core.state import GameState
@@ -93,10 +98,29 @@ _ARGS: dict[int, Args] = {
 }
 
 
+# Which argument names a card, and the page's prefix for its details (cards.js ``details``).
+_DETAIL = (("artisan", "artisan"), ("enchantment", "ench"), ("fancy", "fancy"),
+           ("companion", "companion"), ("shop", "shop"))
+
+
+def detail_of(choice: Choice, args: dict[str, Any]) -> str | None:
+    """The card-details spec of the card a choice concerns, or None."""
+    if choice.card is None:
+        return None
+    for name, prefix in _DETAIL:
+        if args.get(name) == choice.card:
+            return f"{prefix}:{choice.card}"
+    return None
+
+
 def action_json(s: GameState, action: Action, index: int) -> dict[str, Any]:
-    """One legal action as the browser receives it."""
-    return {"index": index, "text": text(s, action), "kind": KIND_NAMES[action[0]],
-            "args": _ARGS[action[0]](action)}
+    """One legal action as the browser receives it: its stable text, unchanged, and its
+    facts apart (the page shows ``text`` and ``facts`` together; it sends back ``index``)."""
+    choice = describe(s, action)
+    args = _ARGS[action[0]](action)
+    return {"index": index, "text": choice.text, "facts": choice.facts,
+            "card": choice.card, "detail": detail_of(choice, args),
+            "kind": KIND_NAMES[action[0]], "args": args}
 
 
 def legal_json(s: GameState) -> list[dict[str, Any]]:
