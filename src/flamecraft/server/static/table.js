@@ -363,7 +363,11 @@ export class Table {
 
   onHover(event) {
     const card = event.target.closest && event.target.closest("[data-detail]");
-    if (card && !this.detailPinned) this.showDetail(card.dataset.detail, false);
+    if (card && !this.detailPinned) {
+      // a highlighted card: its details say what each choice on it costs and gives too
+      const can = card.closest(".can[data-key]");
+      this.showDetail(card.dataset.detail, false, can ? can.dataset.key : null);
+    }
   }
 
   onLongPress(event) {
@@ -373,9 +377,9 @@ export class Table {
     this.showDetail(card.dataset.detail, true);
   }
 
-  showDetail(spec, pin) {
+  showDetail(spec, pin, key = null) {
     if (!spec) return;
-    this.detail = { spec, pin };
+    this.detail = { spec, pin, key };
     this.detailPinned = pin;
     const box = this.root.querySelector(".details");
     if (box) this.drawDetail(box);
@@ -401,7 +405,18 @@ export class Table {
     fill(box, h("div", { class: "details-head" }, h("strong", {}, info.title),
       h("button", { class: "link", "aria-label": "Close card details",
         onclick: (e) => { e.stopPropagation(); this.hideDetail(); } }, "✕")),
-    info.lines.map((line) => h("p", {}, line)));
+    info.lines.map((line) => h("p", {}, line)), this.detailChoices());
+  }
+
+  /** The choices the card in the details box makes now, each with its facts. */
+  detailChoices() {
+    const key = this.detail && this.detail.key;
+    const cands = key ? this.clickableKeys().get(key) : null;
+    if (!cands || !cands.length) return null;
+    return h("ul", { class: "detail-choices", "aria-label": "Choices here" },
+      cands.slice(0, 6).map((a) => h("li", {}, a.text,
+        a.facts ? h("span", { class: "facts" }, ` ${a.facts}`) : null)),
+      cands.length > 6 ? h("li", { class: "muted" }, `… ${cands.length - 6} more`) : null);
   }
 
   // ---------------------------------------------------------------- drawing
@@ -537,7 +552,8 @@ export class Table {
       h("span", { class: "game-name" }, this.opts.title || ""),
       h("span", { class: "turn" }, view.turn ? `Turn ${view.turn}` : "Setup"),
       view.players[view.first_player] ? h("span", { class: "first-player" },
-        `${view.players[view.first_player].name} plays first`) : null,
+        `${view.players[view.first_player].name} `
+        + `${view.players[view.first_player].name === "You" ? "play" : "plays"} first`) : null,
       view.end_triggered && !view.over ? h("span", { class: "tag warn" }, "final round") : null,
       h("span", { class: "role" }, role),
       h("span", { class: `conn conn-${this.conn}`, "aria-live": "polite" }, this.connText()),
