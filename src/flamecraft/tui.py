@@ -657,7 +657,8 @@ class Game:
     def __init__(self, session: Session, term: Terminal, autosave: str = AUTOSAVE):
         self.session = session
         self.term = term
-        self.autosave = autosave.replace("{started}", time.strftime("%Y%m%d-%H%M%S"))
+        self.autosave = autosave.replace("{started}", time.strftime("%Y%m%d-%H%M%S")
+                                         + f"-{os.getpid()}")
         self.shown_to: int | None = None  # the person whose cards are on the screen
 
     @property

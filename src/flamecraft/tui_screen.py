@@ -54,12 +54,13 @@ FIRE_UP_TEXT = (
 
 HELP = """\
 HOW TO PLAY IN THE TERMINAL
-  Each decision lists numbered choices. Type a number, or the start of a choice's
-  text: "visit sm" picks "visit Smith Mart" when no other choice starts that way.
-  Words that begin words of just one choice work too: "smith", "pl cook 2".
+  Each decision lists numbered choices. Type a number, or the start of a
+  choice's text: "visit sm" picks "visit Smith Mart" when no other choice
+  starts that way. Words that begin words of just one choice work too:
+  "smith", "pl cook 2".
 COMMANDS (type at any prompt)
   town          every Shop: slots, what empty slots take and give, Enchantments
-  hand          your Artisan Dragons, Fancy Dragons (goals), reserved Enchantment
+  hand          your Artisan and Fancy Dragons (goals), reserved Enchantment
   row           the Enchantment row (costs, rewards) and the Park
   players       every player's public side
   board         the whole board on one page
@@ -75,7 +76,7 @@ COMMANDS (type at any prompt)
   Enter         show the summary screen again
 ICONS
   [Br] Bread  [Me] Meat  [Ir] Iron  [Po] Potion  [Cr] Crystal  [Pl] Plant
-  ★ a rainbow Shop (any Good)  +Dr a dragon Shop (gather: draw an Artisan Dragon)
+  ★ a rainbow Shop (any Good)  +Dr a dragon Shop (gather: draw a dragon)
   +1$ a coin Shop  $ Coin  Rep Reputation  -- an empty slot  ✦ Enchantments"""
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -401,6 +402,7 @@ def town_compact(style: Style, v: dict[str, Any], cards: Cards, width: int) -> l
     lines = flow(style.bold("TOWN") + "  ", [style.dim("(-- empty slot, ✦ Enchantments)"),
                                              *legend], width, " ")
     per_line = 2 if cell_width < width else 1
+    cell_width = min(cell_width, max((visible_len(c) for c in cells), default=0))
     for i in range(0, len(cells), per_line):
         lines.append("  ".join(pad(c, cell_width) for c in cells[i:i + per_line]).rstrip())
     return lines
