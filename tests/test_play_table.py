@@ -15,8 +15,17 @@ import pexpect
 from flamecraft import apply_in_place, legal_actions, parse_action, start, text, to_act
 from flamecraft.core import actions as A
 from flamecraft.core.board import CATALOG
+from flamecraft.core.events import log_for
 from flamecraft.tui import Session, Setup, default_names, display_order, end_summary
-from flamecraft.tui_screen import HELP, Cards, Style, score_screen, town_compact, visible_len
+from flamecraft.tui_screen import (
+    HELP,
+    Cards,
+    Style,
+    score_screen,
+    summary,
+    town_compact,
+    visible_len,
+)
 from test_play import _finish, _spawn
 
 
@@ -248,3 +257,20 @@ def test_the_log_announces_the_end_trigger_and_the_final_round() -> None:
     notes = [e.full for e in session.log if e.action[0] < 0]
     assert len([n for n in notes if "the end is triggered. Final round" in n]) == 1
     assert text(session.state, (A.END_TURN, -1, -1, -1)) == "end turn"
+
+
+def test_since_your_last_turn_shows_the_others_moves_above_the_choices() -> None:
+    """Item 3: the summary of what the others did since the seat's own last choice, read from
+    that seat's own log lines (``log_for``), sits above the prompt."""
+    kinds = ["human", "human", "human"]
+    session = Session.new(Setup(kinds, default_names(kinds), "purple", 4, first_player=0))
+    while session.state.turn < 4 or to_act(session.state) != 0:
+        session.play(legal_actions(session.state)[0])
+    sv = session.screen_view(0)
+    names = default_names(kinds)
+    assert {who for who, _ in sv["since"]} == {names[1], names[2]}
+    own = [line for e, line in log_for(session.log, 0) if e.seat == 1 and e.turn == 2]
+    assert [said for who, said in sv["since"] if who == names[1]] == own
+    screen = "\n".join(summary(Style(False), sv, CATALOG, 80, 24))
+    assert "SINCE YOUR LAST TURN" in screen
+    assert screen.index("SINCE YOUR LAST TURN") < screen.index("choose")
