@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from .core.actions import Action
 from .core.engine import legal_actions
@@ -29,29 +28,22 @@ BotPolicy = Callable[[GameState, random.Random], Action]
 # The seat kinds a game can be set up with, by name. A stronger bot registers itself here and
 # becomes available to ``flamecraft play --seats`` without any change to the play screen.
 BOTS: dict[str, BotPolicy] = {"random": random_action}
-
-
-@dataclass(frozen=True, slots=True)
-class BotInfo:
-    """A bot as a person choosing an opponent reads it: its name and a few words."""
-
-    name: str
-    about: str
-
-
-# The bots offered as opponents, strongest first, with a few words each: data, so the web
-# lobby (GET /api/bots) and the terminal's setup list the same thing in the same order.
-BOT_LADDER: tuple[BotInfo, ...] = (
-    BotInfo("ismcts", "searches many possible futures; the strongest, but thinks a second "
-            "per choice"),
-    BotInfo("planner", "plans its whole turn; a solid player"),
-    BotInfo("greedy", "takes the best-looking next step; quick and easy to beat"),
-    BotInfo("random", "picks any legal move; only for learning the rules"),
+DEFAULT_BOT = "random"
+# The opponents a new player gets (``flamecraft play``): the strongest bot that answers within
+# about a second a move. The bots for play, strongest first, each with a few words.
+DEFAULT_OPPONENT = "planner"
+BOT_NOTES: tuple[tuple[str, str], ...] = (
+    ("ismcts", "searches many futures; the strongest, about a second a move"),
+    ("planner", "plans its whole turn; a solid player, quick"),
+    ("greedy", "looks one step ahead; a beginner"),
+    ("random", "any legal move; for testing"),
 )
-# The default opponent: the strongest bot that answers within about a second a turn (the
-# planner thinks ~50 ms a choice; ismcts a second a choice, several seconds a turn). A first
-# game should never be against a random opponent by accident.
-DEFAULT_BOT = "planner"
+
+
+def bot_notes() -> list[tuple[str, str]]:
+    """The registered bots, strongest first, with a few words on each (unlisted ones last)."""
+    known = [(name, note) for name, note in BOT_NOTES if name in BOTS]
+    return known + [(name, "") for name in BOTS if name not in dict(BOT_NOTES)]
 
 
 def _register_ladder() -> None:

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
-from ..bots import BOT_LADDER, BOTS, DEFAULT_BOT
+from ..bots import DEFAULT_OPPONENT, bot_notes
 from ..core.board import CATALOG
 from ..core.events import log_for
 from ..core.goods import GOOD_KEYS
@@ -257,10 +257,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/bots")
     async def bots() -> dict[str, Any]:
-        """The bots offered, strongest first, each with a few words (``bots.BOT_LADDER``)."""
-        ladder = [b for b in BOT_LADDER if b.name in BOTS]
-        return {"bots": [b.name for b in ladder], "default": DEFAULT_BOT,
-                "ladder": [{"name": b.name, "about": b.about} for b in ladder]}
+        """The bots offered, strongest first, each with a few words (``bots.bot_notes``,
+        which the terminal lists too), and the default opponent."""
+        ladder = bot_notes()
+        return {"bots": [name for name, _ in ladder], "default": DEFAULT_OPPONENT,
+                "ladder": [{"name": name, "about": about} for name, about in ladder]}
 
     @app.post("/api/games", status_code=201)
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from datetime import UTC, datetime
 from functools import lru_cache, partial
 from typing import Any, TypeVar
 
-from ..bots import BOTS, DEFAULT_BOT, random_action
+from ..bots import BOTS, DEFAULT_BOT, DEFAULT_OPPONENT, random_action
 from ..core.actions import Action
 from ..core.engine import (
     apply,
@@ -602,7 +602,7 @@ class Games:
             kind = spec.get("kind", HUMAN)
             if kind not in (HUMAN, BOT):
                 raise GameError("malformed", f"seat {i}: kind must be 'human' or 'bot'", 400)
-            bot = (spec.get("bot") or DEFAULT_BOT) if kind == BOT else None
+            bot = (spec.get("bot") or DEFAULT_OPPONENT) if kind == BOT else None
             if bot is not None and bot not in BOTS:
                 raise GameError("malformed", f"seat {i}: unknown bot {bot!r} (there are "
                                 f"{', '.join(sorted(BOTS))})", 400)
