@@ -258,6 +258,7 @@ def test_show_board_contents(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     first = f"P{s.first_player + 1}"
     assert status == 0
     assert f"{first} to act" in out and f"(seen by {first})" in out
+    assert f"{first} (you, first player, their turn, to act)" in out
     for shop in s.town_shops():
         assert CATALOG.shops[shop].name in out
     assert "slot 3: empty, takes Meat → a Fancy Dragon" in out  # Critical Rolls
