@@ -8,6 +8,8 @@ import importlib.util
 import json
 import re
 import shlex
+import tomllib
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,7 @@ import pytest
 from flamecraft import carddocs
 from flamecraft.core import frames
 from flamecraft.core.board import CATALOG
-from flamecraft.core.cards import COMPANION_HOOKS, MEASURES, OP_SCHEMA, Op
+from flamecraft.core.cards import COMPANION_HOOKS, DATA_FILES, MEASURES, OP_SCHEMA, Op
 from flamecraft.core.serialize import (
     _FRAME_NAMES,
     RECORD_VERSION,
@@ -29,6 +31,8 @@ from helpers import A, do, fresh, give_fancy, set_goods, texts, to_hand, to_row
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
+SHIPPED_DATA = {name: tomllib.loads(resources.files("flamecraft.data").joinpath(
+    file).read_text(encoding="utf-8")) for name, file in DATA_FILES.items()}
 
 
 def _read(name: str) -> str:
@@ -145,6 +149,33 @@ def test_every_primitive_and_parameter_is_documented() -> None:
         assert name in rows, f"primitive {name!r} is not documented in docs/adding-a-card.md"
         for param in params:
             assert f"`{param}`" in rows[name], f"{name}: parameter {param!r} is not documented"
+
+
+def test_card_data_format_examples_are_the_shipped_entries() -> None:
+    """Each card shown in docs/card-data-format.md's TOML examples is its entry in the data:
+    every field shown has the shipped value (a text may stop at "...")."""
+    shipped = {(key, card["id"]): card for data in SHIPPED_DATA.values()
+               for key, cards in data.items() if isinstance(cards, list)
+               for card in cards if isinstance(card, dict) and "id" in card}
+    shown = 0
+    for block in re.findall(r"```toml\n(.*?)```", _read("card-data-format.md"), re.S):
+        try:
+            example = tomllib.loads(block)
+        except tomllib.TOMLDecodeError:
+            continue  # a list of alternative lines, not an entry
+        for key, cards in example.items():
+            for card in cards if isinstance(cards, list) else []:
+                if "id" not in card:
+                    continue
+                real = shipped[key, card["id"]]
+                for field, value in card.items():
+                    if isinstance(value, str) and value.endswith("..."):
+                        assert str(real.get(field, "")).startswith(value[:-3].rstrip(" ;")), (
+                            card["id"], field)
+                    elif value != "...":
+                        assert real.get(field) == value, (card["id"], field)
+                shown += 1
+    assert shown >= 6
 
 
 def test_every_companion_hook_is_documented() -> None:
