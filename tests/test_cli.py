@@ -258,6 +258,7 @@ def test_show_board_contents(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     first = f"P{s.first_player + 1}"
     assert status == 0
     assert f"{first} to act" in out and f"(seen by {first})" in out
+    assert f"{first} (you, first player, their turn, to act)" in out
     for shop in s.town_shops():
         assert CATALOG.shops[shop].name in out
     assert "slot 3: empty, takes Meat → a Fancy Dragon" in out  # Critical Rolls
@@ -461,6 +462,13 @@ def test_first_player_drawn_from_the_seed_or_fixed(capsys: pytest.CaptureFixture
         assert s == start(4, 3, first_player=seat - 1)
     _, _, err = run(capsys, "new", "--players", "3", "--seed", "1", "--first-player", "4")
     assert "--first-player 4: there are only 3 players" in one_error_line(err)
+    status, out, _ = run(capsys, "demo", "--players", "3", "--seed", "5")
+    assert status == 0 and f"P{start(3, 5).first_player + 1} plays first" in out.splitlines()[0]
+    status, out, _ = run(capsys, "demo", "--players", "3", "--seed", "5", "--first-player", "2")
+    assert status == 0 and "P2 plays first" in out.splitlines()[0]
+    status, out, _ = run(capsys, "simulate", "--players", "2", "--games", "1", "--first-player",
+                         "2")
+    assert status == 0 and "P2 plays first" in out.splitlines()[0]
 
 
 def test_simulate_seed_defaults_to_one(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,6 +17,7 @@ from .actions import Action
 from .board import (
     ART_TYPE,
     CATALOG,
+    GOODS_LIMIT,
     add_rep,
     check_end,
     count_gift,
@@ -40,6 +41,7 @@ from .cards import Op, Reward
 from .frames import (
     D_ARTISAN_LOOK,
     D_CHOOSE_TYPE,
+    D_DISCARD,
     D_DRAW_ARTISAN,
     D_EXCHANGE_GOOD,
     D_FANCY_RETURN,
@@ -800,14 +802,23 @@ def _if(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int], dr: int) 
 
 def _exchange_good(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int],
                    dr: int) -> None:
-    if sum(s.goods[p]):
+    if exchanges(s, p):
         s.stack.append((D_EXCHANGE_GOOD, p, here))
 
 
-def _exchange_legal(s: GameState, f: Frame) -> list[Action]:
-    goods = s.goods[f[1]]
+def exchanges(s: GameState, p: int) -> list[Action]:
+    """Each ``return X for Y`` open to p: any Good held for another type; once the end of
+    the turn has applied the Goods limit (p is discarding), only for a type held fewer than 7
+    of, so the turn still ends within the limit (Companion further ruling 6)."""
+    goods = s.goods[p]
+    limited = any(f[0] == D_DISCARD and f[1] == p for f in s.stack)
     return [(A.EXCHANGE_GOOD, g, h, -1) for g in range(NUM_GOODS) if goods[g]
-            for h in range(NUM_GOODS) if h != g]
+            for h in range(NUM_GOODS)
+            if h != g and not (limited and goods[h] >= GOODS_LIMIT)]
+
+
+def _exchange_legal(s: GameState, f: Frame) -> list[Action]:
+    return exchanges(s, f[1])
 
 
 def _exchange_resolve(s: GameState, f: Frame, a: Action) -> None:
