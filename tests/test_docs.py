@@ -346,6 +346,9 @@ def doc_commands() -> list[tuple[str, str]]:
         for number, line in enumerate(text.splitlines(), 1):
             if line.startswith("```"):
                 in_block = not in_block
+            elif in_block and lines and lines[-1][1].endswith("\\"):
+                # a command continued on the next line (a shell's trailing backslash)
+                lines[-1] = (lines[-1][0], lines[-1][1][:-1].rstrip() + " " + line.strip())
             elif in_block:
                 lines.append((number, line.strip()))
             else:
@@ -397,7 +400,10 @@ def _prepare_inputs(words: list[str], tmp: Path) -> None:
         path = tmp / word
         if words[i - 1].startswith("--") and words[i - 1] not in ("--from", "--load"):
             continue  # an option's value that is written, not read
-        if word.endswith("games.jsonl") and not path.exists():
+        if word.endswith("results.json") and not path.exists():  # a tournament's results
+            assert cli(["tournament", "--games", "1", "--bots", "greedy,random", "--workers",
+                        "1", "--out", str(path.parent)]) == 0
+        elif word.endswith("games.jsonl") and not path.exists():
             assert cli(["balance", "--games", "1", "--players", "2", "--bots", "random",
                         "--workers", "1", "--out", str(path.parent)]) == 0
         elif word.endswith(".record.json") and not path.exists():
@@ -445,3 +451,6 @@ def test_the_doc_commands_are_found() -> None:
         commands)
     assert "tournament --bots ismcts,cheater --games 6 --seed 1" in commands
     assert not {"replay", "tournament", "new/apply/show"} & commands
+    # a command continued over two lines is one command
+    assert any(c.startswith("tournament --backend ray --bots ismcts:iterations=2000,planner")
+               for c in commands)
