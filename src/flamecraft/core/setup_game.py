@@ -346,8 +346,8 @@ class DealBuilder:
         return s
 
     def copy(self) -> DealBuilder:
-        other = DealBuilder.__new__(DealBuilder)
-        other.options, other.plan, other.step = self.options, self.plan, self.step
+        other = DealBuilder(self.options)
+        other.step = self.step
         other.drawn = {t: cards[:] for t, cards in self.drawn.items()}
         return other
 
