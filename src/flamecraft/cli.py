@@ -339,6 +339,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = _Parser(prog=PROG, description="Flamecraft: play, inspect and simulate games. "
                      "States and game records are JSON files; '-' reads stdin.")
+    parser.add_argument("--version", action="version", version=version_line(),
+                        help="print the version and which form of the rules core runs")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("play", help="play in the terminal, against bots or friends at one "
@@ -406,6 +408,10 @@ def build_parser() -> argparse.ArgumentParser:
     ai_balance.add_arguments(p)
     p.set_defaults(func=cmd_balance)
 
+    p = sub.add_parser("info", help="the version, the Python, and which form of the rules "
+                       "core runs (compiled with mypyc, or pure Python and why)")
+    p.set_defaults(func=cmd_info)
+
     p = sub.add_parser("serve", help="play in the browser: run the web server (lobby, live "
                        "tables, bots); see docs/server.md")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: "
@@ -415,6 +421,35 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default: $FLAMECRAFT_DATABASE_URL, else flamecraft.sqlite3 here)")
     p.set_defaults(func=cmd_serve)
     return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("flamecraft")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def version_line() -> str:
+    """``flamecraft --version``: the version and the form of the core, on one line."""
+    from . import core
+    return f"{PROG} {_version()} (rules core: {core.FORM})"
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    """Which flamecraft runs where: the form of the rules core matters for speed, and a
+    person chasing a difference between machines needs to see it."""
+    import platform
+
+    from . import core
+    from .core import engine
+    print(f"flamecraft  {_version()}")
+    print(f"python      {platform.python_implementation()} {platform.python_version()} "
+          f"({sys.executable})")
+    print(f"rules core  {core.FORM}")
+    print(f"loaded from {engine.__file__}")
+    return 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -89,7 +89,9 @@ def is_over(s: GameState) -> bool:
     return s.over
 
 
-def _check_legal(s: GameState, action: Action) -> None:
+def _check_legal(s: GameState, action: object) -> Action:
+    """The action, if it is legal now; raises ``IllegalActionError`` (naming what is asked)
+    for anything else, a value of the wrong type included."""
     if s.cache is None:
         advance(s)
     if s.over:
@@ -97,22 +99,28 @@ def _check_legal(s: GameState, action: Action) -> None:
     assert s.cache is not None
     if action not in s.cache:
         raise IllegalActionError(_why_illegal(s, action))
+    return action  # narrowed: it is one of the legal actions
 
 
-def apply_in_place(s: GameState, action: Action) -> None:
+# ``apply`` and ``apply_in_place`` take any object, not only an ``Action``: compiled by mypyc,
+# a parameter typed ``Action`` would refuse a value of another type with a TypeError before
+# the body runs, where the pure form (and the API's promise) raises IllegalActionError.
+
+
+def apply_in_place(s: GameState, action: object) -> None:
     """Applies a legal action to this state. An illegal one raises and changes nothing."""
-    _check_legal(s, action)
+    legal = _check_legal(s, action)
     s.cache = None
-    _resolve(s, action)
+    _resolve(s, legal)
     advance(s)
 
 
-def apply(s: GameState, action: Action) -> GameState:
+def apply(s: GameState, action: object) -> GameState:
     """A new state after a legal action; ``s`` itself is never changed."""
-    _check_legal(s, action)
+    legal = _check_legal(s, action)
     nxt = s.copy()
     nxt.cache = None
-    _resolve(nxt, action)
+    _resolve(nxt, legal)
     advance(nxt)
     return nxt
 

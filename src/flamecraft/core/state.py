@@ -40,51 +40,56 @@ class Options:
         return tuple(f"P{i + 1}" for i in range(self.players))
 
 
+# Every field of a GameState (its slots). A module constant, not only ``__slots__``: a class
+# compiled by mypyc has no ``__slots__`` attribute to read at run time.
+FIELDS: tuple[str, ...] = (
+    "achievements",
+    "artisan_deck",
+    "cache",
+    "coins",
+    "companion",
+    "companion_box",
+    "companion_offer",
+    "companion_turn",
+    "companion_uses",
+    "counters",
+    "current",
+    "ench_deck",
+    "ench_removed",
+    "ench_row",
+    "end_triggered",
+    "facedown",
+    "fancy",
+    "fancy_deck",
+    "final_turns",
+    "fired",
+    "goods",
+    "hand",
+    "n",
+    "options",
+    "over",
+    "park",
+    "pos",
+    "removed",
+    "rep",
+    "rep_sources",
+    "reserved",
+    "rng",
+    "scored",
+    "shop_deck",
+    "shop_ench",
+    "shops_unused",
+    "slots",
+    "stack",
+    "town",
+    "turn",
+)
+
+
 class GameState:
     """Everything about one game at one moment. Use ``copy()``, never ``copy.deepcopy``."""
 
-    __slots__ = (
-        "achievements",
-        "artisan_deck",
-        "cache",
-        "coins",
-        "companion",
-        "companion_box",
-        "companion_offer",
-        "companion_turn",
-        "companion_uses",
-        "counters",
-        "current",
-        "ench_deck",
-        "ench_removed",
-        "ench_row",
-        "end_triggered",
-        "facedown",
-        "fancy",
-        "fancy_deck",
-        "final_turns",
-        "fired",
-        "goods",
-        "hand",
-        "n",
-        "options",
-        "over",
-        "park",
-        "pos",
-        "removed",
-        "rep",
-        "rep_sources",
-        "reserved",
-        "rng",
-        "scored",
-        "shop_deck",
-        "shop_ench",
-        "shops_unused",
-        "slots",
-        "stack",
-        "town",
-        "turn",
-    )
+    __slots__ = FIELDS
 
     options: Options
     n: int
@@ -175,7 +180,7 @@ class GameState:
         if not isinstance(other, GameState):
             return NotImplemented
         return all(getattr(self, name) == getattr(other, name)
-                   for name in self.__slots__ if name != "cache")
+                   for name in FIELDS if name != "cache")
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -1,0 +1,47 @@
+"""Plays a slice of seeded random games with the fuzz checks on, and prints the form of the
+rules core that ran and a hash of each game's record and final state, one JSON object.
+
+Run by ``test_compiled.py`` once with ``FLAMECRAFT_PURE=1`` and once without, in fresh
+interpreters (a process cannot switch forms once the core is imported), to prove that the
+compiled and the pure core play identical games.
+
+    python tests/record_hashes.py --chunk 0 --chunks 4 --games 300
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+
+import flamecraft.core
+from flamecraft.core.serialize import dump_record, dump_state, replay
+from fuzz import play_checked
+
+COUNTS = (1, 2, 3, 4, 5)
+DECKS = ("purple", "golden")
+
+
+def game(i: int) -> tuple[int, str, bool, int]:
+    """The i-th game: every player count, deck and Companion option in turn, then new seeds."""
+    return COUNTS[i % 5], DECKS[(i // 5) % 2], (i // 10) % 2 == 1, 50_000 + i
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--chunk", type=int, default=0)
+    parser.add_argument("--chunks", type=int, default=1)
+    parser.add_argument("--games", type=int, default=300)
+    args = parser.parse_args()
+    hashes = []
+    for i in range(args.chunk, args.games, args.chunks):
+        players, deck, companions, seed = game(i)
+        record = play_checked(players, seed, deck, round_trip_every=20, companions=companions)
+        final = dump_state(replay(record))
+        hashes.append(hashlib.sha256((dump_record(record) + final).encode()).hexdigest())
+    print(json.dumps({"form": flamecraft.core.FORM, "compiled": flamecraft.core.COMPILED,
+                      "hashes": hashes}))
+
+
+if __name__ == "__main__":
+    main()
