@@ -66,6 +66,7 @@ def up_to_date(sources: list[Path]) -> bool:
 def build(parts: dict[str, list[Path]], jobs: int) -> None:
     """mypyc into a temporary build folder, then the extensions moved into ``_native/``."""
     sources = [p for files in parts.values() for p in files]
+    built_from = digests(sources)  # before compiling: a source edited meanwhile is stale
     # mypyc and setuptools are imported here: the pure form needs neither.
     from mypyc.build import mypycify
     from setuptools import Distribution
@@ -94,7 +95,7 @@ def build(parts: dict[str, list[Path]], jobs: int) -> None:
     MANIFEST.write_text(json.dumps({
         "suffix": importlib.machinery.EXTENSION_SUFFIXES[0],
         "mypy": _mypy_version(),
-        "sources": digests(sources),
+        "sources": built_from,
     }, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 

@@ -39,7 +39,8 @@ def main() -> None:
         record = play_checked(players, seed, deck, round_trip_every=20, companions=companions)
         final = dump_state(replay(record))
         hashes.append(hashlib.sha256((dump_record(record) + final).encode()).hexdigest())
-    print(json.dumps({"form": flamecraft.core.FORM, "compiled": flamecraft.core.COMPILED,
+    print(json.dumps({"form": getattr(flamecraft.core, "FORM", "pure Python (older checkout)"),
+                      "compiled": getattr(flamecraft.core, "COMPILED", False),
                       "hashes": hashes}))
 
 

@@ -132,6 +132,13 @@ def _output(path: str | None, content: str) -> None:
         write_atomically(path, content)
 
 
+def _pretty(args: argparse.Namespace) -> bool:
+    """Indented JSON only where a person reads it: asked for with ``--pretty``, or printed on
+    a terminal; compact (and several times faster to write) for files and pipes."""
+    to_terminal = getattr(args, "out", None) in (None, "-") and sys.stdout.isatty()
+    return bool(args.pretty) or to_terminal
+
+
 def _deck(args: argparse.Namespace) -> str:
     return str(args.enchantments)
 
@@ -155,7 +162,7 @@ def _who(s: GameState) -> str:
 def cmd_new(args: argparse.Namespace) -> int:
     """Writes a new game's state, waiting for its first choice."""
     s = _start(args.players, args.seed, _deck(args), args.names or (), args.companions)
-    _output(args.out, dump_state(s))
+    _output(args.out, dump_state(s, _pretty(args)))
     return 0
 
 
@@ -182,7 +189,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
             apply_in_place(s, parse_action(s, typed))
         except FlamecraftError as exc:
             raise CliError(f"action {number} ({typed!r}): {exc}") from None
-    _output(args.out, dump_state(s))
+    _output(args.out, dump_state(s, _pretty(args)))
     if args.out not in (None, "-"):
         now = "the game is over" if s.over else f"{_who(s)} to act: {describe_decision(s)}"
         print(f"applied {len(args.action)} action(s) to {args.out}; {now}")
@@ -274,7 +281,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.record:
         result = {"reputation": s.rep[:], "winners": winners(s), "turns": s.turn}
         record = GameRecord(s.options, args.seed, [t for _, _, t in log], result)
-        write_atomically(args.record, dump_record(record))
+        write_atomically(args.record, dump_record(record, bool(args.pretty)))
     return 0
 
 
@@ -362,6 +369,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("new", help="write a new game's state")
     game_options(p)
     p.add_argument("--out", help="file to write (default: stdout)")
+    p.add_argument("--pretty", action="store_true",
+                   help="indent the JSON for reading (default: compact, except on a terminal)")
     p.set_defaults(func=cmd_new)
 
     p = sub.add_parser("actions", help="list the legal actions of the player to act")
@@ -373,6 +382,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("state", help="state file (never changed unless --out names it)")
     p.add_argument("action", nargs="+", help="action text or index, applied in order")
     p.add_argument("--out", help="file to write the new state to (default: stdout)")
+    p.add_argument("--pretty", action="store_true",
+                   help="indent the JSON for reading (default: compact, except on a terminal)")
     p.set_defaults(func=cmd_apply)
 
     p = sub.add_parser("show", help="print the board as one player sees it")
@@ -395,6 +406,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="play one game of random bots and print its log")
     game_options(p)
     p.add_argument("--record", help="also write the game record (JSON) to this file")
+    p.add_argument("--pretty", action="store_true", help="indent the record's JSON for reading")
     p.set_defaults(func=cmd_demo)
 
     from .ai import balance as ai_balance

@@ -350,8 +350,19 @@ def state_from_json(obj: Any) -> GameState:
     return s
 
 
-def dump_state(s: GameState) -> str:
-    return json.dumps(state_to_json(s), indent=1, ensure_ascii=False) + "\n"
+def _dumps(obj: object, pretty: bool) -> str:
+    """Compact JSON (one line) unless ``pretty``. Compact is what machines read (the server,
+    search, saves): ``json.dumps`` takes its C encoder only without ``indent``, several times
+    faster than the pure-Python one that indenting needs. Pretty (one space per level) is for
+    a person who asked to read it (``--pretty``, a terminal)."""
+    if pretty:
+        return json.dumps(obj, indent=1, ensure_ascii=False) + "\n"
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+def dump_state(s: GameState, pretty: bool = False) -> str:
+    """The state as JSON (``docs/state-format.md``): compact, or indented if ``pretty``."""
+    return _dumps(state_to_json(s), pretty)
 
 
 def load_state(text: str) -> GameState:
@@ -391,8 +402,9 @@ class GameRecord:
         return GameRecord(options_from_json(obj.get("options")), seed, list(actions), result)
 
 
-def dump_record(record: GameRecord) -> str:
-    return json.dumps(record.to_json(), indent=1, ensure_ascii=False) + "\n"
+def dump_record(record: GameRecord, pretty: bool = False) -> str:
+    """The game record as JSON: compact, or indented if ``pretty``."""
+    return _dumps(record.to_json(), pretty)
 
 
 def load_record(text: str) -> GameRecord:
