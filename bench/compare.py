@@ -263,6 +263,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="contenders to run (default: all)")
     parser.add_argument("--baseline", metavar="SRC",
                         help="also the pure form of this src folder (another checkout)")
+    parser.add_argument("--baseline-compiled", action="store_true",
+                        help="run the baseline compiled (its own make'd build) instead of pure")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -271,7 +273,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     forms: dict[str, dict[str, str]] = {"compiled": {"FLAMECRAFT_PURE": ""},
                                         "pure": {"FLAMECRAFT_PURE": "1"}}
     if args.baseline:
-        forms["baseline"] = {"FLAMECRAFT_PURE": "1",
+        forms["baseline"] = {"FLAMECRAFT_PURE": "" if args.baseline_compiled else "1",
                              "PYTHONPATH": str(Path(args.baseline).resolve())}
     workers = {form: Worker(env) for form, env in forms.items()}
     names = args.only or list(CONTENDERS)
@@ -308,6 +310,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("ratios, round by round: median (range)")
     pairs = [(n, f, d, g, goal) for n, f, d, g, goal in RATIOS]
     pairs += [(n, "compiled", n, "pure", 0.0) for n in names if CONTENDERS[n][1]]
+    if args.baseline:
+        pairs += [(n, form, n, "baseline", 0.0) for n in names if CONTENDERS[n][1]
+                  for form in ("compiled", "pure")
+                  if (n, form, n, "baseline") not in [p[:4] for p in RATIOS]]
     for num, nform, den, dform, goal in pairs:
         a, b = rates.get((num, nform)), rates.get((den, dform))
         if not a or not b:

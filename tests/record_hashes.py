@@ -27,13 +27,36 @@ def game(i: int) -> tuple[int, str, bool, int]:
     return COUNTS[i % 5], DECKS[(i // 5) % 2], (i // 10) % 2 == 1, 50_000 + i
 
 
+def bot_game(seed: int) -> str:
+    """A 2-player game of the planner against the search (a fixed number of iterations, so no
+    clock in it), recorded: the bots' valuations and choices, compiled or not, must agree."""
+    from flamecraft import GameRecord, apply_in_place, start, text, to_act
+    from flamecraft.ai import Bot, ISMCTSBot, PlannerBot, Seat
+    from flamecraft.ai.tournament import seat_rng
+
+    s = start(2, seed, "golden" if seed % 2 else "purple", companions=seed % 3 == 0)
+    bots: list[Bot] = [PlannerBot(), ISMCTSBot(iterations=4, seconds=None)]
+    rngs = [seat_rng(seed, p) for p in range(2)]
+    record = GameRecord(s.options, seed)
+    while not s.over:
+        p = to_act(s)
+        action = bots[p].choose(Seat(s, p), rngs[p])
+        record.actions.append(text(s, action))
+        apply_in_place(s, action)
+    return dump_record(record)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--chunk", type=int, default=0)
     parser.add_argument("--chunks", type=int, default=1)
     parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--bot-games", type=int, default=0,
+                        help="also this many games of the planner against the search")
     args = parser.parse_args()
     hashes = []
+    for i in range(args.chunk, args.bot_games, args.chunks):
+        hashes.append(hashlib.sha256(bot_game(60_000 + i).encode()).hexdigest())
     for i in range(args.chunk, args.games, args.chunks):
         players, deck, companions, seed = game(i)
         record = play_checked(players, seed, deck, round_trip_every=20, companions=companions)

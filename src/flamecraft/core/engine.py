@@ -9,6 +9,8 @@ Dragon whose goal is met may be revealed at any step of its owner's turn (ruling
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import actions as A
 from . import effects as _effects  # noqa: F401  (registers the effect decisions)
 from . import turn as _turn  # noqa: F401  (registers the turn decisions)
@@ -32,7 +34,8 @@ def _decision_actions(s: GameState, f: Frame) -> list[Action]:
     if decision.sun_reveals and actions:
         p = f[1]
         if s.fancy[p]:
-            actions.extend((A.REVEAL, card, -1, -1) for card in revealable_suns(s, p))
+            for card in revealable_suns(s, p):
+                actions.append((A.REVEAL, card, -1, -1))
         if s.companion[p] != EMPTY:
             actions.extend(free_actions(s, p))
     return actions
@@ -145,7 +148,7 @@ def reveal_sun(s: GameState, p: int, card: int) -> None:
     gain_reward(s, p, extras, SRC_SUN)
 
 
-DECISION_NAMES = {
+DECISION_NAMES: Final = {
     "D_START_GOOD": "which Good to take at setup",
     "D_VISIT": "which Shop to visit",
     "D_ACTION": "whether to gather or enchant",

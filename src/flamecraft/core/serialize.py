@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from . import frames as F
 from .board import CATALOG
@@ -25,21 +25,23 @@ from .state import (
     Options,
 )
 
-STATE_FORMAT, RECORD_FORMAT = "flamecraft-state", "flamecraft-record"
-STATE_VERSION, RECORD_VERSION = 2, 1
+STATE_FORMAT: Final = 'flamecraft-state'
+RECORD_FORMAT: Final = 'flamecraft-record'
+STATE_VERSION: Final = 2
+RECORD_VERSION: Final = 1
 
-_ARTISANS = [a.id for a in CATALOG.artisans]
-_SHOPS = [s.id for s in CATALOG.shops]
-_ENCH = [e.id for e in CATALOG.enchantments]
-_FANCY = [f.id for f in CATALOG.fancies]
-_COMPANIONS = [c.id for c in CATALOG.companions]
-_ACHIEVEMENTS = [a.id for a in CATALOG.achievements]
-_LISTS = CATALOG.op_list_keys
-_PLACES = {F.NOWHERE: "nowhere", F.IN_HAND: "hand", F.IN_PARK: "park"}
+_ARTISANS: Final = [a.id for a in CATALOG.artisans]
+_SHOPS: Final = [s.id for s in CATALOG.shops]
+_ENCH: Final = [e.id for e in CATALOG.enchantments]
+_FANCY: Final = [f.id for f in CATALOG.fancies]
+_COMPANIONS: Final = [c.id for c in CATALOG.companions]
+_ACHIEVEMENTS: Final = [a.id for a in CATALOG.achievements]
+_LISTS: Final = CATALOG.op_list_keys
+_PLACES: Final = {F.NOWHERE: "nowhere", F.IN_HAND: "hand", F.IN_PARK: "park"}
 
 # The fields of each frame kind after its kind: player, here, then these.
 # "effect" stands for two ints (op list, index); "*fancy" for the rest of the tuple.
-_FRAME_FIELDS: dict[int, tuple[str, ...]] = {
+_FRAME_FIELDS: Final[dict[int, tuple[str, ...]]] = {
     F.P_RUN: ("player", "here", "effect", "artisan?"),
     F.P_TURN_START: ("player",),
     F.P_GATHER: ("player", "here"),
@@ -92,7 +94,7 @@ _FRAME_NAMES = {getattr(F, name): name[2:].lower() if name.startswith("D_") else
                 for name in dir(F) if name[:2] in ("D_", "P_")}
 _FRAME_NAMES = {k: ("decide_" + v if k < 100 else "phase_" + v[2:])
                 for k, v in _FRAME_NAMES.items()}
-_FRAME_KINDS = {v: k for k, v in _FRAME_NAMES.items()}
+_FRAME_KINDS: Final = {v: k for k, v in _FRAME_NAMES.items()}
 
 
 def _opt_id(table: list[str], index: int) -> str | None:
