@@ -46,6 +46,25 @@ def bot_game(seed: int) -> str:
     return dump_record(record)
 
 
+def valuation_game(seed: int) -> str:
+    """A random game with every seat's valuation (the bots' ``value``, ``relative`` and Good
+    values) written down at every decision: floats, which must agree to the last bit."""
+    import random
+
+    from flamecraft import apply_in_place, legal_actions, start
+    from flamecraft.ai.evaluate import good_values, relative, value
+
+    s = start(2 + seed % 4, seed, companions=seed % 2 == 1)
+    rng = random.Random(seed)
+    digest = hashlib.sha256()
+    while not s.over:
+        for p in range(s.n):
+            digest.update(repr((value(s, p), relative(s, p), good_values(s, p))).encode())
+        actions = legal_actions(s)
+        apply_in_place(s, actions[rng.randrange(len(actions))])
+    return digest.hexdigest()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--chunk", type=int, default=0)
@@ -53,8 +72,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--bot-games", type=int, default=0,
                         help="also this many games of the planner against the search")
+    parser.add_argument("--value-games", type=int, default=0,
+                        help="also this many random games with every valuation recorded")
     args = parser.parse_args()
     hashes = []
+    for i in range(args.chunk, args.value_games, args.chunks):
+        hashes.append(valuation_game(70_000 + i))
     for i in range(args.chunk, args.bot_games, args.chunks):
         hashes.append(hashlib.sha256(bot_game(60_000 + i).encode()).hexdigest())
     for i in range(args.chunk, args.games, args.chunks):

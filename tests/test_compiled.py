@@ -4,8 +4,9 @@
 and ``FLAMECRAFT_PURE=1`` forces the pure form. A process cannot switch forms once the core is
 imported, so each form plays the same few hundred seeded random games (every player count,
 both decks, Companions on and off) in its own interpreter, with the fuzz checks on
-(invariants, dump/load round trips, replay), and two games of the planner against the search
-(whose modules are compiled too); the hashes of their records and final states must agree.
+(invariants, dump/load round trips, replay), two games of the planner against the search
+(whose modules are compiled too), and random games with every seat's valuation written down at
+each decision (floats, to the last bit); the hashes of all of these must agree.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import flamecraft.core
 HERE = Path(__file__).resolve().parent
 GAMES = 300
 BOT_GAMES = 2  # the planner against the search: the compiled ai modules choose the same
+VALUE_GAMES = 16  # random games with the bots' valuations written down at every decision
 CHUNKS = 4
 
 
@@ -38,7 +40,8 @@ def _play(chunk: int, *, pure: bool) -> dict[str, Any]:
     env = {**os.environ, "FLAMECRAFT_PURE": "1" if pure else ""}
     done = subprocess.run(
         [sys.executable, str(HERE / "record_hashes.py"), "--chunk", str(chunk),
-         "--chunks", str(CHUNKS), "--games", str(GAMES), "--bot-games", str(BOT_GAMES)],
+         "--chunks", str(CHUNKS), "--games", str(GAMES), "--bot-games", str(BOT_GAMES),
+         "--value-games", str(VALUE_GAMES)],
         capture_output=True, text=True, env=env, cwd=HERE, timeout=600)
     assert done.returncode == 0, done.stderr
     result: dict[str, Any] = json.loads(done.stdout)
@@ -62,8 +65,8 @@ def test_compiled_and_pure_play_identical_games(chunk: int) -> None:
     assert not pure["compiled"] and pure["form"].startswith("pure Python")
     if _has_compiler():
         assert default["compiled"], default["form"]
-    assert len(pure["hashes"]) == len(range(chunk, GAMES, CHUNKS)) + len(
-        range(chunk, BOT_GAMES, CHUNKS))
+    assert len(pure["hashes"]) == sum(len(range(chunk, games, CHUNKS))
+                                      for games in (GAMES, BOT_GAMES, VALUE_GAMES))
     assert len(set(pure["hashes"])) == len(pure["hashes"]), "every game differs"
     assert default["hashes"] == pure["hashes"]
 

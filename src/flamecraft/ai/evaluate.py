@@ -352,9 +352,15 @@ def fire_value(s: GameState, p: int, dragon: int, gv: float, w: Weights) -> floa
 
 def gather_value(s: GameState, p: int, shop: int, gvs: list[float], w: Weights) -> float:
     """What gathering at a Shop is likely worth to p (step 1 in full, steps 2-4 roughly)."""
+    return _gather_value(s, p, shop, gvs, w, max(gvs), sum(gvs) / NUM_GOODS, -1.0)
+
+
+def _gather_value(s: GameState, p: int, shop: int, gvs: list[float], w: Weights,
+                  best_gv: float, mean_gv: float, ph: float) -> float:
+    """``gather_value`` with what is the same for every Shop worked out by the caller (the
+    best and mean Good values; p's phase, or -1 for "not yet"), and the slots read in place:
+    ``next_shop_value`` asks it of every Shop in Town, at every position a search values."""
     card = _SHOPS[shop]
-    best_gv = max(gvs)
-    mean_gv = sum(gvs) / NUM_GOODS
     v = 0.0
     icon = card.icon
     if icon < NUM_GOODS:
@@ -364,9 +370,16 @@ def gather_value(s: GameState, p: int, shop: int, gvs: list[float], w: Weights) 
     elif icon == ICON_COIN:
         v += card.icon_amount * (1.0 + w.coin_bonus)
     elif icon == ICON_DRAGON:
-        v += w.dragon * phase(s, p)
+        v += w.dragon * (phase(s, p) if ph < 0 else ph)
     fire = 0.0
-    for d in dragons_at(s, shop):
+    slots = s.slots
+    base = shop * 3
+    open_slot = False
+    for k in range(3):
+        d = slots[base + k]
+        if d == EMPTY:
+            open_slot = True
+            continue
         v += gvs[ART_TYPE[d]]
         f = fire_value(s, p, d, mean_gv, w)
         if f > fire:
@@ -376,7 +389,7 @@ def gather_value(s: GameState, p: int, shop: int, gvs: list[float], w: Weights) 
     v += 0.8 * fire
     if card.ability >= 0:
         v += 0.6
-    if s.hand[p] and EMPTY in s.slots[shop * 3:shop * 3 + 3]:
+    if s.hand[p] and open_slot:
         v += 0.3
     return v
 
@@ -491,10 +504,11 @@ def _pending(s: GameState, p: int, w: Weights, gvs: list[float]) -> float:
 def next_shop_value(s: GameState, p: int, w: Weights, gvs: list[float]) -> float:
     """The best gathering p can look forward to next turn (not the Shop it stands on)."""
     best = 0.0
+    best_gv, mean_gv, ph = max(gvs), sum(gvs) / NUM_GOODS, phase(s, p)
     for shop in s.town_shops():
         if shop == s.pos[p]:
             continue
-        val = gather_value(s, p, shop, gvs, w)
+        val = _gather_value(s, p, shop, gvs, w, best_gv, mean_gv, ph)
         if val > best:
             best = val
     return best
