@@ -537,3 +537,26 @@ def test_solo_game_with_companions_from_the_command_line(
     assert status == 0 and "Companion: " + offered[0][len("take "):] in out
     status, out, _ = run(capsys, "demo", "--players", "1", "--seed", "4")
     assert status == 0 and "Solo rating: " in out and "achieve" in out
+
+
+def test_json_is_compact_for_machines_and_pretty_when_asked(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Files and pipes get one compact line; ``--pretty`` indents; both load to the same
+    state, and the record of ``demo --record`` follows the same rule."""
+    s = start(3, 2)
+    compact, pretty = dump_state(s), dump_state(s, pretty=True)
+    assert compact.count("\n") == 1 and ": " not in compact and ", " not in compact
+    assert pretty.startswith('{\n "format"') and len(pretty) > len(compact)
+    assert load_state(compact) == load_state(pretty) == s
+    status, out, _ = run(capsys, "new", "--players", "3", "--seed", "2")
+    assert status == 0 and out == compact
+    status, out, _ = run(capsys, "new", "--players", "3", "--seed", "2", "--pretty")
+    assert status == 0 and out == pretty
+    path = new_state(tmp_path)
+    status, _, _ = run(capsys, "apply", str(path), "0", "--pretty", "--out", str(path))
+    assert status == 0 and path.read_text(encoding="utf-8").startswith('{\n "format"')
+    for flags, lines in (([], 1), (["--pretty"], 20)):
+        record = tmp_path / "r.json"
+        assert run(capsys, "demo", "--players", "2", "--seed", "3", "--record", str(record),
+                   *flags)[0] == 0
+        assert (record.read_text(encoding="utf-8").count("\n") > lines) == bool(flags)

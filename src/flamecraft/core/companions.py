@@ -6,6 +6,8 @@ use a Companion. The hooks that trigger Companions live where their moment is: `
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import actions as A
 from .actions import Action
 from .board import COMPANIONS, companion_ready, draw_fancy, placements, use_companion
@@ -23,7 +25,8 @@ from .frames import (
 from .setup_game import turn_order
 from .state import EMPTY, GameState
 
-FANCY_DEALT, FANCY_KEPT = 2, 1
+FANCY_DEALT: Final = 2
+FANCY_KEPT: Final = 1
 
 
 def _pick_legal(s: GameState, f: Frame) -> list[Action]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations
+from typing import Final
 
 from . import actions as A
 from .actions import Action
@@ -86,12 +87,12 @@ from .state import (
     GameState,
 )
 
-OPS = CATALOG.op_lists
+OPS: Final = CATALOG.op_lists
 # Where Reputation gained by an op list counts in the score breakdown: its card's kind.
-LIST_SOURCE = [SRC_COMPANION if key.startswith("companion.") else SRC_ABILITY
-               for key in CATALOG.op_list_keys]
-GOOD_SETS = {n: [sum(1 << g for g in combo) for combo in combinations(range(NUM_GOODS), n)]
-             for n in range(1, NUM_GOODS + 1)}
+LIST_SOURCE: Final = [SRC_COMPANION if key.startswith("companion.") else SRC_ABILITY
+                      for key in CATALOG.op_list_keys]
+GOOD_SETS: Final = {n: [sum(1 << g for g in combo) for combo in combinations(range(NUM_GOODS), n)]
+                    for n in range(1, NUM_GOODS + 1)}
 
 
 def run_list(s: GameState, p: int, here: int, list_id: int, dragon: int = -1) -> None:
@@ -472,10 +473,12 @@ def _cost(f: Frame) -> tuple[int, ...] | None:
 
 def _place_legal(s: GameState, f: Frame) -> list[Action]:
     _, p, _here, scope, source, optional = f[:6]
+    cards = s.hand[p] if source == 0 else s.park
+    if not cards:
+        return []  # nothing to place: the list must come out empty, so skip building it
     cost = _cost(f)
     out: list[Action] = []
     if cost is None or all(s.goods[p][g] >= cost[g] for g in range(NUM_GOODS)):
-        cards = s.hand[p] if source == 0 else s.park
         out = [(A.PLACE, d, shop, k) for d, shop, k in placements(s, cards, scope)]
     if optional and out:
         out.append((A.SKIP, A.NO_PLACE, -1, -1))
@@ -790,7 +793,7 @@ register(D_GIFT_ARTISAN, _gift_artisan_legal, _gift_artisan_resolve)
 
 # --- conditions -------------------------------------------------------------------------------
 
-CONDITIONS: dict[str, Callable[[GameState, int], bool]] = {
+CONDITIONS: Final[dict[str, Callable[[GameState, int], bool]]] = {
     "lowest_rep": lambda s, p: s.n > 1 and all(s.rep[q] >= s.rep[p] for q in range(s.n)),
 }
 
@@ -831,7 +834,7 @@ register(D_EXCHANGE_GOOD, _exchange_legal, _exchange_resolve)
 
 
 OpRunner = Callable[[GameState, int, int, Op, tuple[int, int], int], None]
-OP_RUNNERS: dict[str, OpRunner] = {
+OP_RUNNERS: Final[dict[str, OpRunner]] = {
     "gain": _gain,
     "gain_same": _gain_same,
     "gain_distinct": _gain_distinct,
