@@ -20,7 +20,7 @@ const GAIN_KINDS = new Set(["take_good", "gain_good", "gain_two", "gain_set", "c
 // Actions that are also offered as buttons even though a board element stands for them.
 const BUTTON_TOO = new Set(["draw_deck", "use_ability"]);
 const LOG_LINES = 60;
-const SINCE_LINES = 6; // "since your last turn": at most this many lines, then "and N more"
+const SINCE_LINES = 6; // "since your last turn": at most this many (3 on a phone), then "N more"
 // Declines that "skip the rest of my turn" sends one after another (the optional steps after
 // gathering or enchanting). It stops at anything else: a Sun Dragon to reveal (whose decline,
 // "end turn", is never sent for you), a gift owed, a choice with something to gain.
@@ -637,7 +637,9 @@ export class Table {
     const lines = sinceLastTurn(log, this.msg.seat, view.turn);
     if (!lines.length) return null;
     const names = view.players.map((p) => p.name);
-    const shown = lines.slice(-SINCE_LINES);
+    // on a phone, fewer: the prompt stays short enough to leave the Town in view
+    const phone = window.matchMedia && window.matchMedia("(max-width: 760px)").matches;
+    const shown = lines.slice(phone ? -3 : -SINCE_LINES);
     return h("div", { class: "since", "aria-label": "Since your last turn" },
       h("strong", {}, "Since your last turn: "),
       h("ul", {}, shown.map((line) => h("li", {},
