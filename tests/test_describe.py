@@ -63,7 +63,7 @@ def test_keeping_a_fancy_dragon_shows_its_goal_and_what_it_pays_now() -> None:
     s.cache = None
     give_fancy(s, 0, "sir-loin")
     label = _label(s, "keep Archi-tail")
-    assert label == "keep Archi-tail — Sun: 2 Shops completed → 5 Rep now"
+    assert label == "keep Archi-tail — Sun: 2/2 Shops completed → 5 Rep now"
     assert _label(s, "keep Sir Loin").startswith("keep Sir Loin — Sun: spend 3 Meat 2 Iron")
 
 

@@ -667,6 +667,9 @@ def summary(style: Style, sv: dict[str, Any], catalog: Catalog, width: int = 80,
     room -= len(hint)
     others = others_lines(style, v, sv, cards, width)
     since = since_lines(style, sv, width)
+    most = max(3, room // 2)  # the rest of the room for the board
+    if len(since) > most:  # the latest moves, under the heading
+        since = [f"{since[0]} {style.dim('(earlier: log)')}", *since[len(since) - most + 1:]]
     logs = log_lines(style, sv, 4)
     log_section = since or wrap([style.bold("LAST ACTIONS"), *logs] if logs else [], width)
     park = park_lines(style, v, cards, width)

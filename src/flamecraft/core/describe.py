@@ -143,7 +143,10 @@ def fancy_facts(s: GameState, p: int, card: FancyCard) -> str:
     if card.goal.spend is not None:
         goal = f"spend {_goods_words(card.goal.spend)}"
     else:
-        goal = f"{measure(s, p, card)} {MEASURE_WORDS.get(card.goal.measure, card.goal.measure)}"
+        value = str(measure(s, p, card))
+        if card.goal.at_least is not None and not card.rep_table and not card.rep_per:
+            value += f"/{card.goal.at_least}"  # how far from the goal
+        goal = f"{value} {MEASURE_WORDS.get(card.goal.measure, card.goal.measure)}"
     extras = reward_facts(Reward(coins=card.reward.coins, artisan=card.reward.artisan,
                                  fancy=card.reward.fancy, good_choice=card.reward.good_choice))
     pays = f"{now} Rep" + (f" + {extras}" if extras and now else "")
