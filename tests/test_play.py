@@ -318,6 +318,16 @@ def test_the_first_player_is_drawn_and_announced(tmp_path: Path) -> None:
         setup_from_args(_args(players=3, first_player=4))
 
 
+def test_the_players_screen_marks_the_first_player() -> None:
+    """`players` (and `show`) name the first player, who matters for the final round."""
+    session = Session.new(Setup(["human"] * 3, ("Ann", "Bo", "Cy"), "purple", 2))
+    first = session.state.first_player
+    lines = players_detail(Style(False), session.screen_view(0)["view"],
+                           session.screen_view(0), Cards(CATALOG))
+    marked = [line for line in lines if "first player" in line]
+    assert len(marked) == 1 and marked[0].startswith(("Ann", "Bo", "Cy")[first])
+
+
 def test_load_a_record_without_seats_and_bad_files(tmp_path: Path) -> None:
     """A plain record (say from `demo --record`) loads with seat 1 a person, the rest bots;
     a bad file is refused with a message naming it."""

@@ -10,14 +10,15 @@ sees and the seed, never on where the hidden cards really are.
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from .board import CATALOG
 from .frames import D_ARTISAN_LOOK, D_KEEP_DRAWN_FANCY
 from .state import GameState
 
-_PILE_OF_SHOP = [shop.pile for shop in CATALOG.shops]
-OTHER_PILE = 6
-OTHER_PILE_DRAW = 4
+_PILE_OF_SHOP: Final = [shop.pile for shop in CATALOG.shops]
+OTHER_PILE: Final = 6
+OTHER_PILE_DRAW: Final = 4
 
 
 def _deal(pool: list[int], sizes: list[int], rng: random.Random) -> list[list[int]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from .board import CATALOG
 from .errors import FlamecraftError
@@ -19,11 +19,13 @@ from .frames import D_COMPANION_PICK, D_START_GOOD, NOWHERE, P_DEAL_FANCY, P_SET
 from .rng import below, seed_state, shuffle
 from .state import EMPTY, NUM_COUNTERS, NUM_SOURCES, GameState, Options
 
-MIN_PLAYERS, MAX_PLAYERS = 1, 5
-HAND_SIZE = 3
-PARK_SIZE = 5
-ROW_SIZE = 5
-GOOD_PILE_DRAW, OTHER_PILE_DRAW = 1, 4
+MIN_PLAYERS: Final = 1
+MAX_PLAYERS: Final = 5
+HAND_SIZE: Final = 3
+PARK_SIZE: Final = 5
+ROW_SIZE: Final = 5
+GOOD_PILE_DRAW: Final = 1
+OTHER_PILE_DRAW: Final = 4
 
 
 def town_spaces(players: int) -> int:
@@ -346,8 +348,8 @@ class DealBuilder:
         return s
 
     def copy(self) -> DealBuilder:
-        other = DealBuilder.__new__(DealBuilder)
-        other.options, other.plan, other.step = self.options, self.plan, self.step
+        other = DealBuilder(self.options)
+        other.step = self.step
         other.drawn = {t: cards[:] for t, cards in self.drawn.items()}
         return other
 

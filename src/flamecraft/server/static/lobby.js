@@ -186,7 +186,8 @@ function drawGames(list, games) {
       h("ul", {}, mine.map((g) => h("li", { class: "game-entry" },
         h("strong", {}, g.name || g.game_id), " ",
         h("span", { class: "muted" }, (g.seats || []).map((s) =>
-          `${s.name}${s.kind === "bot" ? ` (bot${s.bot ? `: ${s.bot}` : ""})` : s.joined ? " ✓" : ""}`).join(", ")),
+          `${s.name}${s.kind === "bot" ? ` (bot${s.bot ? `: ${s.bot}` : ""})` : s.joined ? " ✓" : ""}`
+          + (s.seat === g.first_player ? " — plays first" : "")).join(", ")),
         " ",
         status === "finished"
           ? [h("a", { class: "button", href: `/play/${g.game_id}` }, "Result"), " ",
