@@ -3,6 +3,7 @@ for both UIs, read only from what the seat to act may see (issue 13, item 1)."""
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import flamecraft
@@ -35,6 +36,8 @@ def test_label_is_the_text_then_the_facts() -> None:
     assert Choice("end turn", "", None).label == "end turn"
     assert Choice("gain Meat", "[Me]", None).label == "gain Meat [Me]"
     assert flamecraft.describe is describe and flamecraft.choices is choices
+    choice = Choice("keep Archi-tail", "— Sun", "archi-tail")
+    assert pickle.loads(pickle.dumps(choice)) == choice  # a server may send it to a process
 
 
 def test_choices_are_the_legal_actions_in_order_with_their_stable_texts() -> None:

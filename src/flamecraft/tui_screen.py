@@ -622,7 +622,7 @@ def since_lines(style: Style, sv: dict[str, Any], width: int) -> list[str]:
     for who, said in runs:
         lines.extend(flow(f"  {who}: " if who else "  ", [f"{x};" for x in said[:-1]]
                           + said[-1:], width, indent=4))
-    return lines
+    return wrap(lines, width)
 
 
 HINT = "help · town · hand · row · players · card NAME · log · undo · save · quit"

@@ -79,6 +79,11 @@ class Choice:
     def label(self) -> str:
         return f"{self.text} {self.facts}" if self.facts else self.text
 
+    def __reduce__(self) -> tuple[type[Choice], tuple[str, str, str | None]]:
+        """Pickled by its fields (compiled by mypyc, a frozen dataclass refuses the attribute
+        assignments pickle's default makes), as ``state.Options`` is."""
+        return (Choice, (self.text, self.facts, self.card))
+
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
