@@ -56,6 +56,14 @@ class Options:
             return self.names
         return tuple(f"P{i + 1}" for i in range(self.players))
 
+    def __reduce__(self) -> tuple[type[Options], tuple[int, str, tuple[str, ...], bool,
+                                                         int | None]]:
+        """Pickled by its fields, rebuilt by the constructor: compiled by mypyc, a frozen
+        dataclass refuses the attribute assignments pickle's default makes (a bot in its own
+        process receives Options in what it is sent)."""
+        return (Options, (self.players, self.deck, self.names, self.companions,
+                          self.first_player))
+
 
 # Every field of a GameState (its slots). A module constant, not only ``__slots__``: a class
 # compiled by mypyc has no ``__slots__`` attribute to read at run time.
