@@ -3,6 +3,7 @@ for both UIs, read only from what the seat to act may see (issue 13, item 1)."""
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import flamecraft
@@ -35,6 +36,8 @@ def test_label_is_the_text_then_the_facts() -> None:
     assert Choice("end turn", "", None).label == "end turn"
     assert Choice("gain Meat", "[Me]", None).label == "gain Meat [Me]"
     assert flamecraft.describe is describe and flamecraft.choices is choices
+    choice = Choice("keep Archi-tail", "— Sun", "archi-tail")
+    assert pickle.loads(pickle.dumps(choice)) == choice  # a server may send it to a process
 
 
 def test_choices_are_the_legal_actions_in_order_with_their_stable_texts() -> None:
@@ -63,7 +66,7 @@ def test_keeping_a_fancy_dragon_shows_its_goal_and_what_it_pays_now() -> None:
     s.cache = None
     give_fancy(s, 0, "sir-loin")
     label = _label(s, "keep Archi-tail")
-    assert label == "keep Archi-tail — Sun: 2 Shops completed → 5 Rep now"
+    assert label == "keep Archi-tail — Sun: 2/2 Shops completed → 5 Rep now"
     assert _label(s, "keep Sir Loin").startswith("keep Sir Loin — Sun: spend 3 Meat 2 Iron")
 
 

@@ -622,7 +622,7 @@ def since_lines(style: Style, sv: dict[str, Any], width: int) -> list[str]:
     for who, said in runs:
         lines.extend(flow(f"  {who}: " if who else "  ", [f"{x};" for x in said[:-1]]
                           + said[-1:], width, indent=4))
-    return lines
+    return wrap(lines, width)
 
 
 HINT = "help · town · hand · row · players · card NAME · log · undo · save · quit"
@@ -668,6 +668,9 @@ def summary(style: Style, sv: dict[str, Any], catalog: Catalog, width: int = 80,
     room -= len(hint)
     others = others_lines(style, v, sv, cards, width)
     since = since_lines(style, sv, width)
+    most = max(3, room // 2)  # the rest of the room for the board
+    if len(since) > most:  # the latest moves, under the heading
+        since = [f"{since[0]} {style.dim('(earlier: log)')}", *since[len(since) - most + 1:]]
     logs = log_lines(style, sv, 4)
     log_section = since or wrap([style.bold("LAST ACTIONS"), *logs] if logs else [], width)
     park = park_lines(style, v, cards, width)

@@ -79,6 +79,11 @@ class Choice:
     def label(self) -> str:
         return f"{self.text} {self.facts}" if self.facts else self.text
 
+    def __reduce__(self) -> tuple[type[Choice], tuple[str, str, str | None]]:
+        """Pickled by its fields (compiled by mypyc, a frozen dataclass refuses the attribute
+        assignments pickle's default makes), as ``state.Options`` is."""
+        return (Choice, (self.text, self.facts, self.card))
+
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
@@ -143,7 +148,10 @@ def fancy_facts(s: GameState, p: int, card: FancyCard) -> str:
     if card.goal.spend is not None:
         goal = f"spend {_goods_words(card.goal.spend)}"
     else:
-        goal = f"{measure(s, p, card)} {MEASURE_WORDS.get(card.goal.measure, card.goal.measure)}"
+        value = str(measure(s, p, card))
+        if card.goal.at_least is not None and not card.rep_table and not card.rep_per:
+            value += f"/{card.goal.at_least}"  # how far from the goal
+        goal = f"{value} {MEASURE_WORDS.get(card.goal.measure, card.goal.measure)}"
     extras = reward_facts(Reward(coins=card.reward.coins, artisan=card.reward.artisan,
                                  fancy=card.reward.fancy, good_choice=card.reward.good_choice))
     pays = f"{now} Rep" + (f" + {extras}" if extras and now else "")
