@@ -29,6 +29,14 @@ from flamecraft.tui_screen import (
 from test_play import _finish, _spawn
 
 
+def _quit(child: pexpect.spawn) -> None:
+    """Quits without saving: the answer waits for its question (keys typed ahead of a
+    question are discarded, defect 1)."""
+    child.sendline("quit")
+    child.expect("Save the game before leaving")
+    child.sendline("")
+
+
 def _seats_of(record: dict[str, object]) -> list[int]:
     """Who acted for each action of a saved record."""
     options = record["options"]
@@ -56,8 +64,7 @@ def test_keys_typed_while_bots_think_are_not_taken_as_answers(tmp_path: Path) ->
     child.sendline("save ahead.json")
     child.expect_exact("saved to ahead.json")
     child.expect("You> ")
-    child.sendline("quit")
-    child.sendline("")
+    _quit(child)
     _finish(child)
     record = json.loads((tmp_path / "ahead.json").read_text(encoding="utf-8"))
     assert _seats_of(record)[-1] == 1  # nobody answered for You since Ember's turn
@@ -88,6 +95,7 @@ def test_board_numbers_choices_as_the_prompt_does(tmp_path: Path) -> None:
     takes the second of them."""
     child = _spawn(tmp_path, "--seats", "human,random", "--seed", "4", "--first-player", "1",
                    "--bot-delay", "0", "--no-color")
+    child.expect_exact("You play first (chosen at setup).")  # defect 11: not "You plays"
     child.expect("You> ")
     child.sendline("1")
     child.expect("choose which Shop to visit")
@@ -100,8 +108,7 @@ def test_board_numbers_choices_as_the_prompt_does(tmp_path: Path) -> None:
     child.expect("You> ")
     child.sendline("save b.json")
     child.expect_exact("saved to b.json")
-    child.sendline("quit")
-    child.sendline("")
+    _quit(child)
     _finish(child)
     record = json.loads((tmp_path / "b.json").read_text(encoding="utf-8"))
     assert listed[1][1].strip() in record["actions"]
@@ -131,8 +138,7 @@ def test_card_lookup_ignores_accents_and_prefers_exact_names(tmp_path: Path) -> 
     child.sendline("log 0")
     child.expect("You> ")
     assert "from 1" in child.before
-    child.sendline("quit")
-    child.sendline("")
+    _quit(child)
     _finish(child)
 
 
@@ -174,8 +180,7 @@ def test_undo_reaches_back_across_a_load_in_the_same_turn(tmp_path: Path) -> Non
     child.expect("You> ")
     child.sendline("save mid.json")
     child.expect_exact("saved to mid.json")
-    child.sendline("quit")
-    child.sendline("")
+    _quit(child)
     _finish(child)
     assert "undo" in json.loads((tmp_path / "mid.json").read_text(encoding="utf-8"))
     child = _spawn(tmp_path, "--load", "mid.json", "--bot-delay", "0", "--no-color")
@@ -183,8 +188,7 @@ def test_undo_reaches_back_across_a_load_in_the_same_turn(tmp_path: Path) -> Non
     child.sendline("undo")
     child.expect_exact("undone: visit Smith Mart")
     child.expect("choose which Shop to visit")
-    child.sendline("quit")
-    child.sendline("")
+    _quit(child)
     _finish(child)
 
 

@@ -9,6 +9,10 @@ The core API (everything an adapter needs)::
         action = legal_actions(s)[0]
         s = apply(s, action)          # or apply_in_place(s, action) for speed
     print(s.rep, winners(s))
+
+To show a person the choices, ``choices(s)`` describes each legal action, in the same order,
+from what the seat to act may see: ``Choice(text, facts, card)``, whose ``label`` reads
+``cast Smelting Pot (3 Meat 2 Crystal 1 Plant → 6 Rep)``; ``text`` stays the stable text.
 """
 
 from __future__ import annotations

@@ -699,7 +699,8 @@ class Game:
     def _first_line(self) -> str:
         s = self.session.state
         how = "drawn at random" if s.options.first_player is None else "chosen at setup"
-        return f"{self.session.seats[s.first_player].name} plays first ({how})."
+        name = self.session.seats[s.first_player].name
+        return f"{name} {'play' if name == 'You' else 'plays'} first ({how})."
 
     def step(self) -> None:
         s = self.session.state
