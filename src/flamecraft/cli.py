@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import random
 import statistics
@@ -379,6 +380,57 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
 
 
+def _review_seat(value: str, s: GameState) -> int:
+    seats = names(s)
+    if value.isdigit() and 1 <= int(value) <= s.n:
+        return int(value) - 1
+    for p, name in enumerate(seats):
+        if name.lower() == value.lower():
+            return p
+    raise CliError(f"--seat {value!r}: no such player (give 1–{s.n} or one of "
+                   f"{', '.join(seats)})")
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    """Reviews a finished game: each decision against the best, the biggest mistakes, and a
+    win-chance graph (``ai/review.py``)."""
+    from .ai.hints import Budget
+    from .ai.review import REVIEW_BUDGET, check_finished, format_review, plot_review, review
+
+    record = _load_record(args.record)
+    label = _label(args.record)
+    try:
+        final = check_finished(record)
+    except FlamecraftError as exc:
+        raise CliError(f"{label}: {exc}") from None
+    seats = None if args.seat is None else [_review_seat(args.seat, final)]
+    budget = Budget(samples=args.samples, beam=REVIEW_BUDGET.beam, depth=REVIEW_BUDGET.depth)
+    done = [0]
+
+    def progress(k: int, total: int) -> None:
+        if not args.quiet and sys.stderr.isatty() and (k == total or k - done[0] >= 10):
+            done[0] = k
+            print(f"\rreviewing: action {k}/{total}", end="" if k < total else "\n",
+                  file=sys.stderr, flush=True)
+
+    rv = review(record, seats, budget, progress=progress)
+    who = "every seat" if seats is None else names(final)[seats[0]]
+    title = (f"{label}: {final.n} players, seed {record.seed}, {len(record.actions)} actions, "
+             f"{final.turn} turns; decisions of {who}")
+    report = format_review(rv, title, args.top)
+    os.makedirs(args.out, exist_ok=True)
+    written = [os.path.join(args.out, "review.txt"), os.path.join(args.out, "review.json")]
+    write_atomically(written[0], report)
+    write_atomically(written[1], json.dumps(rv.to_json(), indent=1) + "\n")
+    png = os.path.join(args.out, "win-chance.png")
+    if plot_review(rv, png, f"Win chance, {os.path.basename(label)} ({final.n} players, "
+                            f"seed {record.seed})"):
+        written.append(png)
+    sys.stdout.write(report)
+    print(f"wrote {', '.join(written)}")
+    return 0
+
+
 # ---------------------------------------------------------------- parser and main
 
 
@@ -466,6 +518,19 @@ def build_parser() -> argparse.ArgumentParser:
                                       "from tournament results")
     _ladder_arguments(p)
     p.set_defaults(func=cmd_ladder)
+
+    p = sub.add_parser("review", help="review a finished game: each decision against the "
+                       "best, the biggest mistakes, a win-chance graph")
+    p.add_argument("record", metavar="RECORD", help="a finished game's record (JSON)")
+    p.add_argument("--seat", default=None, help="review this seat's decisions only (1–5 or "
+                   "a name; default: every seat)")
+    p.add_argument("--out", default="review", help="folder for review.txt, review.json and "
+                   "win-chance.png (default: review)")
+    p.add_argument("--samples", type=_positive, default=4, help="samples of the hidden cards "
+                   "per decision (default 4)")
+    p.add_argument("--top", type=_positive, default=5, help="mistakes listed (default 5)")
+    p.add_argument("--quiet", action="store_true", help="no progress line")
+    p.set_defaults(func=cmd_review)
 
     p = sub.add_parser("serve", help="play in the browser: run the web server (lobby, live "
                        "tables, bots); see docs/server.md")
