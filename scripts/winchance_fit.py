@@ -22,6 +22,7 @@ import glob
 import json
 import os
 import re
+import shlex
 import sys
 import time
 from typing import Any
@@ -152,11 +153,13 @@ def plot(path: str, panels: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 4.4), sharey=True)
-    axes = np.atleast_1d(axes)
+    cols = min(2, len(panels))
+    rows = (len(panels) + cols - 1) // cols
+    fig, grid = plt.subplots(rows, cols, figsize=(4.6 * cols, 4.2 * rows), squeeze=False)
+    axes = grid.ravel()
     edges = np.linspace(0, 1, 11)
     rng = np.random.default_rng(1)
-    for ax, (n, (p, y, games)) in zip(axes, sorted(panels.items()), strict=True):
+    for ax, (n, (p, y, games)) in zip(axes, sorted(panels.items()), strict=False):
         ax.plot([0, 1], [0, 1], color="0.6", lw=1, ls="--", label="perfect calibration")
         xs, ys, lo, hi, counts = [], [], [], [], []
         which = np.clip(np.digitize(p, edges) - 1, 0, 9)
@@ -179,7 +182,10 @@ def plot(path: str, panels: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]
         ax.set_xlim(0, 1)
         ax.set_ylim(-0.02, 1.02)
         ax.grid(alpha=0.3)
-    axes[0].set_ylabel("observed win rate (95% bootstrap over games)")
+    for row in grid:
+        row[0].set_ylabel("observed win rate\n(95% bootstrap over games)")
+    for ax in axes[len(panels):]:
+        ax.set_visible(False)
     axes[0].legend(loc="upper left", fontsize=8)
     fig.suptitle("Win chance at turn starts, held-out games (numbers: seat-positions a bin)",
                  fontsize=10)
@@ -240,7 +246,7 @@ def main() -> None:
                  "+ d*(t_q - mean t) + [q to act]*(e*pending + f); v_q without the turn in "
                  "progress; coefficients [a, b, c, d, e, f] (flamecraft/ai/winchance.py)",
         "games_command": args.command,
-        "fit_command": "python " + " ".join(sys.argv),
+        "fit_command": "python " + shlex.join(sys.argv),
         "held_out": f"every {HELD_OUT_EVERY}th game (index % {HELD_OUT_EVERY} == "
                     f"{HELD_OUT_EVERY - 1}); the coefficients are fitted on the others",
         "players": players,

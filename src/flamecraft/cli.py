@@ -380,6 +380,34 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
 
 
+def cmd_hint(args: argparse.Namespace) -> int:
+    """The best actions for the player to act, from that seat's view (``ai/hints.py``)."""
+    from .ai.hints import HINT_BUDGET, Budget, hints
+    from .ai.interface import Seat
+
+    s = _load_state(args.state)
+    if s.over:
+        raise CliError(f"{_label(args.state)}: the game is over: there is nothing to hint")
+    p = to_act(s)
+    budget = Budget(samples=args.samples, beam=HINT_BUDGET.beam, depth=HINT_BUDGET.depth)
+    began = time.perf_counter()
+    ranked = hints(Seat(s, p), random.Random(args.seed), budget)
+    elapsed = time.perf_counter() - began
+    print(f"Hints for {_who(s)} ({describe_decision(s)}), from {names(s)[p]}'s view only: "
+          f"{budget.samples} samples of the cards {names(s)[p]} cannot see, each action's "
+          f"turn planned to its end ({elapsed:.1f} s)")
+    for rank, h in enumerate(ranked[:args.top], 1):
+        win = "" if h.win is None else f"{100 * h.win:.0f}% to win, "
+        gap = "best" if rank == 1 else f"{h.loss:.1f} ± {h.loss_se:.1f} behind"
+        print(f"{rank}. {h.text}  ({win}{gap})")
+        print(f"   {h.reason}")
+        if h.plan:
+            print(f"   then: {' / '.join(h.plan)}")
+    if len(ranked) > args.top:
+        print(f"({len(ranked) - args.top} more; --top {len(ranked)} lists them all)")
+    return 0
+
+
 def _review_seat(value: str, s: GameState) -> int:
     seats = names(s)
     if value.isdigit() and 1 <= int(value) <= s.n:
@@ -518,6 +546,15 @@ def build_parser() -> argparse.ArgumentParser:
                                       "from tournament results")
     _ladder_arguments(p)
     p.set_defaults(func=cmd_ladder)
+
+    p = sub.add_parser("hint", help="the best actions for the player to act, from their view "
+                       "only, with win chances and reasons")
+    p.add_argument("state", metavar="STATE", help="a game state (JSON; '-' for stdin)")
+    p.add_argument("--top", type=_positive, default=3, help="actions shown (default 3)")
+    p.add_argument("--samples", type=_positive, default=24, help="samples of the hidden "
+                   "cards (default 24: about a second)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the samples (default 1)")
+    p.set_defaults(func=cmd_hint)
 
     p = sub.add_parser("review", help="review a finished game: each decision against the "
                        "best, the biggest mistakes, a win-chance graph")

@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..core.actions import Action
 from ..core.board import CATALOG
@@ -75,6 +76,13 @@ class Hint:
     plan: tuple[str, ...] = ()  # the rest of the turn as planned (up to a hidden draw)
     terms: dict[str, float] = field(default_factory=dict)  # own valuation at the plan's end
 
+    def to_json(self) -> dict[str, Any]:
+        """Plain data for a client (the action by its text, as the server's actions are)."""
+        return {"action": self.text, "value": round(self.value, 2),
+                "loss": round(self.loss, 2), "loss_se": round(self.loss_se, 2),
+                "win": None if self.win is None else round(self.win, 4),
+                "reason": self.reason, "plan": list(self.plan)}
+
 
 def hints(seat: Seat | SealedSeat, rng: random.Random, budget: Budget = HINT_BUDGET,
           model: WinModel | None = None) -> list[Hint]:
@@ -111,16 +119,17 @@ def hints(seat: Seat | SealedSeat, rng: random.Random, budget: Budget = HINT_BUD
     for i, a in enumerate(actions):
         j = _median_index(values[i])
         t, end, line = runs[i][j]
-        facts = _facts(t, end, p)
+        now, outlook = _facts(t, end, p)
+        if i == best and not now:
+            now = [_gains(terms[i], value_terms(t, p))]
+        tail = [outlook] if outlook else []
         if i != best:
-            behind = _behind(terms[i], terms[best], means[best] - means[i])
-            facts = [*facts, behind] if facts else [behind]
-        elif not facts:
-            facts = [_gains(terms[i], value_terms(t, p))]
+            tail.append(_behind(terms[i], terms[best], means[best] - means[i]))
+        reason = "; ".join(([", ".join(now[:_MAX_FACTS])] if now else []) + tail)
         win = sum(wins[i]) / len(wins[i]) if wins[i] else None
         out.append(Hint(a, seat.text(a), means[i], means[best] - means[i],
                         _paired_se(values[best], values[i]), win,
-                        _sentence(facts), _plan(t, a, line, p),
+                        reason, _plan(t, a, line, p),
                         {name: round(x, 6) for name, x in terms[i].items()}))
     order = sorted(range(len(actions)), key=lambda i: (-means[i], i))
     return [out[i] for i in order]
@@ -147,9 +156,13 @@ def _goods(n: int) -> str:
     return f"{n} Good" if n == 1 else f"{n} Goods"
 
 
-def _facts(t: GameState, end: GameState, p: int) -> list[str]:
-    """What the planned turn does, from sample ``t`` to ``end``, naming only cards the seat
-    knows at the decision (public ones and its own): a card drawn in the plan is made up."""
+_MAX_FACTS = 5  # what the turn does, at most: a hint is read at a glance
+
+
+def _facts(t: GameState, end: GameState, p: int) -> tuple[list[str], str]:
+    """What the planned turn does, from sample ``t`` to ``end``, and the outlook after it
+    ("then 1 Good short of X"; "" if none). Only cards the seat knows at the decision are
+    named (public ones and its own): a card drawn in the plan is made up by the sample."""
     facts = []
     names = t.options.player_names()
     rep = end.rep[p] - t.rep[p]
@@ -182,16 +195,17 @@ def _facts(t: GameState, end: GameState, p: int) -> list[str]:
     if given:
         facts.append("gifts to " + (", ".join(given[:-1]) + " and " if len(given) > 1 else "")
                      + given[-1])
+    outlook = ""
     if not end.over:
         tg = targets(end, p)
         if tg:
             _credit, e, _sets, short = tg[0]
             card = _ENCH[e].name
             if short == 0:
-                facts.append(f"then ready to cast {card}")
+                outlook = f"then ready to cast {card}"
             elif short <= 3:
-                facts.append(f"then {_goods(short)} short of {card}")
-    return facts
+                outlook = f"then {_goods(short)} short of {card}"
+    return facts, outlook
 
 
 def _terms_text(delta: dict[str, float], sign: float) -> str:
@@ -202,6 +216,8 @@ def _terms_text(delta: dict[str, float], sign: float) -> str:
 
 def _behind(mine: dict[str, float], best: dict[str, float], loss: float) -> str:
     """Why an action is below the best: the valuation's terms that differ most."""
+    if loss < 0.05:
+        return "as good as the best"
     delta = {name: mine[name] - best[name] for name in TERMS}
     why = _terms_text(delta, -1.0)
     return f"{loss:.1f} behind the best" + (f" ({why})" if why else " (the others gain more)")
@@ -211,16 +227,6 @@ def _gains(after: dict[str, float], before: dict[str, float]) -> str:
     delta = {name: after[name] - before[name] for name in TERMS}
     why = _terms_text(delta, 1.0)
     return f"improves {why}" if why else "keeps the position"
-
-
-def _sentence(facts: list[str]) -> str:
-    """Facts joined: those of the turn by commas, the outlook (``then …``) and the
-    comparison with the best after a semicolon."""
-    now = [f for f in facts if not f.startswith("then ") and "behind the best" not in f]
-    later = [f for f in facts if f.startswith("then ") or "behind the best" in f]
-    parts = [", ".join(now)] if now else []
-    parts += later
-    return "; ".join(parts)
 
 
 def _plan(t: GameState, first: Action, line: tuple[Action, ...], p: int) -> tuple[str, ...]:
