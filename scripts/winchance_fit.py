@@ -228,6 +228,7 @@ def main() -> None:
         games_fit, games_held = len(np.unique(game[~held])), len(np.unique(game[held]))
         players[str(n)] = {
             "coefficients": [round(float(t), 6) for t in theta],
+            "rounds_max": round(max(pos.rounds), 3),
             "games_fit": games_fit, "games_held_out": games_held,
             "positions_fit": int((~held).sum()), "positions_held_out": int(held.sum()),
             "brier_held_out": round(score, 4), "brier_95ci": [round(lo, 4), round(hi, 4)],

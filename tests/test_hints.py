@@ -164,6 +164,7 @@ def test_the_shipped_calibration_loads_with_its_provenance() -> None:
         assert len(model.coefficients[int(n)]) == NUM_FEATURES
         assert entry["games_fit"] > 0 and entry["positions_held_out"] > 0
         assert entry["brier_held_out"] < entry["brier_uninformed"]
+        assert model.rounds_max[int(n)] == entry["rounds_max"] > 0
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

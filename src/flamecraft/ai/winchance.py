@@ -48,10 +48,11 @@ def rounds_left(s: GameState) -> float:
 NUM_FEATURES = 6
 
 
-def features(s: GameState) -> list[list[float]]:
+def features(s: GameState, rounds_max: float = math.inf) -> list[list[float]]:
     """Per seat, the model's inputs: v, v/sqrt(1+R), v/(1+R), the relative tempo, and for
-    the seat to act its pending turn and 1 (0 and 0 for the others)."""
-    r = rounds_left(s)
+    the seat to act its pending turn and 1 (0 and 0 for the others). R is capped at
+    ``rounds_max`` (the most the fitted games saw: the model is not extrapolated)."""
+    r = min(rounds_left(s), rounds_max)
     tl = [turns_left(s, q) for q in range(s.n)]
     mean_tl = sum(tl) / s.n
     a, b = 1.0 / math.sqrt(1.0 + r), 1.0 / (1.0 + r)
@@ -82,6 +83,7 @@ class WinModel:
 
     coefficients: dict[int, tuple[float, ...]]
     meta: dict[str, Any] = field(default_factory=dict)
+    rounds_max: dict[int, float] = field(default_factory=dict)  # the largest R fitted
 
     def coefficients_for(self, n: int) -> tuple[float, ...]:
         """The set for n players, or for the nearest fitted player count (5 players use the
@@ -101,8 +103,9 @@ class WinModel:
             won = winners(s)
             return [1.0 / len(won) if p in won else 0.0 for p in range(n)]
         coef = self.coefficients_for(n)
+        cap = self.rounds_max.get(n, max(self.rounds_max.values(), default=math.inf))
         utilities = [sum(c * x for c, x in zip(coef, row, strict=True))
-                     for row in features(s)]
+                     for row in features(s, cap)]
         return softmax(utilities)
 
 
@@ -118,8 +121,10 @@ def from_json(obj: Any) -> WinModel:
                                for c in coefficients.values()):
         raise ValueError(f"a win-chance model needs {NUM_FEATURES} finite coefficients per "
                          "player count")
+    rounds_max = {int(n): float(entry["rounds_max"]) for n, entry in players.items()
+                  if isinstance(entry.get("rounds_max"), (int, float))}
     return WinModel(coefficients, {k: v for k, v in obj.items() if k != "players"}
-                    | {"players": players})
+                    | {"players": players}, rounds_max)
 
 
 @cache
