@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from flamecraft.ai.hints import Budget
-from flamecraft.ai.review import UnfinishedGameError, format_review, review
+from flamecraft.ai.review import UnfinishedGameError, format_review, plot_review, review
 from flamecraft.ai.tournament import GameSpec, game_record, game_seed, play_game
 from flamecraft.cli import main
 from flamecraft.core.serialize import GameRecord, dump_record, load_record, replay
@@ -123,3 +123,11 @@ def test_tournament_records_replay(tmp_path: Path, capsys: pytest.CaptureFixture
     for g in games:
         rec = load_record((out / "records" / f"game-{g['index'] + 1:04d}.json").read_text())
         assert replay(rec).rep == g["scores"]
+
+
+def test_a_solo_game_is_reviewed_without_a_win_chance(tmp_path: Path) -> None:
+    """Solo has nobody to beat: the decisions are reviewed, the curve is left out."""
+    rv = review(_record(("greedy",)), None, TINY)
+    assert rv.decisions and not rv.chances
+    assert "nobody to beat" in format_review(rv, "a solo game")
+    assert not plot_review(rv, str(tmp_path / "none.png"), "solo")

@@ -228,7 +228,19 @@ def format_review(rv: Review, title: str, top: int = 5) -> str:
             if d.best_plan:
                 lines.append(f"    then: {' / '.join(d.best_plan)}")
     lines.append("")
-    lines.append("Win chance at the start of turns (every seat's cards known):")
+    if not rv.chances:
+        lines.append("A solo game has nobody to beat: no win chance (values are Reputation).")
+    else:
+        lines += _curve_lines(rv)
+    lines.append("")
+    lines.append(f"{len(rv.decisions)} decisions reviewed in {rv.seconds:.1f} s "
+                 f"({1000 * rv.seconds / max(1, len(rv.decisions)):.0f} ms a decision).")
+    return "\n".join(lines) + "\n"
+
+
+def _curve_lines(rv: Review) -> list[str]:
+    """About ten rows of the win-chance path, the last one the result."""
+    lines = ["Win chance at the start of turns (every seat's cards known):"]
     step = max(1, len(rv.turns) // 8)
     picks = sorted(set(range(0, len(rv.turns), step)) | {len(rv.turns) - 1})
     head = "turn  " + "  ".join(f"{name:>6}" for name in rv.names)
@@ -236,15 +248,14 @@ def format_review(rv: Review, title: str, top: int = 5) -> str:
     for i in picks:
         turn = "end" if i == len(rv.turns) - 1 else str(rv.turns[i])
         lines.append(f"{turn:>4}  " + "  ".join(f"{_pct(c):>6}" for c in rv.chances[i]))
-    lines.append("")
-    lines.append(f"{len(rv.decisions)} decisions reviewed in {rv.seconds:.1f} s "
-                 f"({1000 * rv.seconds / max(1, len(rv.decisions)):.0f} ms a decision).")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def plot_review(rv: Review, path: str, title: str) -> bool:
     """The win-chance graph (PNG): every seat's chance over the turns, the reviewed seats'
-    mistakes marked. False when matplotlib is missing."""
+    mistakes marked. False when there is no curve (solo) or matplotlib is missing."""
+    if not rv.chances:
+        return False
     try:
         import matplotlib
 
