@@ -1,9 +1,16 @@
-# Two entry points: `make play` and `make test`. Both create .venv and install the project first.
+# Two entry points: `make play` and `make test`. Both create .venv, install the project and
+# compile its rules core with mypyc (pure Python where there is no C compiler) first.
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The compiled core (scripts/compile_core.py): rebuilt whenever a compiled source changes.
+NATIVE := src/flamecraft/_native/manifest.json
+COMPILED_SOURCES := $(wildcard src/flamecraft/core/*.py) \
+	$(addprefix src/flamecraft/ai/,evaluate.py planner.py ismcts.py)
 
-.PHONY: play test lint fuzz bench clean
+.PHONY: all play test lint fuzz bench clean
+
+all: $(NATIVE)
 
 $(STAMP): pyproject.toml Makefile
 	python3 -m venv $(VENV)
@@ -11,19 +18,22 @@ $(STAMP): pyproject.toml Makefile
 	$(PY) -m pip install --quiet -e '.[dev,rl,web,reports,ray]'
 	touch $(STAMP)
 
-play: $(STAMP)
+$(NATIVE): $(STAMP) $(COMPILED_SOURCES) scripts/compile_core.py
+	$(PY) scripts/compile_core.py
+
+play: $(NATIVE)
 	$(VENV)/bin/flamecraft play
 
-test: $(STAMP)
+test: $(NATIVE)
 	$(VENV)/bin/ruff check src tests bench scripts
 	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest -q -n 2
 
-fuzz: $(STAMP)
+fuzz: $(NATIVE)
 	$(VENV)/bin/pytest -q -n 2 -m slow
 
-bench: $(STAMP)
+bench: $(NATIVE)
 	$(PY) bench/random_games.py --players 4 --games 200
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info
+	rm -rf $(VENV) build *.egg-info src/*.egg-info src/flamecraft/_native

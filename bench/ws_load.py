@@ -11,6 +11,18 @@ it to receiving the state it produced; games per minute count whole games.
     python bench/ws_load.py --games 100 --concurrency 20 --players 4
     python bench/ws_load.py --database postgresql://localhost/flamecraft
     python bench/ws_load.py --url http://127.0.0.1:8000  # a server already running
+
+Scenarios (``--scenario``; issue 12):
+
+    games        the above (the default)
+    starvation   ``--heavy`` games of 5 ``--heavy-bot`` bots (4 of ismcts) run while one
+                 person plays a ``greedy`` bot: the greedy bot's reply time (from the state
+                 that asks it to move to the state with its move) is what is measured
+    spectators   one game of 2 people watched by ``--spectators`` spectators (200): the
+                 action latency of the players, and how many spectators were let in
+
+    python bench/ws_load.py --scenario starvation --seconds 60
+    python bench/ws_load.py --scenario spectators --spectators 200
 """
 
 from __future__ import annotations
@@ -56,7 +68,8 @@ def start_server(database: str | None, workdir: Path) -> tuple[subprocess.Popen[
     port = free_port()
     db = database or f"sqlite:///{workdir / 'bench.sqlite3'}"
     env = {**os.environ, "FLAMECRAFT_BOT_DELAY": "0", "FLAMECRAFT_MESSAGES_PER_SECOND": "100000",
-           "FLAMECRAFT_GAMES_PER_MINUTE": "100000"}
+           "FLAMECRAFT_GAMES_PER_MINUTE": "100000",
+           "FLAMECRAFT_CONNECTIONS_PER_ADDRESS": "100000"}  # every client is on 127.0.0.1
     with open(workdir / "server.log", "wb") as log:  # the child keeps its own handle
         proc = subprocess.Popen(
             [sys.executable, "-c", "import sys; from flamecraft.cli import main; "
@@ -108,8 +121,10 @@ async def play_seat(conn: ClientConnection, rng: random.Random, totals: Totals) 
 async def play_game(http: httpx.AsyncClient, ws_base: str, players: int, number: int,
                     totals: Totals) -> None:
     seats = [{"kind": "human", "name": f"Seat {i + 1}"} for i in range(players)]
-    r = await http.post("/api/games", json={"seats": seats, "start": True,
-                                            "name": f"bench {number}", "seed": number})
+    body: dict[str, object] = {"seats": seats, "start": True, "name": f"bench {number}"}
+    if players == 1:  # a chosen seed is only for games of at most one person (issue 12)
+        body["seed"] = number
+    r = await http.post("/api/games", json=body)
     r.raise_for_status()
     game = r.json()
     conns = [await connect(f"{ws_base}/ws/games/{game['game_id']}?seat={s['seat']}"
@@ -140,6 +155,112 @@ async def run(base: str, games: int, concurrency: int, players: int) -> tuple[To
         return totals, time.perf_counter() - started
 
 
+async def probe_greedy(http: httpx.AsyncClient, ws_base: str, seconds: float,
+                       replies: list[float]) -> None:
+    """One person against a greedy bot, played at once, game after game, for ``seconds``:
+    times every bot decision from the state asking for it to the state holding it."""
+    rng = random.Random(7)
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        r = await http.post("/api/games", json={"seats": [{"kind": "human"}, {
+            "kind": "bot", "bot": "greedy"}], "start": True, "name": "probe"})
+        r.raise_for_status()
+        game = r.json()
+        token = game["seats"][0]["token"]
+        async with connect(f"{ws_base}/ws/games/{game['game_id']}?seat=0&token={token}",
+                           max_size=2**22) as conn:
+            asked, acted = 0.0, -1
+            async for raw in conn:
+                msg = json.loads(raw)
+                if msg["type"] != "state":
+                    continue
+                now = time.perf_counter()
+                if msg["status"] == "finished" or now > deadline:
+                    break
+                if asked and msg["log"] and msg["log"][-1]["player"] == 1:
+                    replies.append(now - asked)
+                asked = 0.0
+                if msg["view"]["to_act"] == 1:
+                    asked = now  # the bot is asked to move by this state
+                elif msg["legal"] and msg["version"] > acted:
+                    acted = msg["version"]
+                    await conn.send(json.dumps({"type": "act", "version": acted,
+                                                "index": rng.randrange(len(msg["legal"]))}))
+
+
+async def run_starvation(base: str, heavy: int, heavy_bot: str, seconds: float
+                         ) -> tuple[list[float], float]:
+    ws_base = "ws" + base[len("http"):]
+    replies: list[float] = []
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        for _ in range(heavy):
+            r = await http.post("/api/games", json={"seats": [{"kind": "bot",
+                                                               "bot": heavy_bot}] * 5})
+            r.raise_for_status()
+        await asyncio.sleep(2.0)  # the heavy bots are thinking
+        started = time.perf_counter()
+        await probe_greedy(http, ws_base, seconds, replies)
+        return replies, time.perf_counter() - started
+
+
+async def run_spectators(base: str, spectators: int, games: int) -> tuple[Totals, int, int]:
+    """Plays ``games`` games of 2 people one after another, each watched by ``spectators``
+    connections (or as many as the server lets in); returns the totals, and how many
+    spectators were let in and turned away (of the last game)."""
+    ws_base = "ws" + base[len("http"):]
+    totals = Totals()
+    admitted = refused = 0
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        for number in range(games):
+            r = await http.post("/api/games", json={"seats": [{"kind": "human"}] * 2,
+                                                    "start": True, "name": f"watched {number}"})
+            r.raise_for_status()
+            game = r.json()
+            watchers: list[ClientConnection] = []
+            admitted = refused = 0
+            for _ in range(spectators):
+                conn = await connect(f"{ws_base}/ws/games/{game['game_id']}", max_size=2**22)
+                first = json.loads(await conn.recv())
+                if first["type"] == "error":
+                    refused += 1
+                    await conn.close()
+                else:
+                    admitted += 1
+                    watchers.append(conn)
+            drains = [asyncio.create_task(_drain(c)) for c in watchers]
+            seats = [await connect(f"{ws_base}/ws/games/{game['game_id']}?seat={s['seat']}"
+                                   f"&token={s['token']}", max_size=2**22)
+                     for s in game["seats"]]
+            try:
+                await asyncio.gather(*(play_seat(c, random.Random(f"{number}:{i}"), totals)
+                                       for i, c in enumerate(seats)))
+            finally:
+                for c in [*seats, *watchers]:
+                    await c.close()
+                for d in drains:
+                    d.cancel()
+            totals.games += 1
+    return totals, admitted, refused
+
+
+async def _drain(conn: ClientConnection) -> None:
+    """A spectator: reads every state (a browser renders each)."""
+    try:
+        async for _ in conn:
+            pass
+    except Exception:
+        return
+
+
+def latency_line(what: str, values_s: Sequence[float]) -> str:
+    lat = [x * 1000 for x in values_s]
+    if not lat:
+        return f"  {what}: none measured"
+    return (f"  {what} ({len(lat)}): p50 {statistics.median(lat):.1f} ms, "
+            f"p90 {percentile(lat, 0.9):.1f} ms, p99 {percentile(lat, 0.99):.1f} ms, "
+            f"max {max(lat):.1f} ms")
+
+
 def percentile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -155,13 +276,44 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--url", help="a running server (default: start a local one)")
     parser.add_argument("--database", help="the local server's database (default: a fresh "
                         "SQLite file)")
+    parser.add_argument("--scenario", choices=("games", "starvation", "spectators"),
+                        default="games", help="what to measure (default: games)")
+    parser.add_argument("--seconds", type=float, default=60.0,
+                        help="starvation: how long the greedy bot is timed (default 60)")
+    parser.add_argument("--heavy", type=int, default=4,
+                        help="starvation: games of 5 heavy bots running (default 4)")
+    parser.add_argument("--heavy-bot", default="ismcts",
+                        help="starvation: the heavy bot (default ismcts)")
+    parser.add_argument("--spectators", type=int, default=200,
+                        help="spectators: connections watching each game (default 200)")
+    parser.add_argument("--watched-games", type=int, default=3,
+                        help="spectators: games played one after another (default 3)")
     args = parser.parse_args(argv)
+    where = args.url or ("PostgreSQL" if args.database and args.database.startswith("postgres")
+                         else "local server, SQLite")
+    head = f"Python {platform.python_version()}, {os.cpu_count()} CPUs"
     with tempfile.TemporaryDirectory() as tmp:
         proc = None
         base = args.url
         if base is None:
             proc, base = start_server(args.database, Path(tmp))
         try:
+            if args.scenario == "starvation":
+                replies, elapsed = asyncio.run(run_starvation(
+                    base.rstrip("/"), args.heavy, args.heavy_bot, args.seconds))
+                print(f"flamecraft ws_load --scenario starvation: {args.heavy} games of 5 "
+                      f"{args.heavy_bot} bots running, one person against greedy for "
+                      f"{elapsed:.0f} s; {where}; {head}")
+                print(latency_line("greedy bot reply", replies))
+                return 0
+            if args.scenario == "spectators":
+                totals, admitted, refused = asyncio.run(run_spectators(
+                    base.rstrip("/"), args.spectators, max(1, args.watched_games)))
+                print(f"flamecraft ws_load --scenario spectators: {totals.games} game(s) of 2 "
+                      f"people, {args.spectators} spectators asked to watch ({admitted} let in, "
+                      f"{refused} turned away); {where}; {head}")
+                print(latency_line("action latency (send → new state)", totals.latencies))
+                return 0
             totals, elapsed = asyncio.run(run(base.rstrip("/"), args.games, args.concurrency,
                                               args.players))
         finally:
@@ -169,10 +321,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 proc.terminate()
                 proc.wait(10)
     lat = [x * 1000 for x in totals.latencies]
-    where = args.url or ("PostgreSQL" if args.database and args.database.startswith("postgres")
-                         else "local server, SQLite")
     print(f"flamecraft ws_load: {totals.games} games of {args.players}, {args.concurrency} at a "
-          f"time, {where}; Python {platform.python_version()}, {os.cpu_count()} CPUs")
+          f"time, {where}; {head}")
     print(f"  {totals.actions} actions in {elapsed:.1f} s: {totals.actions / elapsed:.0f} "
           f"actions/s, {totals.games / elapsed * 60:.1f} games per minute")
     if lat:

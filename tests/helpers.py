@@ -3,7 +3,16 @@ one-place-per-card invariant, then drive the engine by action texts."""
 
 from __future__ import annotations
 
-from flamecraft import GameState, apply_in_place, legal_actions, parse_action, start, text
+from flamecraft import (
+    GameState,
+    apply,
+    apply_in_place,
+    legal_actions,
+    parse_action,
+    start,
+    text,
+    to_act,
+)
 from flamecraft.core.board import CATALOG
 from flamecraft.core.invariants import problems
 from flamecraft.core.state import EMPTY
@@ -260,3 +269,28 @@ def set_row(s: GameState, *ench_ids: str) -> None:
         s.ench_deck.remove(E[e])
         s.ench_row.append(E[e])
     s.cache = None
+
+
+ISSUE_12_SEED = 472667526  # the seed of issue 12, defect 9 (3 seats, purple deck)
+
+
+def shop_turning_up_within_a_turn(seed: int = ISSUE_12_SEED, players: int = 3,
+                                  games: int = 3000) -> tuple[GameState, list[str]]:
+    """Random games from ``seed`` (the k-th chooses by ``random.Random(k)``) up to the first
+    choice after which a face-down Shop is face up while the same player goes on choosing
+    in the same turn (a Park draw, the end-of-turn flip, then a discard down to 6). Returns
+    the state before that choice and the texts of every choice up to and including it."""
+    import random
+
+    for k in range(games):
+        s, rng, played = start(players, seed, "purple"), random.Random(k), []
+        while not s.over:
+            actions = legal_actions(s)
+            action = actions[rng.randrange(len(actions))]
+            played.append(text(s, action))
+            nxt = apply(s, action)
+            if (len(nxt.facedown) < len(s.facedown) and not nxt.over and nxt.turn == s.turn
+                    and to_act(nxt) == to_act(s)):
+                return s, played
+            s = nxt
+    raise AssertionError(f"no face-down Shop turned up within a turn in {games} games")

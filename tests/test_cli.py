@@ -258,6 +258,7 @@ def test_show_board_contents(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     first = f"P{s.first_player + 1}"
     assert status == 0
     assert f"{first} to act" in out and f"(seen by {first})" in out
+    assert f"{first} (you, first player, their turn, to act)" in out
     for shop in s.town_shops():
         assert CATALOG.shops[shop].name in out
     assert "slot 3: empty, takes Meat → a Fancy Dragon" in out  # Critical Rolls
@@ -461,6 +462,13 @@ def test_first_player_drawn_from_the_seed_or_fixed(capsys: pytest.CaptureFixture
         assert s == start(4, 3, first_player=seat - 1)
     _, _, err = run(capsys, "new", "--players", "3", "--seed", "1", "--first-player", "4")
     assert "--first-player 4: there are only 3 players" in one_error_line(err)
+    status, out, _ = run(capsys, "demo", "--players", "3", "--seed", "5")
+    assert status == 0 and f"P{start(3, 5).first_player + 1} plays first" in out.splitlines()[0]
+    status, out, _ = run(capsys, "demo", "--players", "3", "--seed", "5", "--first-player", "2")
+    assert status == 0 and "P2 plays first" in out.splitlines()[0]
+    status, out, _ = run(capsys, "simulate", "--players", "2", "--games", "1", "--first-player",
+                         "2")
+    assert status == 0 and "P2 plays first" in out.splitlines()[0]
 
 
 def test_simulate_seed_defaults_to_one(capsys: pytest.CaptureFixture[str]) -> None:
@@ -529,3 +537,26 @@ def test_solo_game_with_companions_from_the_command_line(
     assert status == 0 and "Companion: " + offered[0][len("take "):] in out
     status, out, _ = run(capsys, "demo", "--players", "1", "--seed", "4")
     assert status == 0 and "Solo rating: " in out and "achieve" in out
+
+
+def test_json_is_compact_for_machines_and_pretty_when_asked(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Files and pipes get one compact line; ``--pretty`` indents; both load to the same
+    state, and the record of ``demo --record`` follows the same rule."""
+    s = start(3, 2)
+    compact, pretty = dump_state(s), dump_state(s, pretty=True)
+    assert compact.count("\n") == 1 and ": " not in compact and ", " not in compact
+    assert pretty.startswith('{\n "format"') and len(pretty) > len(compact)
+    assert load_state(compact) == load_state(pretty) == s
+    status, out, _ = run(capsys, "new", "--players", "3", "--seed", "2")
+    assert status == 0 and out == compact
+    status, out, _ = run(capsys, "new", "--players", "3", "--seed", "2", "--pretty")
+    assert status == 0 and out == pretty
+    path = new_state(tmp_path)
+    status, _, _ = run(capsys, "apply", str(path), "0", "--pretty", "--out", str(path))
+    assert status == 0 and path.read_text(encoding="utf-8").startswith('{\n "format"')
+    for flags, lines in (([], 1), (["--pretty"], 20)):
+        record = tmp_path / "r.json"
+        assert run(capsys, "demo", "--players", "2", "--seed", "3", "--record", str(record),
+                   *flags)[0] == 0
+        assert (record.read_text(encoding="utf-8").count("\n") > lines) == bool(flags)

@@ -4,8 +4,12 @@ are all there."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
+import shlex
+import tomllib
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +18,7 @@ import pytest
 from flamecraft import carddocs
 from flamecraft.core import frames
 from flamecraft.core.board import CATALOG
-from flamecraft.core.cards import COMPANION_HOOKS, MEASURES, OP_SCHEMA, Op
+from flamecraft.core.cards import COMPANION_HOOKS, DATA_FILES, MEASURES, OP_SCHEMA, Op
 from flamecraft.core.serialize import (
     _FRAME_NAMES,
     RECORD_VERSION,
@@ -27,6 +31,8 @@ from helpers import A, do, fresh, give_fancy, set_goods, texts, to_hand, to_row
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
+SHIPPED_DATA = {name: tomllib.loads(resources.files("flamecraft.data").joinpath(
+    file).read_text(encoding="utf-8")) for name, file in DATA_FILES.items()}
 
 
 def _read(name: str) -> str:
@@ -44,12 +50,14 @@ def test_cards_md_is_current() -> None:
 
 def test_carddocs_check_fails_on_a_stale_or_missing_file(tmp_path: Path) -> None:
     """`--check` exits 1 when the file is missing or differs, 0 once it has been written."""
-    target = tmp_path / "cards.md"
-    assert carddocs.main(["--check", "--output", str(target)]) == 1
+    target, rules = tmp_path / "cards.md", tmp_path / "rules.md"
+    rules.write_text(_read("rules.md"), "utf-8")
+    args = ["--output", str(target), "--rules", str(rules)]
+    assert carddocs.main(["--check", *args]) == 1
     target.write_text(carddocs.render().replace("Fogo de Char", "Fogo de Chair"), "utf-8")
-    assert carddocs.main(["--check", "--output", str(target)]) == 1
-    assert carddocs.main(["--output", str(target)]) == 0
-    assert carddocs.main(["--check", "--output", str(target)]) == 0
+    assert carddocs.main(["--check", *args]) == 1
+    assert carddocs.main(args) == 0
+    assert carddocs.main(["--check", *args]) == 0
 
 
 def test_rules_md_companion_list_is_generated_from_the_data() -> None:
@@ -141,6 +149,33 @@ def test_every_primitive_and_parameter_is_documented() -> None:
         assert name in rows, f"primitive {name!r} is not documented in docs/adding-a-card.md"
         for param in params:
             assert f"`{param}`" in rows[name], f"{name}: parameter {param!r} is not documented"
+
+
+def test_card_data_format_examples_are_the_shipped_entries() -> None:
+    """Each card shown in docs/card-data-format.md's TOML examples is its entry in the data:
+    every field shown has the shipped value (a text may stop at "...")."""
+    shipped = {(key, card["id"]): card for data in SHIPPED_DATA.values()
+               for key, cards in data.items() if isinstance(cards, list)
+               for card in cards if isinstance(card, dict) and "id" in card}
+    shown = 0
+    for block in re.findall(r"```toml\n(.*?)```", _read("card-data-format.md"), re.S):
+        try:
+            example = tomllib.loads(block)
+        except tomllib.TOMLDecodeError:
+            continue  # a list of alternative lines, not an entry
+        for key, cards in example.items():
+            for card in cards if isinstance(cards, list) else []:
+                if "id" not in card:
+                    continue
+                real = shipped[key, card["id"]]
+                for field, value in card.items():
+                    if isinstance(value, str) and value.endswith("..."):
+                        assert str(real.get(field, "")).startswith(value[:-3].rstrip(" ;")), (
+                            card["id"], field)
+                    elif value != "...":
+                        assert real.get(field) == value, (card["id"], field)
+                shown += 1
+    assert shown >= 6
 
 
 def test_every_companion_hook_is_documented() -> None:
@@ -279,3 +314,151 @@ def test_docs_name_no_missing_doc(name: str) -> None:
     for ref in re.findall(r"`([a-z-]+\.md)`", text):
         if ref not in ("design.md", "rulings.md"):  # in shared/reference, outside the repo
             assert (DOCS / ref).exists(), f"{name} mentions {ref}, which is not in docs/"
+
+
+# --- every command the docs show runs (issue 17) -----------------------------------------------
+
+DOC_FILES = ("README.md", *sorted(p.name for p in DOCS.glob("*.md") if p.name != "cards.md"))
+NOT_RUN = {"play": "needs a terminal: tests/test_play.py plays it through a pty",
+           "serve": "runs a server until stopped: tests/test_server_*.py and "
+                    "tests/test_browser.py run it"}
+SLOW_BOTS = ("planner", "ismcts", "cheater")  # 50 ms to 1 s a decision
+FRESH_STATE = ["new", "--players", "4", "--seed", "1"]  # the README's own new game
+FRESH_RECORD = ["demo", "--players", "3", "--seed", "5", "--record"]
+
+
+def _doc_path(name: str) -> Path:
+    return ROOT / name if name == "README.md" else DOCS / name
+
+
+def doc_commands() -> list[tuple[str, str]]:
+    """Every `flamecraft …` command the README and docs/*.md show — each line of a code block
+    and each inline code span that starts with `flamecraft` or `.venv/bin/flamecraft` and has
+    an argument — as (where, command line), once each, in order. A bare subcommand name in
+    the text (`flamecraft replay`, `flamecraft new/apply/show`) names a command and is not
+    one to run; `cards.md` is generated from the data and shows none."""
+    found: dict[str, str] = {}
+    command = re.compile(r"^(?:\$ )?(?:[A-Z_]+=\S+ )*(?:\.venv/bin/)?flamecraft (\S.*)$")
+    for name in DOC_FILES:
+        text = _doc_path(name).read_text(encoding="utf-8")
+        lines: list[tuple[int, str]] = []
+        in_block = False
+        for number, line in enumerate(text.splitlines(), 1):
+            if line.startswith("```"):
+                in_block = not in_block
+            elif in_block and lines and lines[-1][1].endswith("\\"):
+                # a command continued on the next line (a shell's trailing backslash)
+                lines[-1] = (lines[-1][0], lines[-1][1][:-1].rstrip() + " " + line.strip())
+            elif in_block:
+                lines.append((number, line.strip()))
+            else:
+                for span in re.findall(r"`([^`]+)`", line):
+                    lines.append((number, span.strip()))
+        for number, line in lines:
+            match = command.match(line)
+            if match is None or len(match.group(1).split("#")[0].split()) < 2:
+                continue
+            found.setdefault(match.group(1).strip(), f"{name}:{number}")
+    return [(where, cmd) for cmd, where in found.items()]
+
+
+def _fast_bot(spec: str) -> str:
+    """A bot spec of the docs, checked (the bot is built from it), as the test plays it."""
+    from flamecraft.ai import make_bot, parse_bot_spec
+
+    name, options = parse_bot_spec(spec)
+    make_bot(name, **options)
+    return "greedy" if name in SLOW_BOTS else spec
+
+
+def _adapted(words: list[str]) -> list[str]:
+    """The command as the test runs it: placeholders filled, short runs, fast bots."""
+    out = [{"N": "2", "STATE": "game.json", "RECORD": "game.record.json"}.get(w, w)
+           for w in words]
+    sub = out[0]
+    if sub in ("hint", "review"):  # hints plan every action's turn: one sample, one seat
+        if "--samples" in out:
+            out[out.index("--samples") + 1] = "1"
+        else:
+            out += ["--samples", "1"]
+        if sub == "review" and "--seat" not in out:
+            out += ["--seat", "1"]
+    plays = sub in ("tournament", "balance") and "--from" not in out
+    if "--games" in out:
+        k = out.index("--games") + 1
+        out[k] = str(min(int(out[k]), 2 if sub == "simulate" else 1))
+    elif plays:
+        out += ["--games", "1"]
+    if "--bots" in out:
+        k = out.index("--bots") + 1
+        out[k] = ",".join(_fast_bot(spec) for spec in out[k].split(","))
+    elif plays:
+        out += ["--bots", "greedy"]  # the defaults name the planner
+    if plays and "--workers" not in out:
+        out += ["--workers", "1"]
+    return out
+
+
+def _prepare_inputs(words: list[str], tmp: Path) -> None:
+    """The files a command reads, made fresh where the docs made them earlier: a new game's
+    state, a demo game's record, the games of a small balance run."""
+    from flamecraft.cli import main as cli
+
+    for i, word in enumerate(words[1:], 1):
+        path = tmp / word
+        if words[i - 1].startswith("--") and words[i - 1] not in ("--from", "--load"):
+            continue  # an option's value that is written, not read
+        if word.endswith("results.json") and not path.exists():  # a tournament's results
+            assert cli(["tournament", "--games", "1", "--bots", "greedy,random", "--workers",
+                        "1", "--out", str(path.parent)]) == 0
+        elif word.endswith("games.jsonl") and not path.exists():
+            assert cli(["balance", "--games", "1", "--players", "2", "--bots", "random",
+                        "--workers", "1", "--out", str(path.parent)]) == 0
+        elif word.endswith(".record.json") and not path.exists():
+            assert cli([*FRESH_RECORD, str(path)]) == 0
+        elif word.endswith(".json") and not path.exists():
+            assert cli([*FRESH_STATE, "--out", str(path)]) == 0
+
+
+@pytest.mark.parametrize(("where", "line"), doc_commands(), ids=lambda v: v.split(" --")[0])
+def test_every_command_in_the_docs_runs(where: str, line: str, tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 17: each `flamecraft` command the README and docs/*.md show exits 0 (unless the
+    doc shows another status, as `# exits N`), run in a fresh directory, against a fresh game
+    file where it reads one. Long runs are shortened: at most 1 game a tournament or balance
+    run (2 for simulate), one worker unless the command asks for more, and the slow bots
+    (planner, ismcts, cheater: 50 ms to 1 s a decision) are built from the doc's spec, which
+    checks it, then played by `greedy` (their play has its own tests: tests/test_bots.py,
+    tests/test_tournament.py). `play` and `serve` are not run here (they need a terminal or run
+    until stopped; their own tests run them), nor `--backend ray` without Ray installed."""
+    from flamecraft.cli import main as cli
+
+    words = shlex.split(line, comments=True)
+    if words[0] in NOT_RUN:
+        pytest.skip(f"`flamecraft {words[0]}` {NOT_RUN[words[0]]}")
+    if "ray" in words and importlib.util.find_spec("ray") is None:
+        pytest.skip("--backend ray needs the optional ray extra, which is not installed")
+    expected = re.search(r"#.*\bexits? (\d+)", line)
+    monkeypatch.chdir(tmp_path)
+    words = _adapted(words)
+    _prepare_inputs(words, tmp_path)
+    capsys.readouterr()
+    status = cli(words)
+    err = capsys.readouterr().err
+    assert status == (int(expected.group(1)) if expected else 0), (
+        f"{where}: `flamecraft {line}` exited {status}: {err.strip()[-500:]}")
+
+
+def test_the_doc_commands_are_found() -> None:
+    """The extraction above finds the commands of the README's command-line section, with
+    their comments, and the inline ones of the strength table; it skips mere names."""
+    commands = {line for _, line in doc_commands()}
+    assert 'apply game.json 0 1 0 0 "take Bread" "visit Draco Bell" --out game.json' in commands
+    assert "simulate --players 4 --games 200 --seed 1    # random games, score summary" in (
+        commands)
+    assert "tournament --bots ismcts,cheater --games 6 --seed 1" in commands
+    assert not {"replay", "tournament", "new/apply/show"} & commands
+    # a command continued over two lines is one command
+    assert any(c.startswith("tournament --backend ray --bots ismcts:iterations=2000,planner")
+               for c in commands)

@@ -399,7 +399,7 @@ def test_an_illegal_index_raises_and_changes_nothing() -> None:
     wrapped.reset(seed=1)
     before = _snapshot(wrapped)
     for bad in (wrapped.unwrapped.catalogue.size, -1, None):
-        with pytest.raises(AssertionError):  # PettingZoo's AssertOutOfBoundsWrapper
+        with pytest.raises(AssertionError):  # as PettingZoo's AssertOutOfBoundsWrapper
             wrapped.step(bad)
         assert _snapshot(wrapped) == before
 

@@ -61,7 +61,7 @@ from flamecraft.tui_screen import (
     visible_len,
     wrap,
 )
-from helpers import add_shop, do, fresh, gather, to_ability
+from helpers import add_shop, do, fresh, gather, shop_turning_up_within_a_turn, to_ability
 
 EXE = str(Path(sys.executable).parent / "flamecraft")
 COLOR = re.compile(r"\x1b\[[0-9;]*m")
@@ -233,6 +233,28 @@ def test_looking_at_the_artisan_deck_cannot_be_undone() -> None:
     assert not reveals(fresh(2, seed=1), do(fresh(2, seed=1), "visit Smith Mart"))
 
 
+def test_a_face_down_shop_turning_up_is_an_undo_barrier() -> None:
+    """Issue 12, defect 9: a Park draw followed by the end-of-turn flip and a discard down
+    to 6 shows the new Shop face up while its player is still choosing (seed 472667526, 3
+    seats, purple deck); undo must not turn it face down again (engine level)."""
+    before, played = shop_turning_up_within_a_turn()
+    after = do(before.copy(), played[-1])
+    assert before.facedown and not after.facedown and to_act(after) == to_act(before)
+    assert reveals(before, after)
+
+
+def test_the_terminal_game_cannot_undo_a_shop_turned_face_up() -> None:
+    """Issue 12, defect 9, in the terminal game: after the choice that turns a face-down
+    Shop face up, there is nothing to undo."""
+    before, played = shop_turning_up_within_a_turn()
+    session = Session(before.copy(), 1, [Seat("human", n) for n in ("P1", "P2", "P3")])
+    p = to_act(before)
+    _play(session, played[-1])
+    assert to_act(session.state) == p and not session.state.facedown
+    assert session.undo(p).startswith("nothing to undo")
+    assert not session.state.facedown
+
+
 def test_save_and_load_round_trip(tmp_path: Path) -> None:
     """A save is a game record with a 'seats' key; loading replays it to the same state with
     the same seats."""
@@ -290,6 +312,16 @@ def test_the_first_player_is_drawn_and_announced(tmp_path: Path) -> None:
     assert Session.new(setup).state.first_player == 1
     with pytest.raises(SetupError, match="--first-player must be a seat from 1 to 3, not 4"):
         setup_from_args(_args(players=3, first_player=4))
+
+
+def test_the_players_screen_marks_the_first_player() -> None:
+    """`players` (and `show`) name the first player, who matters for the final round."""
+    session = Session.new(Setup(["human"] * 3, ("Ann", "Bo", "Cy"), "purple", 2))
+    first = session.state.first_player
+    lines = players_detail(Style(False), session.screen_view(0)["view"],
+                           session.screen_view(0), Cards(CATALOG))
+    marked = [line for line in lines if "first player" in line]
+    assert len(marked) == 1 and marked[0].startswith(("Ann", "Bo", "Cy")[first])
 
 
 def test_load_a_record_without_seats_and_bad_files(tmp_path: Path) -> None:
@@ -432,21 +464,28 @@ def _finish(child: pexpect.spawn, status: int = 0) -> None:
     assert child.exitstatus == status
 
 
-def test_whole_game_against_a_bot_in_a_pty(tmp_path: Path) -> None:
-    """A 2-player game, a person always answering "1" against the random bot, played to the
-    end through the real program: every screen is at most 80 columns wide and never names the
-    bot's unscored Fancy Dragons; the score screen matches a replay of the saved record."""
-    child = _spawn(tmp_path, "--players", "2", "--seed", "11", "--bot-delay", "0", "--no-color")
+def _answer_1_to_the_end(child: pexpect.spawn) -> tuple[list[str], str]:
+    """Answers "1" at every prompt to the end, saves the game to end.json and leaves: the
+    screens before each prompt, and the score screen."""
     screens = []
     while child.expect(["You> ", r"Game over\. Press Enter"]) == 0:
         screens.append(child.before)
         child.sendline("1")
-    scores = child.before
+    end = child.before
     child.sendline("save end.json")
     child.expect("saved to end.json")
     child.expect(r"Game over\. Press Enter")
     child.sendline("")
     _finish(child)
+    return screens, end
+
+
+def test_whole_game_against_a_bot_in_a_pty(tmp_path: Path) -> None:
+    """A 2-player game, a person always answering "1" against the random bot, played to the
+    end through the real program: every screen is at most 80 columns wide and never names the
+    bot's unscored Fancy Dragons; the score screen matches a replay of the saved record."""
+    child = _spawn(tmp_path, "--players", "2", "--seed", "11", "--bot-delay", "0", "--no-color")
+    screens, scores = _answer_1_to_the_end(child)
     for screen in screens:
         assert max(len(line) for line in screen.split("\r\n")) <= 80
         assert "\x1b[3" not in screen  # --no-color
@@ -475,16 +514,7 @@ def test_a_seed_nobody_chose_stays_secret_until_the_end(tmp_path: Path) -> None:
     played — only on the score screen, for replaying it."""
     child = _spawn(tmp_path, "--players", "2", "--bot-delay", "0", "--no-color")
     child.expect_exact("Flamecraft, a random deal")
-    screens = []
-    while child.expect(["You> ", r"Game over\. Press Enter"]) == 0:
-        screens.append(child.before)
-        child.sendline("1")
-    end = child.before
-    child.sendline("save end.json")
-    child.expect("saved to end.json")
-    child.expect(r"Game over\. Press Enter")
-    child.sendline("")
-    _finish(child)
+    screens, end = _answer_1_to_the_end(child)
     seed = json.loads((tmp_path / "end.json").read_text(encoding="utf-8"))["seed"]
     assert seed >= 2**20  # drawn from 63 bits (a 1-in-a-million chance of a false failure)
     assert f"This game's seed: {seed}" in end

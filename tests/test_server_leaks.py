@@ -112,7 +112,8 @@ def play_and_record(c: Any, kinds: str, seed: int, **options: Any
                     ) -> tuple[GameRecord, dict[int | None, list[dict[str, Any]]]]:
     """Plays a whole game: bots on the server, each person's seat by a scripted client
     choosing at random; returns the record and every message each connection received."""
-    game = new_game(c, kinds, start=True, seed=seed, **options)
+    chosen = seed if kinds.split(",").count("human") <= 1 else None  # issue 12: fair deals
+    game = new_game(c, kinds, start=True, seed=chosen, **options)
     people = [i for i, k in enumerate(kinds.split(",")) if k == "human"]
     got: dict[int | None, list[dict[str, Any]]] = {p: [] for p in [*people, None]}
     rng = random.Random(seed)

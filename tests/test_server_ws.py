@@ -19,6 +19,7 @@ if not os.environ.get("CI"):  # in CI the web extra is installed: a missing one 
 
 from starlette.websockets import WebSocketDisconnect
 
+from flamecraft import to_act
 from flamecraft.bots import BOTS, random_action
 from flamecraft.core.state import GameState
 from test_server_api import client_for, new_game, next_state, settings, ws_url
@@ -164,22 +165,42 @@ def test_two_clicks_on_one_state_apply_once(tmp_path: Path) -> None:
 
 
 def test_messages_are_rate_limited(tmp_path: Path) -> None:
-    """Issue 7, bounded: more than 20 messages a second from one connection are refused
-    ("rate_limited", said once a second), the rest answered."""
-    with client_for(settings(tmp_path, max_messages_per_second=20)) as c:
+    """Issue 7, bounded; issue 12, a burst is not abuse: a connection may send a burst of up
+    to ``message_burst`` messages at once, then ``max_messages_per_second`` a second; the
+    rest are refused ("rate_limited", said once a second)."""
+    with client_for(settings(tmp_path, max_messages_per_second=20, message_burst=40)) as c:
         game = new_game(c, "human,bot")
         with c.websocket_connect(ws_url(game)) as ws:
             next_state(ws)
-            for i in range(30):
+            for i in range(30):  # a quick player's (or a test's) burst of clicks: all answered
+                ws.send_json({"type": "ping", "id": i})
+            burst = [ws.receive_json() for _ in range(30)]
+            for i in range(30, 90):  # far over the sustained rate
                 ws.send_json({"type": "ping", "id": i})
             time.sleep(1.1)
             ws.send_json({"type": "ping", "id": "end"})
             got = []
             while not got or got[-1].get("id") != "end":
                 got.append(ws.receive_json())
+    assert [m.get("id") for m in burst] == list(range(30))
     pongs = [m["id"] for m in got if m["type"] == "pong" and m["id"] != "end"]
     errors = [m["code"] for m in got if m["type"] == "error"]
-    assert pongs == list(range(20)) and errors == ["rate_limited"]
+    assert pongs == list(range(30, 30 + len(pongs))) and 10 <= len(pongs) <= 20
+    assert errors == ["rate_limited"]
+
+
+def test_the_bucket_refills_at_the_sustained_rate() -> None:
+    """Issue 12: the token bucket behind the rate limit, on a clock of its own: a full
+    bucket takes a burst, then admits ``rate`` events a second, never more than its size."""
+    from flamecraft.server.app import TokenBucket
+
+    now = [0.0]
+    bucket = TokenBucket(rate=20, burst=40, clock=lambda: now[0])
+    assert sum(bucket.allow() for _ in range(50)) == 40
+    now[0] += 0.5
+    assert sum(bucket.allow() for _ in range(50)) == 10
+    now[0] += 100.0
+    assert sum(bucket.allow() for _ in range(50)) == 40
 
 
 def stored(db: Path, game_id: str) -> int:
@@ -269,3 +290,79 @@ def test_bots_hold_nobody_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
             assert next_state(player)["version"] == q["version"] + 1
             assert time.monotonic() - started < 1.0
             assert next_state(waiting)["version"] == m["version"] + 1  # the bot has moved
+
+
+def test_undo_never_turns_a_shop_face_down_again() -> None:
+    """Issue 12, defect 9, on the server: once the end-of-turn flip has shown a face-down
+    Shop (a Park draw, then a discard down to 6 still to choose), undo is not offered."""
+    from flamecraft.core.state import Options
+    from flamecraft.server.games import Table
+    from flamecraft.server.store import ActionRow, GameRow, SeatRow
+    from helpers import ISSUE_12_SEED, shop_turning_up_within_a_turn
+
+    before, played = shop_turning_up_within_a_turn()
+    names = ("P1", "P2", "P3")  # the engine's default names
+    row = GameRow("g", "g", Options(3, "purple", names, False), ISSUE_12_SEED,
+                  [SeatRow(n, "human", None, ["x"], True) for n in names], status="running")
+    table = Table(row, [ActionRow(i, -1, t, i + 1) for i, t in enumerate(played[:-1])])
+    assert table.state is not None and table.state.facedown == before.facedown
+    p = to_act(before)
+    table.extend([ActionRow(len(played) - 1, -1, played[-1], len(played))])
+    assert table.state is not None and not table.state.facedown
+    assert not table.can_undo(p)
+
+
+def _bot_replies(ws: Any, bot_seat: int, wanted: int, rng: random.Random) -> list[float]:
+    """Plays the person's seat of a game against one bot at once; returns how long each of
+    the bot's decisions took, from the state asking for it to the state holding it."""
+    replies: list[float] = []
+    asked, acted = 0.0, -1
+    while len(replies) < wanted:
+        msg = next_state(ws)
+        if msg["type"] != "state" or msg["status"] == "finished":
+            break
+        now = time.monotonic()
+        if asked and msg["log"] and msg["log"][-1]["player"] == bot_seat:
+            replies.append(now - asked)
+        asked = now if msg["view"]["to_act"] == bot_seat else 0.0
+        if msg["legal"] and msg["version"] > acted:
+            acted = msg["version"]
+            ws.send_json({"type": "act", "version": acted,
+                          "index": rng.randrange(len(msg["legal"]))})
+    return replies
+
+
+def test_search_bots_never_starve_a_quick_bot(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 12, defect 4: four games of slow search bots (each decision 1 s) fill their
+    lane; a greedy bot in another game still answers at once (it waited behind them)."""
+    def slow(state: GameState, rng: random.Random) -> Any:
+        time.sleep(1.0)
+        return random_action(state, rng)
+
+    monkeypatch.setitem(BOTS, "slow", slow)
+    s = settings(tmp_path, bot_threads=2, bot_processes=0, search_bots=frozenset({"slow"}))
+    with client_for(s) as c:
+        for _ in range(4):
+            new_game(c, "slow,slow,slow,slow,slow")  # no people: they start at once
+        time.sleep(0.3)
+        game = new_game(c, "human,greedy", start=True)
+        with c.websocket_connect(ws_url(game, 0)) as ws:
+            replies = _bot_replies(ws, 1, 6, random.Random(3))
+    assert len(replies) == 6 and max(replies) < 0.5, replies
+
+
+def test_search_bots_think_in_a_worker_process(tmp_path: Path) -> None:
+    """Issue 12, defect 4: with ``bot_processes`` a search bot (ismcts) thinks in a worker
+    process, off the server's interpreter lock, and its moves arrive like any other."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from flamecraft.server.games import Games
+
+    with client_for(settings(tmp_path, bot_processes=1)) as c:
+        games: Games = c.app.state.games  # type: ignore[attr-defined]
+        game = new_game(c, "human,ismcts", start=True)
+        with c.websocket_connect(ws_url(game, 0)) as ws:
+            replies = _bot_replies(ws, 1, 1, random.Random(1))
+        assert isinstance(games.lanes._search, ProcessPoolExecutor)
+    assert len(replies) == 1 and replies[0] < 30

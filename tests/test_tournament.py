@@ -122,6 +122,21 @@ def test_event_log_agrees_with_the_final_state() -> None:
     assert r.turns == s.turn and r.winners
 
 
+def test_tournament_games_are_begun_by_seat_1() -> None:
+    """docs/rules.md further ruling 1: tournaments fix the first player at seat 1 (the lineups
+    rotate through the seats, and seat statistics read seats as places in turn order), even
+    for seeds whose drawn first player is another seat."""
+    from flamecraft import start
+
+    seeds = [game_seed(2, i) for i in range(12)]
+    drawn = [seed for seed in seeds if start(3, seed).first_player != 0]
+    assert drawn  # the check below can fail
+    for seed in drawn[:3]:
+        final: list[GameState] = []
+        play_game(GameSpec(0, seed, ("random", "random", "random")), final)
+        assert final[0].first_player == 0
+
+
 def test_wilson_interval() -> None:
     low, high = wilson(5, 10)
     assert round(low, 4) == 0.2366 and round(high, 4) == 0.7634

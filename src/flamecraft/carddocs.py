@@ -719,6 +719,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 status = 1
             else:
                 print(f"{path} is up to date")
+        elif path.exists() and path.read_text(encoding="utf-8") == text:
+            print(f"{path} is up to date")  # not rewritten: readers never see it half-written
         else:
             path.write_text(text, encoding="utf-8")
             print(f"wrote {path}")

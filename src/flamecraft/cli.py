@@ -133,6 +133,13 @@ def _output(path: str | None, content: str) -> None:
         write_atomically(path, content)
 
 
+def _pretty(args: argparse.Namespace) -> bool:
+    """Indented JSON only where a person reads it: asked for with ``--pretty``, or printed on
+    a terminal; compact (and several times faster to write) for files and pipes."""
+    to_terminal = getattr(args, "out", None) in (None, "-") and sys.stdout.isatty()
+    return bool(args.pretty) or to_terminal
+
+
 def _deck(args: argparse.Namespace) -> str:
     return str(args.enchantments)
 
@@ -168,7 +175,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     """Writes a new game's state, waiting for its first choice."""
     s = _start(args.players, args.seed, _deck(args), args.names or (), args.companions,
                _first_player(args))
-    _output(args.out, dump_state(s))
+    _output(args.out, dump_state(s, _pretty(args)))
     return 0
 
 
@@ -195,7 +202,7 @@ def cmd_apply(args: argparse.Namespace) -> int:
             apply_in_place(s, parse_action(s, typed))
         except FlamecraftError as exc:
             raise CliError(f"action {number} ({typed!r}): {exc}") from None
-    _output(args.out, dump_state(s))
+    _output(args.out, dump_state(s, _pretty(args)))
     if args.out not in (None, "-"):
         now = "the game is over" if s.over else f"{_who(s)} to act: {describe_decision(s)}"
         print(f"applied {len(args.action)} action(s) to {args.out}; {now}")
@@ -290,7 +297,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.record:
         result = {"reputation": s.rep[:], "winners": winners(s), "turns": s.turn}
         record = GameRecord(s.options, args.seed, [t for _, _, t in log], result)
-        write_atomically(args.record, dump_record(record))
+        write_atomically(args.record, dump_record(record, bool(args.pretty)))
     return 0
 
 
@@ -466,6 +473,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = _Parser(prog=PROG, description="Flamecraft: play, inspect and simulate games. "
                      "States and game records are JSON files; '-' reads stdin.")
+    parser.add_argument("--version", action="version", version=version_line(),
+                        help="print the version and which form of the rules core runs")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("play", help="play in the terminal, against bots or friends at one "
@@ -496,6 +505,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("new", help="write a new game's state")
     game_options(p)
     p.add_argument("--out", help="file to write (default: stdout)")
+    p.add_argument("--pretty", action="store_true",
+                   help="indent the JSON for reading (default: compact, except on a terminal)")
     p.set_defaults(func=cmd_new)
 
     p = sub.add_parser("actions", help="list the legal actions of the player to act")
@@ -507,6 +518,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("state", help="state file (never changed unless --out names it)")
     p.add_argument("action", nargs="+", help="action text or index, applied in order")
     p.add_argument("--out", help="file to write the new state to (default: stdout)")
+    p.add_argument("--pretty", action="store_true",
+                   help="indent the JSON for reading (default: compact, except on a terminal)")
     p.set_defaults(func=cmd_apply)
 
     p = sub.add_parser("show", help="print the board as one player sees it")
@@ -529,6 +542,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="play one game of random bots and print its log")
     game_options(p)
     p.add_argument("--record", help="also write the game record (JSON) to this file")
+    p.add_argument("--pretty", action="store_true", help="indent the record's JSON for reading")
     p.set_defaults(func=cmd_demo)
 
     from .ai import balance as ai_balance
@@ -569,6 +583,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(func=cmd_review)
 
+    p = sub.add_parser("info", help="the version, the Python, and which form of the rules "
+                       "core runs (compiled with mypyc, or pure Python and why)")
+    p.set_defaults(func=cmd_info)
+
     p = sub.add_parser("serve", help="play in the browser: run the web server (lobby, live "
                        "tables, bots); see docs/server.md")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: "
@@ -578,6 +596,35 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default: $FLAMECRAFT_DATABASE_URL, else flamecraft.sqlite3 here)")
     p.set_defaults(func=cmd_serve)
     return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("flamecraft")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def version_line() -> str:
+    """``flamecraft --version``: the version and the form of the core, on one line."""
+    from . import core
+    return f"{PROG} {_version()} (rules core: {core.FORM})"
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    """Which flamecraft runs where: the form of the rules core matters for speed, and a
+    person chasing a difference between machines needs to see it."""
+    import platform
+
+    from . import core
+    from .core import engine
+    print(f"flamecraft  {_version()}")
+    print(f"python      {platform.python_implementation()} {platform.python_version()} "
+          f"({sys.executable})")
+    print(f"rules core  {core.FORM}")
+    print(f"loaded from {engine.__file__}")
+    return 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

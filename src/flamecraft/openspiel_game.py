@@ -19,10 +19,11 @@ deck. ``deal_seed(state, seed)`` plays the chance nodes of a seeded deal (the en
 Hidden information: the public event stream (``core/events.py``) decides what each seat
 reads of every action; a seat's information state is every event it saw, its own holdings
 after each change, and its view now. ``resample_from_infostate`` re-deals every card the
-seat has never seen (``hidden.seen_cards``) and replays the game on that deal, steering the
-other seats' hidden choices so that the seat sees exactly the same: the state returned is
-reached from the initial state by its own history. Samples are consistent and reachable, but
-not weighted by the exact posterior (the other seats' hidden choices are drawn uniformly).
+seat has never seen (``hidden.public_cards``, ``private_cards``) and replays the game on that
+deal, steering the other seats' hidden choices so that the seat sees exactly the same: the
+state returned is reached from the initial state by its own history. Samples are consistent
+and reachable, but not weighted by the exact posterior (the other seats' hidden choices are
+drawn uniformly).
 
 Actions are the indices of ``encoding.catalogue(players)`` (chance outcomes: catalog indices
 of the card drawn, or the seat); observation tensors are ``encoding.observation``; the
@@ -186,7 +187,8 @@ class _Box:
                                                                  strict=True))
 
     def seen(self, p: int) -> frozenset[int]:
-        """Every card seat p has ever seen (``hidden.seen_cards`` over the game)."""
+        """Every card seat p has ever seen (``hidden.public_cards`` and ``private_cards``,
+        accumulated over the game)."""
         return self.public | self.private[p]
 
     def copy(self) -> _Box:

@@ -124,6 +124,8 @@ def _player(v: dict[str, Any], p: int, cards: _Cards) -> list[str]:
     marks = []
     if v["observer"] == p:
         marks.append("you")
+    if v.get("first_player") == p:
+        marks.append("first player")
     if v["current"] == p and not v["over"]:
         marks.append("their turn")
     if v["to_act"] == p:

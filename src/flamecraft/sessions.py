@@ -35,18 +35,25 @@ def check_names(names: Sequence[str]) -> tuple[str, ...]:
     return tidy
 
 
+HIDDEN_PILES = 5  # the first marks of ``hidden_marks``: a card leaving one is shown
+
+
 def hidden_marks(s: GameState) -> tuple[int, ...]:
-    """The hidden piles' sizes, the generator, and the number of Fancy Dragons face up."""
-    return (len(s.artisan_deck), len(s.fancy_deck), len(s.ench_deck), len(s.shop_deck), s.rng,
-            sum(len(x) for x in s.scored))
+    """The hidden piles' sizes (the four decks and the face-down Shops in Town), the
+    generator, and the number of Fancy Dragons face up."""
+    return (len(s.artisan_deck), len(s.fancy_deck), len(s.ench_deck), len(s.shop_deck),
+            len(s.facedown), s.rng, sum(len(x) for x in s.scored))
 
 
 def reveals(before: GameState, after: GameState) -> bool:
     """Whether an action showed something hidden or used chance, so it cannot be undone:
-    a card drawn from a hidden pile (the pile shrank), a shuffle (the generator moved), a Fancy
-    Dragon scored face up, or cards of the Artisan deck shown to choose from."""
+    a card drawn from a hidden pile (the pile shrank), a face-down Shop turned face up (the
+    end-of-turn flip, which a discard down to 6 may follow in the same turn), a shuffle (the
+    generator moved), a Fancy Dragon scored face up, or cards of the Artisan deck shown to
+    choose from."""
     b, a = hidden_marks(before), hidden_marks(after)
-    if any(x < y for x, y in zip(a[:4], b[:4], strict=True)) or a[4:] != b[4:]:
+    n = HIDDEN_PILES
+    if any(x < y for x, y in zip(a[:n], b[:n], strict=True)) or a[n:] != b[n:]:
         return True
     return bool(after.stack) and after.stack[-1][0] == D_ARTISAN_LOOK
 

@@ -743,8 +743,8 @@ class Game:
         self.term.clear()
         self.term.show(score_screen(self.style, end_summary(s, self.session.prev)))
         if self.session.seed is not None and self.session.secret_seed:
-            self.term.say(f"This game's seed: {self.session.seed} (play --seed "
-                          f"{self.session.seed} deals it again).", "dim")
+            self.term.say(f"This game's seed: {self.session.seed} (--seed deals it again).",
+                          "dim")
         while True:
             line = self.term.ask("Game over. Press Enter to leave (or: save FILE, log, board, "
                                  "card NAME): ")

@@ -517,8 +517,9 @@ def players_detail(style: Style, v: dict[str, Any], sv: dict[str, Any],
     for p, pl in enumerate(v["players"]):
         kind = kinds[p] if kinds else ""
         you = " (you)" if p == v["observer"] and pl["name"].lower() != "you" else ""
+        first = ", first player" if p == v.get("first_player") else ""
         where = f"at {cards.shop(pl['position']).name}" if pl["position"] else "not in Town yet"
-        lines.append(f"{style.bold(pl['name'])}{you} [{kind}] — {pl['reputation']} Rep, "
+        lines.append(f"{style.bold(pl['name'])}{you} [{kind}{first}] — {pl['reputation']} Rep, "
                      f"{pl['coins']} Coins, {where}")
         lines.append(f"   Goods: {_goods_line(style, pl['goods'])}")
         lines.append(f"   Hand: {_plural(pl['hand_count'], 'Artisan Dragon')}; unscored Fancy "

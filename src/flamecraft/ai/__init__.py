@@ -16,6 +16,11 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from ..core import COMPILED, NATIVE_DIR
+
+if COMPILED:  # the search's hot modules, compiled with the core (see flamecraft/core/__init__)
+    __path__.insert(0, str(NATIVE_DIR / "ai"))
+
 from .greedy import GreedyBot
 from .interface import Bot, ProcessBot, RandomBot, SealedSeat, Seat, TrueStateBot, policy_of
 from .ismcts import CheaterBot, ISMCTSBot

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Final
 
 from ..core.board import ART_TYPE, CATALOG, dragons_at
 from ..core.cards import ICON_COIN, ICON_DRAGON, ICON_RAINBOW
@@ -39,16 +40,21 @@ from ..core.goods import NUM_GOODS
 from ..core.state import EMPTY, GameState
 from ..core.turn import affordable
 
-_ENCH = CATALOG.enchantments
-_SHOPS = CATALOG.shops
-_FANCY = CATALOG.fancies
-_BREAD, _MEAT, _IRON, _POTION, _CRYSTAL, _PLANT = range(NUM_GOODS)
+_ENCH: Final = CATALOG.enchantments
+_SHOPS: Final = CATALOG.shops
+_FANCY: Final = CATALOG.fancies
+_BREAD: Final = 0
+_MEAT: Final = 1
+_IRON: Final = 2
+_POTION: Final = 3
+_CRYSTAL: Final = 4
+_PLANT: Final = 5
 
 # Closeness credit by how many Goods are still missing (0, 1, 2, …): the share of an
 # Enchantment's or a Sun Dragon's Reputation counted as already "in hand" (half of it when it
 # could be cast now: another player may take it first, and casting takes a turn).
-_Q = (0.5, 0.36, 0.25, 0.16, 0.1, 0.06, 0.03, 0.015, 0.0)
-_Q_SUN = (0.85, 0.45, 0.3, 0.18, 0.1, 0.05, 0.02, 0.0)
+_Q: Final = (0.5, 0.36, 0.25, 0.16, 0.1, 0.06, 0.03, 0.015, 0.0)
+_Q_SUN: Final = (0.85, 0.45, 0.3, 0.18, 0.1, 0.05, 0.02, 0.0)
 
 
 @dataclass(frozen=True)
@@ -67,7 +73,7 @@ class Weights:
     opponents: float = 1.0  # weight of the others' public value (relative valuation)
 
 
-DEFAULT = Weights()
+DEFAULT: Final = Weights()
 
 
 def _q(table: tuple[float, ...], short: int) -> float:
@@ -131,9 +137,9 @@ def _reward_of(e: int, sets: int) -> float:
 
 
 # Per Enchantment: its (Good, count) pairs, and its reward by number of sets (index 0 unused).
-_COST_PAIRS = [tuple((g, c) for g, c in enumerate(card.cost) if c) for card in _ENCH]
-_REWARD = [[0.0] + [_reward_of(card.index, k) for k in range(1, card.max_sets + 1)]
-           for card in _ENCH]
+_COST_PAIRS: Final = [tuple((g, c) for g, c in enumerate(card.cost) if c) for card in _ENCH]
+_REWARD: Final = [[0.0] + [_reward_of(card.index, k) for k in range(1, card.max_sets + 1)]
+                  for card in _ENCH]
 
 
 def _enchantable_icons(s: GameState) -> int:
@@ -150,16 +156,35 @@ def _enchantable_icons(s: GameState) -> int:
     return mask
 
 
-def targets(s: GameState, p: int) -> list[tuple[float, int, int, int]]:
+Targets = tuple[tuple[float, int, int, int], ...]
+
+# targets() by everything it reads: a search values thousands of positions that share the
+# Enchantment row and a seat's Goods, so each combination is worked out once. The values are
+# immutable (tuples); the cache is emptied when it grows past its bound.
+_TARGETS: Final[dict[tuple[int, ...], Targets]] = {}
+_TARGETS_BOUND: Final = 1 << 16
+
+
+def targets(s: GameState, p: int) -> Targets:
     """(credit, Enchantment, sets, Goods missing) for each Enchantment p could aim for, best
     first: the face-up row and p's reserved one."""
+    icons = _enchantable_icons(s)
+    key = (s.n, s.reserved[p], icons, s.coins[p], *s.goods[p], *s.ench_row)
+    found = _TARGETS.get(key)
+    if found is None:
+        if len(_TARGETS) >= _TARGETS_BOUND:
+            _TARGETS.clear()
+        found = _TARGETS[key] = _targets(s, p, icons)
+    return found
+
+
+def _targets(s: GameState, p: int, icons: int) -> Targets:
     goods = s.goods[p]
     coins = s.coins[p]
     out = []
     contested = 1.0 - DEFAULT.contested * (s.n - 1)
     reserved = s.reserved[p]
     cands = s.ench_row if reserved == EMPTY else [*s.ench_row, reserved]
-    icons = _enchantable_icons(s)
     for e in cands:
         card = _ENCH[e]
         pairs = _COST_PAIRS[e]
@@ -192,11 +217,11 @@ def targets(s: GameState, p: int) -> list[tuple[float, int, int, int]]:
             best_credit *= 0.4
         out.append((best_credit, e, best_sets, best_short))
     out.sort(reverse=True)
-    return out
+    return tuple(out)
 
 
 def _goods_value(s: GameState, p: int, w: Weights, ph: float,
-                 tg: list[tuple[float, int, int, int]]) -> float:
+                 tg: Targets) -> float:
     goods = s.goods[p]
     v = 0.0
     for g in range(NUM_GOODS):
@@ -220,9 +245,9 @@ def _fancy_reward(card_index: int) -> float:
 
 
 # Measures that never go down: an "at most" goal over its limit on one of them is lost.
-_ONLY_GROW = frozenset({"gifts_given", "dragons_placed", "shops_completed", "shops_visited",
-                        "enchantments_cast", "distinct_cast_icons", "sun_scored",
-                        "fancy_scored"})
+_ONLY_GROW: Final = frozenset({"gifts_given", "dragons_placed", "shops_completed", "shops_visited",
+                               "enchantments_cast", "distinct_cast_icons", "sun_scored",
+                               "fancy_scored"})
 
 
 def fancy_worth(s: GameState, p: int, f: int, ph: float, w: Weights = DEFAULT) -> float:
@@ -279,7 +304,7 @@ def _fancy_value(s: GameState, p: int, w: Weights, ph: float) -> float:
 # --- Shops: what gathering or enchanting there gives --------------------------------------
 
 def good_values(s: GameState, p: int, w: Weights = DEFAULT,
-                tg: list[tuple[float, int, int, int]] | None = None) -> list[float]:
+                tg: Targets | None = None) -> list[float]:
     """The worth of 1 more of each Good to p (a flat base plus how much closer it brings p's
     best targets)."""
     ph = phase(s, p)
@@ -310,7 +335,7 @@ def good_values(s: GameState, p: int, w: Weights = DEFAULT,
 
 
 # What firing up one dragon of each type gives, in Goods-of-choice units (see fire_ups.toml).
-_FIRE_UNITS = {_BREAD: 0.0, _MEAT: 0.0, _IRON: 2.0, _POTION: 1.0, _CRYSTAL: 3.0, _PLANT: 0.0}
+_FIRE_UNITS: Final = {_BREAD: 0.0, _MEAT: 0.0, _IRON: 2.0, _POTION: 1.0, _CRYSTAL: 3.0, _PLANT: 0.0}
 
 
 def fire_value(s: GameState, p: int, dragon: int, gv: float, w: Weights) -> float:
@@ -327,9 +352,15 @@ def fire_value(s: GameState, p: int, dragon: int, gv: float, w: Weights) -> floa
 
 def gather_value(s: GameState, p: int, shop: int, gvs: list[float], w: Weights) -> float:
     """What gathering at a Shop is likely worth to p (step 1 in full, steps 2-4 roughly)."""
+    return _gather_value(s, p, shop, gvs, w, max(gvs), sum(gvs) / NUM_GOODS, -1.0)
+
+
+def _gather_value(s: GameState, p: int, shop: int, gvs: list[float], w: Weights,
+                  best_gv: float, mean_gv: float, ph: float) -> float:
+    """``gather_value`` with what is the same for every Shop worked out by the caller (the
+    best and mean Good values; p's phase, or -1 for "not yet"), and the slots read in place:
+    ``next_shop_value`` asks it of every Shop in Town, at every position a search values."""
     card = _SHOPS[shop]
-    best_gv = max(gvs)
-    mean_gv = sum(gvs) / NUM_GOODS
     v = 0.0
     icon = card.icon
     if icon < NUM_GOODS:
@@ -339,9 +370,16 @@ def gather_value(s: GameState, p: int, shop: int, gvs: list[float], w: Weights) 
     elif icon == ICON_COIN:
         v += card.icon_amount * (1.0 + w.coin_bonus)
     elif icon == ICON_DRAGON:
-        v += w.dragon * phase(s, p)
+        v += w.dragon * (phase(s, p) if ph < 0 else ph)
     fire = 0.0
-    for d in dragons_at(s, shop):
+    slots = s.slots
+    base = shop * 3
+    open_slot = False
+    for k in range(3):
+        d = slots[base + k]
+        if d == EMPTY:
+            open_slot = True
+            continue
         v += gvs[ART_TYPE[d]]
         f = fire_value(s, p, d, mean_gv, w)
         if f > fire:
@@ -351,7 +389,7 @@ def gather_value(s: GameState, p: int, shop: int, gvs: list[float], w: Weights) 
     v += 0.8 * fire
     if card.ability >= 0:
         v += 0.6
-    if s.hand[p] and EMPTY in s.slots[shop * 3:shop * 3 + 3]:
+    if s.hand[p] and open_slot:
         v += 0.3
     return v
 
@@ -466,10 +504,11 @@ def _pending(s: GameState, p: int, w: Weights, gvs: list[float]) -> float:
 def next_shop_value(s: GameState, p: int, w: Weights, gvs: list[float]) -> float:
     """The best gathering p can look forward to next turn (not the Shop it stands on)."""
     best = 0.0
+    best_gv, mean_gv, ph = max(gvs), sum(gvs) / NUM_GOODS, phase(s, p)
     for shop in s.town_shops():
         if shop == s.pos[p]:
             continue
-        val = gather_value(s, p, shop, gvs, w)
+        val = _gather_value(s, p, shop, gvs, w, best_gv, mean_gv, ph)
         if val > best:
             best = val
     return best

@@ -34,6 +34,7 @@ import math
 import random
 import time
 from collections.abc import Callable
+from typing import Final
 
 from ..core import actions as A
 from ..core.actions import Action
@@ -47,10 +48,10 @@ from .evaluate import DEFAULT, Weights, ench_reward, public_value, squash, value
 from .interface import Seat
 from .planner import PlannerBot
 
-_ENCH = CATALOG.enchantments
-_SHOPS = CATALOG.shops
-_SKIP = A.SKIP
-WIN_BONUS = 3.0  # Reputation-equivalent of winning, added at the end of a searched game
+_ENCH: Final = CATALOG.enchantments
+_SHOPS: Final = CATALOG.shops
+_SKIP: Final = A.SKIP
+WIN_BONUS: Final = 3.0  # Reputation-equivalent of winning, added at the end of a searched game
 
 
 class _Node:

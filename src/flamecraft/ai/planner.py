@@ -17,6 +17,7 @@ chain, and the end-of-turn valuation says which sequence leaves the best positio
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from ..core.actions import Action
 from ..core.engine import apply, legal_actions
@@ -24,7 +25,7 @@ from ..core.state import GameState
 from .evaluate import Weights, relative
 from .interface import Seat, mine_this_turn, pick_best
 
-PLANNER_WEIGHTS = Weights()
+PLANNER_WEIGHTS: Final = Weights()
 
 
 class PlannerBot:

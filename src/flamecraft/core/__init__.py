@@ -2,6 +2,53 @@
 see. It knows nothing of terminals, sockets or files; every adapter (the command line, the
 terminal and web games, the bots, the research interfaces) imports it, never the reverse.
 
-This package is the set of modules compiled by mypyc when a C compiler is present; the
-public API is re-exported by ``flamecraft`` itself.
+This package is the set of modules compiled by mypyc when a C compiler is present
+(``scripts/compile_core.py``, run by ``make``); the public API is re-exported by
+``flamecraft`` itself.
+
+Which form runs is decided here, once, before any core module is imported. The compiled
+extensions live in ``flamecraft/_native/`` rather than beside their sources, because CPython
+prefers an extension module over a ``.py`` of the same name in the same folder, which would
+make the pure form impossible to choose. That folder is put first on this package's
+``__path__`` (and on ``flamecraft.ai``'s, for the search modules compiled with it) only if
+``FLAMECRAFT_PURE`` is unset and the build's manifest matches the sources byte for byte, so a
+stale build never runs edited code's old version. ``FORM`` says which form runs and why.
 """
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import json
+import os
+from pathlib import Path
+
+NATIVE_DIR = Path(__file__).resolve().parent.parent / "_native"
+
+
+def _why_pure() -> str:
+    """Why the pure-Python form must run, or "" when the compiled build may."""
+    if os.environ.get("FLAMECRAFT_PURE", "") not in ("", "0"):
+        return "FLAMECRAFT_PURE is set"
+    try:
+        manifest = json.loads((NATIVE_DIR / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "no compiled build (run make)"
+    if manifest.get("suffix") != importlib.machinery.EXTENSION_SUFFIXES[0]:
+        return "the compiled build is for another Python (run make)"
+    package = NATIVE_DIR.parent
+    for name, digest in manifest.get("sources", {}).items():
+        try:
+            found = hashlib.sha256((package / name).read_bytes()).hexdigest()
+        except OSError:
+            found = ""
+        if found != digest:
+            return f"the compiled build is older than {name} (run make)"
+    return ""
+
+
+_reason = _why_pure()
+COMPILED: bool = not _reason
+FORM: str = ("compiled (mypyc)" if COMPILED else f"pure Python ({_reason})")
+if COMPILED:
+    __path__.insert(0, str(NATIVE_DIR / "core"))

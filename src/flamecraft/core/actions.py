@@ -7,29 +7,74 @@ catalogue). Unused arguments are -1.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .cards import Catalog
 from .goods import item_name
 
 Action = tuple[int, int, int, int]
 
-(KEEP_FANCY, TAKE_GOOD, VISIT, GIVE, GATHER, ENCHANT, GAIN_GOOD, DRAW_PARK, DRAW_DECK, PLACE,
- SKIP, FIRE, USE_ABILITY, CAST, PAY, GAIN_TWO, GAIN_SET, GIFT, SWAP, DISCARD, REVEAL, END_TURN,
- RETURN, RESERVE, EXCHANGE, CHOOSE_TYPE, PUT_BACK_FANCY, KEEP_ARTISAN, SCORE_MOON, GIFT_ARTISAN,
- PARK_BOTTOM, PICK, GIFT_EACH, DISCARD_GOOD, PICK_COMPANION, USE_COMPANION,
- EXCHANGE_GOOD) = range(37)
-NUM_ACTION_KINDS = 37
+KEEP_FANCY: Final = 0
+TAKE_GOOD: Final = 1
+VISIT: Final = 2
+GIVE: Final = 3
+GATHER: Final = 4
+ENCHANT: Final = 5
+GAIN_GOOD: Final = 6
+DRAW_PARK: Final = 7
+DRAW_DECK: Final = 8
+PLACE: Final = 9
+SKIP: Final = 10
+FIRE: Final = 11
+USE_ABILITY: Final = 12
+CAST: Final = 13
+PAY: Final = 14
+GAIN_TWO: Final = 15
+GAIN_SET: Final = 16
+GIFT: Final = 17
+SWAP: Final = 18
+DISCARD: Final = 19
+REVEAL: Final = 20
+END_TURN: Final = 21
+RETURN: Final = 22
+RESERVE: Final = 23
+EXCHANGE: Final = 24
+CHOOSE_TYPE: Final = 25
+PUT_BACK_FANCY: Final = 26
+KEEP_ARTISAN: Final = 27
+SCORE_MOON: Final = 28
+GIFT_ARTISAN: Final = 29
+PARK_BOTTOM: Final = 30
+PICK: Final = 31
+GIFT_EACH: Final = 32
+DISCARD_GOOD: Final = 33
+PICK_COMPANION: Final = 34
+USE_COMPANION: Final = 35
+EXCHANGE_GOOD: Final = 36
+NUM_ACTION_KINDS: Final = 37
 
 # The variants of SKIP: what the player declines, as its text says.
-(NO_PLACE, NO_FIRE, NO_ABILITY, STOP_FIRING, NO_RESERVE, STOP_RETURNING, NO_GIFT, NO_PUT_BACK,
- NO_SCORE, NO_SWAP, STOP_PARK, NO_TRADE, NO_COMPANION) = range(13)
-SKIP_TEXTS = (
+NO_PLACE: Final = 0
+NO_FIRE: Final = 1
+NO_ABILITY: Final = 2
+STOP_FIRING: Final = 3
+NO_RESERVE: Final = 4
+STOP_RETURNING: Final = 5
+NO_GIFT: Final = 6
+NO_PUT_BACK: Final = 7
+NO_SCORE: Final = 8
+NO_SWAP: Final = 9
+STOP_PARK: Final = 10
+NO_TRADE: Final = 11
+NO_COMPANION: Final = 12
+SKIP_TEXTS: Final = (
     "do not place", "do not fire up", "do not use the Shop ability", "stop firing up",
     "do not reserve", "stop returning", "do not gift", "keep your Fancy Dragons",
     "do not score a Moon Dragon", "do not swap", "stop sending dragons", "do not trade",
     "do not use your Companion",
 )
 
-GOOD_SET_NAMES: dict[int, str] = {}
+GOOD_SET_NAMES: Final[dict[int, str]] = {}
 
 
 def act(kind: int, a: int = -1, b: int = -1, c: int = -1) -> Action:

@@ -6,18 +6,20 @@ of the Artisan or Enchantment deck drawn or revealed, ruling 17) is checked in o
 
 from __future__ import annotations
 
+from typing import Final
+
 from .cards import ANY_SLOT, ICON_COIN, CompanionCard, Reward, load_catalog
 from .frames import D_DRAW_ARTISAN, D_GAIN_GOOD, NOWHERE, P_RUN, SUPPLY
 from .goods import NUM_GOODS
 from .state import COMPLETED, EMPTY, GIFTS, PLACED, SRC_SLOT, GameState
 
-CATALOG = load_catalog()
-ART_TYPE = CATALOG.artisan_types
-SHOPS = CATALOG.shops
-HAND_LIMIT = 6
-GOODS_LIMIT = 7
-ROW_SIZE = 5
-COMPANIONS = CATALOG.companions
+CATALOG: Final = load_catalog()
+ART_TYPE: Final = CATALOG.artisan_types
+SHOPS: Final = CATALOG.shops
+HAND_LIMIT: Final = 6
+GOODS_LIMIT: Final = 7
+ROW_SIZE: Final = 5
+COMPANIONS: Final = CATALOG.companions
 
 
 def add_rep(s: GameState, p: int, amount: int, source: int) -> None:

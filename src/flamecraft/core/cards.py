@@ -14,23 +14,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
 from .errors import CardDataError
 from .goods import GOOD_BY_KEY, NUM_GOODS
 
-PROVENANCES = ("published", "reconstructed", "designed")
-SHOP_ICONS = ("BREAD", "MEAT", "IRON", "POTION", "CRYSTAL", "PLANT", "RAINBOW", "DRAGON", "COIN")
-ICON_RAINBOW, ICON_DRAGON, ICON_COIN = 6, 7, 8
-ANY_SLOT = -1  # a rainbow slot accepts any dragon
-DECKS = ("purple", "golden")
-_SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+PROVENANCES: Final = ("published", "reconstructed", "designed")
+SHOP_ICONS: Final = ("BREAD", "MEAT", "IRON", "POTION", "CRYSTAL", "PLANT", "RAINBOW", "DRAGON",
+                     "COIN")
+ICON_RAINBOW: Final = 6
+ICON_DRAGON: Final = 7
+ICON_COIN: Final = 8
+ANY_SLOT: Final = -1  # a rainbow slot accepts any dragon
+DECKS: Final = ("purple", "golden")
+_SLUG: Final = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 # Reward keys shared by slots, Enchantments, Fancy Dragons and the ``gain`` primitive.
-REWARD_KEYS = ("rep", "coins", "artisan", "fancy", "good_choice")
+REWARD_KEYS: Final = ("rep", "coins", "artisan", "fancy", "good_choice")
 
 # The vocabulary of effect primitives: op name -> {param: kind}. ``effects.py`` implements each.
-OP_SCHEMA: dict[str, dict[str, str]] = {
+OP_SCHEMA: Final[dict[str, dict[str, str]]] = {
     "gain": {"goods": "goods", "coins": "int", "rep": "int", "artisan": "int", "fancy": "int",
              "good_choice": "int", "rep_per_enchantment_here": "int"},
     "gain_same": {"n": "int"},
@@ -57,7 +60,7 @@ OP_SCHEMA: dict[str, dict[str, str]] = {
     "forage": {"max": "int"},
     "exchange_good": {},
 }
-OP_STR_CHOICES = {
+OP_STR_CHOICES: Final = {
     ("return_up_to", "item"): ("goods", "coins"),
     ("fire_up", "where"): ("hand", "park", "here", "other_shop"),
     ("place", "source"): ("hand", "park"),
@@ -65,7 +68,7 @@ OP_STR_CHOICES = {
     ("if", "cond"): ("lowest_rep",),
 }
 
-MEASURES = (
+MEASURES: Final = (
     "max_same_type_in_a_shop", "max_distinct_types_in_a_shop", "max_enchantments_in_a_shop",
     "coins_match_empty_coin_slots", "most_of_one_good", "total_goods", "odd_good_types",
     "good_types_with_at_least", "hand_size", "fancy_held", "full_shops",
@@ -74,8 +77,8 @@ MEASURES = (
     "dragons_placed", "shops_completed", "gifts_given", "shops_visited", "sun_scored",
     "coins", "fancy_scored",
 )
-COMPANION_HOOKS = ("after_cast", "after_gift", "gather_fire_all", "gather_extra_place",
-                   "free_action", "setup_fancy")
+COMPANION_HOOKS: Final = ("after_cast", "after_gift", "gather_fire_all", "gather_extra_place",
+                          "free_action", "setup_fancy")
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,14 +357,14 @@ def _cards(file: str, data: Mapping[str, Any], key: str) -> list[tuple[_Reader, 
 
 
 # Parameters an op cannot do without: a list means "exactly one of these".
-OP_REQUIRED: dict[str, tuple[str | tuple[str, ...], ...]] = {
+OP_REQUIRED: Final[dict[str, tuple[str | tuple[str, ...], ...]]] = {
     "trade": (("give", "give_any", "give_same", "give_coins"), "then"),
     "if": ("cond",),
     "return_up_to": ("max",),
     "gift": ("max",),
 }
 # Parameters limited to one value because the engine supports no other yet.
-OP_ONLY = {("artisan_look", "keep"): 1}
+OP_ONLY: Final = {("artisan_look", "keep"): 1}
 
 
 def _check_required(reader: _Reader, where: str, name: str, params: dict[str, Any]) -> None:
@@ -626,7 +629,7 @@ def build_catalog(files: Mapping[str, tuple[str, Mapping[str, Any]]]) -> Catalog
     return catalog
 
 
-DATA_FILES = {
+DATA_FILES: Final = {
     "artisans": "artisans.toml",
     "fire_ups": "fire_ups.toml",
     "shops": "shops.toml",

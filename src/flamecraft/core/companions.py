@@ -6,10 +6,12 @@ use a Companion. The hooks that trigger Companions live where their moment is: `
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import actions as A
 from .actions import Action
 from .board import COMPANIONS, companion_ready, draw_fancy, placements, use_companion
-from .effects import run_list
+from .effects import exchanges, run_list
 from .frames import (
     D_COMPANION_PICK,
     D_COMPANION_USE,
@@ -23,7 +25,8 @@ from .frames import (
 from .setup_game import turn_order
 from .state import EMPTY, GameState
 
-FANCY_DEALT, FANCY_KEPT = 2, 1
+FANCY_DEALT: Final = 2
+FANCY_KEPT: Final = 1
 
 
 def _pick_legal(s: GameState, f: Frame) -> list[Action]:
@@ -86,7 +89,7 @@ register(D_COMPANION_USE, _use_legal, _use_resolve, sun_reveals=True)
 def free_actions(s: GameState, p: int) -> list[Action]:
     """A ``free_action`` Companion that p may use at this step (Knick Knack)."""
     card = companion_ready(s, p, "free_action")
-    if card is None or not sum(s.goods[p]):
+    if card is None or not exchanges(s, p):  # a Good to return, and one it may become
         return []
     return [(A.USE_COMPANION, card.index, -1, -1)]
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations
+from typing import Final
 
 from . import actions as A
 from .actions import Action
 from .board import (
     ART_TYPE,
     CATALOG,
+    GOODS_LIMIT,
     add_rep,
     check_end,
     count_gift,
@@ -40,6 +42,7 @@ from .cards import Op, Reward
 from .frames import (
     D_ARTISAN_LOOK,
     D_CHOOSE_TYPE,
+    D_DISCARD,
     D_DRAW_ARTISAN,
     D_EXCHANGE_GOOD,
     D_FANCY_RETURN,
@@ -84,12 +87,12 @@ from .state import (
     GameState,
 )
 
-OPS = CATALOG.op_lists
+OPS: Final = CATALOG.op_lists
 # Where Reputation gained by an op list counts in the score breakdown: its card's kind.
-LIST_SOURCE = [SRC_COMPANION if key.startswith("companion.") else SRC_ABILITY
-               for key in CATALOG.op_list_keys]
-GOOD_SETS = {n: [sum(1 << g for g in combo) for combo in combinations(range(NUM_GOODS), n)]
-             for n in range(1, NUM_GOODS + 1)}
+LIST_SOURCE: Final = [SRC_COMPANION if key.startswith("companion.") else SRC_ABILITY
+                      for key in CATALOG.op_list_keys]
+GOOD_SETS: Final = {n: [sum(1 << g for g in combo) for combo in combinations(range(NUM_GOODS), n)]
+                    for n in range(1, NUM_GOODS + 1)}
 
 
 def run_list(s: GameState, p: int, here: int, list_id: int, dragon: int = -1) -> None:
@@ -470,10 +473,12 @@ def _cost(f: Frame) -> tuple[int, ...] | None:
 
 def _place_legal(s: GameState, f: Frame) -> list[Action]:
     _, p, _here, scope, source, optional = f[:6]
+    cards = s.hand[p] if source == 0 else s.park
+    if not cards:
+        return []  # nothing to place: the list must come out empty, so skip building it
     cost = _cost(f)
     out: list[Action] = []
     if cost is None or all(s.goods[p][g] >= cost[g] for g in range(NUM_GOODS)):
-        cards = s.hand[p] if source == 0 else s.park
         out = [(A.PLACE, d, shop, k) for d, shop, k in placements(s, cards, scope)]
     if optional and out:
         out.append((A.SKIP, A.NO_PLACE, -1, -1))
@@ -788,7 +793,7 @@ register(D_GIFT_ARTISAN, _gift_artisan_legal, _gift_artisan_resolve)
 
 # --- conditions -------------------------------------------------------------------------------
 
-CONDITIONS: dict[str, Callable[[GameState, int], bool]] = {
+CONDITIONS: Final[dict[str, Callable[[GameState, int], bool]]] = {
     "lowest_rep": lambda s, p: s.n > 1 and all(s.rep[q] >= s.rep[p] for q in range(s.n)),
 }
 
@@ -800,14 +805,23 @@ def _if(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int], dr: int) 
 
 def _exchange_good(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int],
                    dr: int) -> None:
-    if sum(s.goods[p]):
+    if exchanges(s, p):
         s.stack.append((D_EXCHANGE_GOOD, p, here))
 
 
-def _exchange_legal(s: GameState, f: Frame) -> list[Action]:
-    goods = s.goods[f[1]]
+def exchanges(s: GameState, p: int) -> list[Action]:
+    """Each ``return X for Y`` open to p: any Good held for another type; once the end of
+    the turn has applied the Goods limit (p is discarding), only for a type held fewer than 7
+    of, so the turn still ends within the limit (Companion further ruling 6)."""
+    goods = s.goods[p]
+    limited = any(f[0] == D_DISCARD and f[1] == p for f in s.stack)
     return [(A.EXCHANGE_GOOD, g, h, -1) for g in range(NUM_GOODS) if goods[g]
-            for h in range(NUM_GOODS) if h != g]
+            for h in range(NUM_GOODS)
+            if h != g and not (limited and goods[h] >= GOODS_LIMIT)]
+
+
+def _exchange_legal(s: GameState, f: Frame) -> list[Action]:
+    return exchanges(s, f[1])
 
 
 def _exchange_resolve(s: GameState, f: Frame, a: Action) -> None:
@@ -820,7 +834,7 @@ register(D_EXCHANGE_GOOD, _exchange_legal, _exchange_resolve)
 
 
 OpRunner = Callable[[GameState, int, int, Op, tuple[int, int], int], None]
-OP_RUNNERS: dict[str, OpRunner] = {
+OP_RUNNERS: Final[dict[str, OpRunner]] = {
     "gain": _gain,
     "gain_same": _gain_same,
     "gain_distinct": _gain_distinct,

@@ -9,6 +9,8 @@ Dragon whose goal is met may be revealed at any step of its owner's turn (ruling
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import actions as A
 from . import effects as _effects  # noqa: F401  (registers the effect decisions)
 from . import turn as _turn  # noqa: F401  (registers the turn decisions)
@@ -33,7 +35,8 @@ def _decision_actions(s: GameState, f: Frame) -> list[Action]:
     if decision.sun_reveals and actions:
         p = f[1]
         if s.fancy[p]:
-            actions.extend((A.REVEAL, card, -1, -1) for card in revealable_suns(s, p))
+            for card in revealable_suns(s, p):
+                actions.append((A.REVEAL, card, -1, -1))
         if s.companion[p] != EMPTY:
             actions.extend(free_actions(s, p))
     return actions
@@ -93,7 +96,9 @@ def is_over(s: GameState) -> bool:
     return s.over
 
 
-def _check_legal(s: GameState, action: Action) -> None:
+def _check_legal(s: GameState, action: object) -> Action:
+    """The action, if it is legal now; raises ``IllegalActionError`` (naming what is asked)
+    for anything else, a value of the wrong type included."""
     if s.cache is None:
         advance(s)
     if s.over:
@@ -101,6 +106,7 @@ def _check_legal(s: GameState, action: Action) -> None:
     assert s.cache is not None
     if action not in s.cache:
         raise IllegalActionError(_why_illegal(s, action))
+    return action  # narrowed: it is one of the legal actions
 
 
 def _trace(trace: list[Event], s: GameState, action: Action, forced: bool) -> None:
@@ -109,26 +115,31 @@ def _trace(trace: list[Event], s: GameState, action: Action, forced: bool) -> No
         trace.append(e)
 
 
-def apply_in_place(s: GameState, action: Action, trace: list[Event] | None = None) -> None:
+# ``apply`` and ``apply_in_place`` take any object, not only an ``Action``: compiled by mypyc,
+# a parameter typed ``Action`` would refuse a value of another type with a TypeError before
+# the body runs, where the pure form (and the API's promise) raises IllegalActionError.
+
+
+def apply_in_place(s: GameState, action: object, trace: list[Event] | None = None) -> None:
     """Applies a legal action to this state. An illegal one raises and changes nothing.
     ``trace`` (when given) receives the events: this action's, then each forced one's."""
-    _check_legal(s, action)
+    legal = _check_legal(s, action)
     if trace is not None:
-        _trace(trace, s, action, False)
+        _trace(trace, s, legal, False)
     s.cache = None
-    _resolve(s, action)
+    _resolve(s, legal)
     advance(s, trace)
 
 
-def apply(s: GameState, action: Action, trace: list[Event] | None = None) -> GameState:
+def apply(s: GameState, action: object, trace: list[Event] | None = None) -> GameState:
     """A new state after a legal action; ``s`` itself is never changed. ``trace`` as in
     ``apply_in_place``."""
-    _check_legal(s, action)
+    legal = _check_legal(s, action)
     if trace is not None:
-        _trace(trace, s, action, False)
+        _trace(trace, s, legal, False)
     nxt = s.copy()
     nxt.cache = None
-    _resolve(nxt, action)
+    _resolve(nxt, legal)
     advance(nxt, trace)
     return nxt
 
@@ -153,7 +164,7 @@ def reveal_sun(s: GameState, p: int, card: int) -> None:
     gain_reward(s, p, extras, SRC_SUN)
 
 
-DECISION_NAMES = {
+DECISION_NAMES: Final = {
     "D_START_GOOD": "which Good to take at setup",
     "D_VISIT": "which Shop to visit",
     "D_ACTION": "whether to gather or enchant",

@@ -7,6 +7,7 @@ stand in for Goods in a goal.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from .board import ART_TYPE, CATALOG, dragons_at, empty_coin_slots
 from .cards import FancyCard
@@ -25,23 +26,42 @@ from .state import (
     GameState,
 )
 
-FANCIES = CATALOG.fancies
+FANCIES: Final = CATALOG.fancies
 
 
-def _type_counts(dragons: list[int]) -> list[int]:
-    counts = [0] * NUM_GOODS
-    for d in dragons:
-        counts[ART_TYPE[d]] += 1
-    return counts
+def _same_and_distinct(s: GameState, shop: int) -> tuple[int, int]:
+    """(most dragons of one type, distinct types) among the up to 3 dragons at a Shop, without
+    building a list: Sun goals ask this of every Shop at every step of their owner's turn."""
+    base = shop * 3
+    a, b, c = s.slots[base], s.slots[base + 1], s.slots[base + 2]
+    # An empty slot gets its own negative mark, so that it matches nothing.
+    ta = ART_TYPE[a] if a != EMPTY else -1
+    tb = ART_TYPE[b] if b != EMPTY else -2
+    tc = ART_TYPE[c] if c != EMPTY else -3
+    n = (a != EMPTY) + (b != EMPTY) + (c != EMPTY)
+    if ta == tb and ta == tc:
+        return 3, 1
+    if ta in (tb, tc) or tb == tc:
+        return 2, n - 1
+    return (1 if n else 0), n
 
 
 def _max_same_type(s: GameState, p: int, arg: int) -> int:
-    return max((max(_type_counts(dragons_at(s, shop))) for shop in s.town_shops()), default=0)
+    best = 0
+    for shop in s.town_shops():
+        same = _same_and_distinct(s, shop)[0]
+        if same > best:
+            best = same
+    return best
 
 
 def _max_distinct(s: GameState, p: int, arg: int) -> int:
-    return max((sum(1 for c in _type_counts(dragons_at(s, shop)) if c)
-                for shop in s.town_shops()), default=0)
+    best = 0
+    for shop in s.town_shops():
+        distinct = _same_and_distinct(s, shop)[1]
+        if distinct > best:
+            best = distinct
+    return best
 
 
 def _max_ench(s: GameState, p: int, arg: int) -> int:
@@ -73,7 +93,7 @@ def _showpiece(s: GameState, p: int, arg: int) -> int:
                if len(s.shop_ench[shop]) >= 3 and EMPTY not in s.slots[shop * 3:shop * 3 + 3])
 
 
-MEASURE_FUNCTIONS: dict[str, Callable[[GameState, int, int], int]] = {
+MEASURE_FUNCTIONS: Final[dict[str, Callable[[GameState, int, int], int]]] = {
     "max_same_type_in_a_shop": _max_same_type,
     "max_distinct_types_in_a_shop": _max_distinct,
     "max_enchantments_in_a_shop": _max_ench,
@@ -135,9 +155,34 @@ def goal_met(s: GameState, p: int, card: FancyCard) -> bool:
     return fancy_value(s, p, card) > 0
 
 
+# What each Fancy Dragon's spend goal asks, as (Good, count) for the Goods it names, or None
+# for a measured goal; computed once, since whether a Sun can be revealed is asked at every
+# step of its owner's turn. A spend goal is met when it pays (reward above 0) and p has them.
+SPEND_NEEDS: Final[tuple[tuple[tuple[int, int], ...] | None, ...]] = tuple(
+    None if card.goal.spend is None or card.reward.rep <= 0
+    else tuple((g, n) for g, n in enumerate(card.goal.spend) if n > 0)
+    for card in FANCIES)
+
+
 def revealable_suns(s: GameState, p: int) -> list[int]:
     """p's unscored Sun Dragons whose goals are met now."""
-    return [f for f in s.fancy[p] if FANCIES[f].sun and goal_met(s, p, FANCIES[f])]
+    out = []
+    goods = s.goods[p]
+    for f in s.fancy[p]:
+        card = FANCIES[f]
+        if not card.sun:
+            continue
+        needs = SPEND_NEEDS[f]
+        if needs is None:
+            if card.goal.spend is None and fancy_value(s, p, card) > 0:
+                out.append(f)
+            continue
+        for g, n in needs:
+            if goods[g] < n:
+                break
+        else:
+            out.append(f)
+    return out
 
 
 def early_moons(s: GameState, p: int) -> list[int]:

@@ -7,16 +7,23 @@ the Coin.
 
 from __future__ import annotations
 
-BREAD, MEAT, IRON, POTION, CRYSTAL, PLANT = range(6)
-COIN = 6
-NUM_GOODS = 6
-GOODS = (BREAD, MEAT, IRON, POTION, CRYSTAL, PLANT)
+from typing import Final
 
-GOOD_KEYS = ("BREAD", "MEAT", "IRON", "POTION", "CRYSTAL", "PLANT")
-GOOD_NAMES = ("Bread", "Meat", "Iron", "Potion", "Crystal", "Plant")
-ITEM_NAMES = (*GOOD_NAMES, "Coin")
+BREAD: Final = 0
+MEAT: Final = 1
+IRON: Final = 2
+POTION: Final = 3
+CRYSTAL: Final = 4
+PLANT: Final = 5
+COIN: Final = 6
+NUM_GOODS: Final = 6
+GOODS: Final = (BREAD, MEAT, IRON, POTION, CRYSTAL, PLANT)
 
-GOOD_BY_KEY = {key: index for index, key in enumerate(GOOD_KEYS)}
+GOOD_KEYS: Final = ("BREAD", "MEAT", "IRON", "POTION", "CRYSTAL", "PLANT")
+GOOD_NAMES: Final = ("Bread", "Meat", "Iron", "Potion", "Crystal", "Plant")
+ITEM_NAMES: Final = (*GOOD_NAMES, "Coin")
+
+GOOD_BY_KEY: Final = {key: index for index, key in enumerate(GOOD_KEYS)}
 
 
 def item_name(item: int) -> str:

@@ -10,14 +10,15 @@ sees and the seed, never on where the hidden cards really are.
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from .board import CATALOG
 from .frames import D_ARTISAN_LOOK, D_KEEP_DRAWN_FANCY
 from .state import GameState
 
-_PILE_OF_SHOP = [shop.pile for shop in CATALOG.shops]
-OTHER_PILE = 6
-OTHER_PILE_DRAW = 4
+_PILE_OF_SHOP: Final = [shop.pile for shop in CATALOG.shops]
+OTHER_PILE: Final = 6
+OTHER_PILE_DRAW: Final = 4
 
 
 def _deal(pool: list[int], sizes: list[int], rng: random.Random) -> list[list[int]]:
@@ -107,7 +108,9 @@ SEEN_ARTISAN, SEEN_FANCY, SEEN_SHOP, SEEN_ENCHANTMENT = 0, 1000, 2000, 3000
 
 def public_cards(s: GameState) -> set[int]:
     """The cards face up for everyone now (``SEEN_*`` + index): Town, Park, row, tucked and
-    reserved Enchantments, scored Fancy Dragons, those Town Bustle removed."""
+    reserved Enchantments, scored Fancy Dragons, those Town Bustle removed. With
+    ``private_cards`` and accumulated over a game, it is what an observer has ever seen;
+    every other card's place is unknown to it (the OpenSpiel resampling re-deals those)."""
     out = {d for d in s.slots if d >= 0}
     out.update(s.park)
     out.update([SEEN_FANCY + f for scored in s.scored for f in scored])
@@ -133,11 +136,3 @@ def private_cards(s: GameState, observer: int) -> set[int]:
     if top[:2] == (D_ARTISAN_LOOK, observer):
         out.update(s.artisan_deck[max(0, len(s.artisan_deck) - top[3]):])
     return out
-
-
-def seen_cards(s: GameState, observer: int) -> set[int]:
-    """The cards ``observer`` sees at this moment (``SEEN_*`` + catalog index): everything
-    face up, its own hand and Fancy Dragons, and what a pending choice of its shows it.
-    Accumulated over a game it is what the observer has ever seen; every other card's place
-    is unknown to it (the OpenSpiel resampling re-deals exactly those)."""
-    return public_cards(s) | private_cards(s, observer)

@@ -6,7 +6,9 @@ a copy of a state copies its randomness for free (Python's ``random.Random`` car
 
 from __future__ import annotations
 
-_MASK = (1 << 64) - 1
+from typing import Final
+
+_MASK: Final = (1 << 64) - 1
 
 
 def seed_state(seed: int) -> int:

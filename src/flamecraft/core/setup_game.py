@@ -8,8 +8,10 @@ that an adapter which supplies the deal itself (a chance model) can supply it to
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import Any, Final
 
 from .board import CATALOG
 from .errors import FlamecraftError
@@ -17,11 +19,13 @@ from .frames import D_COMPANION_PICK, D_START_GOOD, NOWHERE, P_DEAL_FANCY, P_SET
 from .rng import below, seed_state, shuffle
 from .state import EMPTY, NUM_COUNTERS, NUM_SOURCES, GameState, Options
 
-MIN_PLAYERS, MAX_PLAYERS = 1, 5
-HAND_SIZE = 3
-PARK_SIZE = 5
-ROW_SIZE = 5
-GOOD_PILE_DRAW, OTHER_PILE_DRAW = 1, 4
+MIN_PLAYERS: Final = 1
+MAX_PLAYERS: Final = 5
+HAND_SIZE: Final = 3
+PARK_SIZE: Final = 5
+ROW_SIZE: Final = 5
+GOOD_PILE_DRAW: Final = 1
+OTHER_PILE_DRAW: Final = 4
 
 
 def town_spaces(players: int) -> int:
@@ -95,13 +99,19 @@ def _check_options(options: Options) -> None:
                               f"not {options.first_player}")
 
 
+def _non_starters(cards: Any, group: Callable[[Any], int], groups: int
+                  ) -> tuple[tuple[int, ...], ...]:
+    """The indices of the cards that are not starters, grouped by ``group(card)``."""
+    out: list[list[int]] = [[] for _ in range(groups)]
+    for card in cards:
+        if not card.starter:
+            out[group(card)].append(card.index)
+    return tuple(tuple(g) for g in out)
+
+
 @cache
 def _shop_piles() -> tuple[tuple[int, ...], ...]:
-    piles: list[list[int]] = [[] for _ in range(7)]
-    for shop in CATALOG.shops:
-        if not shop.starter:
-            piles[shop.pile].append(shop.index)
-    return tuple(tuple(pile) for pile in piles)
+    return _non_starters(CATALOG.shops, lambda shop: shop.pile, 7)
 
 
 def shop_piles() -> list[list[int]]:
@@ -112,11 +122,7 @@ def shop_piles() -> list[list[int]]:
 
 @cache
 def _artisans_by_type() -> tuple[tuple[int, ...], ...]:
-    by_type: list[list[int]] = [[] for _ in range(6)]
-    for artisan in CATALOG.artisans:
-        if not artisan.starter:
-            by_type[artisan.type].append(artisan.index)
-    return tuple(tuple(cards) for cards in by_type)
+    return _non_starters(CATALOG.artisans, lambda artisan: artisan.type, 6)
 
 
 def artisans_by_type() -> list[list[int]]:
@@ -342,8 +348,8 @@ class DealBuilder:
         return s
 
     def copy(self) -> DealBuilder:
-        other = DealBuilder.__new__(DealBuilder)
-        other.options, other.plan, other.step = self.options, self.plan, self.step
+        other = DealBuilder(self.options)
+        other.step = self.step
         other.drawn = {t: cards[:] for t, cards in self.drawn.items()}
         return other
 

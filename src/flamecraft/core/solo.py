@@ -7,11 +7,13 @@ final round ("every player takes one more turn") is one more turn.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .board import CATALOG, ROW_SIZE, add_rep
 from .goals import MEASURE_FUNCTIONS
 from .state import SRC_ACHIEVEMENT, GameState
 
-ACHIEVEMENTS = CATALOG.achievements
+ACHIEVEMENTS: Final = CATALOG.achievements
 
 
 def town_bustle(s: GameState) -> None:

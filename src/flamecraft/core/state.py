@@ -8,21 +8,37 @@ says who acts next and what they may choose (see ``engine.py``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 # Indices into GameState.counters[player]: what a player has done over the whole game.
-CASTS, PLACED, COMPLETED, GIFTS, SUN_SCORED, FANCY_SCORED, VISITED, CAST_ICONS, MAX_SETS = range(9)
-NUM_COUNTERS = 9
-COUNTER_NAMES = ("casts", "placed", "completed", "gifts", "sun_scored", "fancy_scored",
-                 "visited_mask", "cast_icons_mask", "max_variable_sets")
+CASTS: Final = 0
+PLACED: Final = 1
+COMPLETED: Final = 2
+GIFTS: Final = 3
+SUN_SCORED: Final = 4
+FANCY_SCORED: Final = 5
+VISITED: Final = 6
+CAST_ICONS: Final = 7
+MAX_SETS: Final = 8
+NUM_COUNTERS: Final = 9
+COUNTER_NAMES: Final = ("casts", "placed", "completed", "gifts", "sun_scored", "fancy_scored",
+                        "visited_mask", "cast_icons_mask", "max_variable_sets")
 
 # Indices into GameState.rep_sources[player]: where Reputation came from (score breakdown).
-(SRC_SLOT, SRC_ENCHANT, SRC_SUN, SRC_MOON, SRC_GIFT, SRC_ABILITY, SRC_COINS, SRC_COMPANION,
- SRC_ACHIEVEMENT) = range(9)
-NUM_SOURCES = 9
-SOURCE_NAMES = ("slots", "enchantments", "sun_dragons", "moon_dragons", "gifts",
-                "abilities", "coins", "companions", "achievements")
+SRC_SLOT: Final = 0
+SRC_ENCHANT: Final = 1
+SRC_SUN: Final = 2
+SRC_MOON: Final = 3
+SRC_GIFT: Final = 4
+SRC_ABILITY: Final = 5
+SRC_COINS: Final = 6
+SRC_COMPANION: Final = 7
+SRC_ACHIEVEMENT: Final = 8
+NUM_SOURCES: Final = 9
+SOURCE_NAMES: Final = ("slots", "enchantments", "sun_dragons", "moon_dragons", "gifts",
+                       "abilities", "coins", "companions", "achievements")
 
-EMPTY = -1
+EMPTY: Final = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,53 +56,66 @@ class Options:
             return self.names
         return tuple(f"P{i + 1}" for i in range(self.players))
 
+    def __reduce__(self) -> tuple[type[Options], tuple[int, str, tuple[str, ...], bool,
+                                                         int | None]]:
+        """Pickled by its fields, rebuilt by the constructor: compiled by mypyc, a frozen
+        dataclass refuses the attribute assignments pickle's default makes (a bot in its own
+        process receives Options in what it is sent)."""
+        return (Options, (self.players, self.deck, self.names, self.companions,
+                          self.first_player))
+
+
+# Every field of a GameState (its slots). A module constant, not only ``__slots__``: a class
+# compiled by mypyc has no ``__slots__`` attribute to read at run time.
+FIELDS: Final[tuple[str, ...]] = (
+    "achievements",
+    "artisan_deck",
+    "cache",
+    "coins",
+    "companion",
+    "companion_box",
+    "companion_offer",
+    "companion_turn",
+    "companion_uses",
+    "counters",
+    "current",
+    "ench_deck",
+    "ench_removed",
+    "ench_row",
+    "end_triggered",
+    "facedown",
+    "fancy",
+    "fancy_deck",
+    "final_turns",
+    "fired",
+    "first_player",
+    "goods",
+    "hand",
+    "n",
+    "options",
+    "over",
+    "park",
+    "pos",
+    "removed",
+    "rep",
+    "rep_sources",
+    "reserved",
+    "rng",
+    "scored",
+    "shop_deck",
+    "shop_ench",
+    "shops_unused",
+    "slots",
+    "stack",
+    "town",
+    "turn",
+)
+
 
 class GameState:
     """Everything about one game at one moment. Use ``copy()``, never ``copy.deepcopy``."""
 
-    __slots__ = (
-        "achievements",
-        "artisan_deck",
-        "cache",
-        "coins",
-        "companion",
-        "companion_box",
-        "companion_offer",
-        "companion_turn",
-        "companion_uses",
-        "counters",
-        "current",
-        "ench_deck",
-        "ench_removed",
-        "ench_row",
-        "end_triggered",
-        "facedown",
-        "fancy",
-        "fancy_deck",
-        "final_turns",
-        "fired",
-        "first_player",
-        "goods",
-        "hand",
-        "n",
-        "options",
-        "over",
-        "park",
-        "pos",
-        "removed",
-        "rep",
-        "rep_sources",
-        "reserved",
-        "rng",
-        "scored",
-        "shop_deck",
-        "shop_ench",
-        "shops_unused",
-        "slots",
-        "stack",
-        "town",
-        "turn",
-    )
+    __slots__ = FIELDS
 
     options: Options
     n: int
@@ -179,7 +208,7 @@ class GameState:
         if not isinstance(other, GameState):
             return NotImplemented
         return all(getattr(self, name) == getattr(other, name)
-                   for name in self.__slots__ if name != "cache")
+                   for name in FIELDS if name != "cache")
 
     __hash__ = None  # type: ignore[assignment]
 

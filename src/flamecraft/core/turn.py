@@ -6,6 +6,8 @@ Each step is a frame on the stack. A turn starts as (bottom to top) ``P_END_TURN
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import actions as A
 from .actions import Action
 from .board import (
@@ -70,8 +72,8 @@ from .state import (
     GameState,
 )
 
-ENCHANTMENTS = CATALOG.enchantments
-MAX_ENCHANTMENTS = 3
+ENCHANTMENTS: Final = CATALOG.enchantments
+MAX_ENCHANTMENTS: Final = 3
 
 
 # --- setup ------------------------------------------------------------------------------------
@@ -115,13 +117,19 @@ def occupants(s: GameState, p: int, shop: int) -> list[int]:
 
 
 def _visit_legal(s: GameState, f: Frame) -> list[Action]:
+    """Every face-up Shop but p's own that p can pay one gift to each Flamekeeper at. The
+    others' positions are read once per decision, and not counted at all when p could pay
+    every one of them wherever they stand."""
     p = f[1]
+    here = s.pos[p]
     wealth = sum(s.goods[p]) + s.coins[p]
+    others = [s.pos[q] for q in range(s.n) if q != p]
+    rich = wealth >= len(others)
     out: list[Action] = []
     for shop in s.town_shops():
-        if shop == s.pos[p]:
+        if shop == here:
             continue
-        if wealth < sum(1 for q in range(s.n) if q != p and s.pos[q] == shop):
+        if not rich and wealth < others.count(shop):
             continue
         out.append((A.VISIT, shop, -1, -1))
     return out
@@ -142,7 +150,7 @@ register(D_VISIT, _visit_legal, _visit_resolve, sun_reveals=True)
 
 def _action_legal(s: GameState, f: Frame) -> list[Action]:
     out: list[Action] = [(A.GATHER, -1, -1, -1)]
-    if castable(s, f[1], f[2]):
+    if any_castable(s, f[1], f[2]):
         out.append((A.ENCHANT, -1, -1, -1))
     return out
 
@@ -254,9 +262,24 @@ def castable(s: GameState, p: int, shop: int) -> list[tuple[int, int]]:
         if card.icon != ICON_RAINBOW and ench.icon != card.icon:
             continue
         for sets in range(1, ench.max_sets + 1):
-            if affordable(s, p, e, sets):
-                out.append((e, sets))
+            if not affordable(s, p, e, sets):
+                break  # a cost only grows with the sets: no more of them is affordable
+            out.append((e, sets))
     return out
+
+
+def any_castable(s: GameState, p: int, shop: int) -> bool:
+    """Whether ``castable`` would list anything: stops at the first Enchantment p can pay one
+    set of (more sets never cost less)."""
+    card = SHOPS[shop]
+    if not card.can_enchant or len(s.shop_ench[shop]) >= MAX_ENCHANTMENTS:
+        return False
+    reserved = s.reserved[p]
+    for e in s.ench_row if reserved == EMPTY else [*s.ench_row, reserved]:
+        if (card.icon == ICON_RAINBOW or ENCHANTMENTS[e].icon == card.icon) and affordable(
+                s, p, e, 1):
+            return True
+    return False
 
 
 def _cast_legal(s: GameState, f: Frame) -> list[Action]:

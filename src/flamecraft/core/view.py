@@ -7,7 +7,7 @@ information only.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .board import CATALOG, dragons_at
 from .engine import describe_decision, legal_actions, names, text, to_act, winners
@@ -16,8 +16,12 @@ from .goods import GOOD_KEYS
 from .solo import rating
 from .state import EMPTY, SOURCE_NAMES, GameState
 
-_A, _S, _E, _F = CATALOG.artisans, CATALOG.shops, CATALOG.enchantments, CATALOG.fancies
-_C, _ACH = CATALOG.companions, CATALOG.achievements
+_A: Final = CATALOG.artisans
+_S: Final = CATALOG.shops
+_E: Final = CATALOG.enchantments
+_F: Final = CATALOG.fancies
+_C: Final = CATALOG.companions
+_ACH: Final = CATALOG.achievements
 
 
 def _shop_view(s: GameState, shop: int) -> dict[str, Any]:

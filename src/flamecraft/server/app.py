@@ -11,8 +11,7 @@ import asyncio
 import json
 import logging
 import time
-from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from functools import cache
 from typing import Any, Literal
@@ -22,6 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from ..bots import BOTS, DEFAULT_BOT
@@ -40,10 +40,13 @@ from .games import (
     entry_json,
     token_ok,
 )
+from .guards import STATUS_CODES, BodyLimit, SecurityHeaders, error_body
 from .settings import Settings
 
 log = logging.getLogger("flamecraft.server")
 
+SUBPROTOCOL = "flamecraft"  # accepted when offered (a browser offering protocols needs one)
+SEAT_PROTOCOL = "flamecraft-seat."  # "flamecraft-seat.<seat>.<key>": the seat's key
 WS_MAX_FRAME = 65536  # uvicorn drops larger frames outright; larger than 8 KiB gets "too_big"
 FINISHED_LISTED = 20
 LISTED = 100
@@ -132,25 +135,28 @@ def catalog_json() -> dict[str, Any]:
 # ---------------------------------------------------------------- limits
 
 
-class RateLimit:
-    """At most ``limit`` events per ``window`` seconds (a sliding window)."""
+class TokenBucket:
+    """A token bucket: up to ``burst`` events at once, then ``rate`` a second. A quick
+    player clicking several choices in a row (or a reconnecting client) is not abuse; a
+    flood is, and is held to the sustained rate."""
 
-    def __init__(self, limit: int, window: float = 1.0):
-        self.limit, self.window = limit, window
-        self.times: deque[float] = deque()
+    def __init__(self, rate: float, burst: float,
+                 clock: Callable[[], float] = time.monotonic):
+        self.rate, self.burst, self.clock = rate, max(1.0, burst), clock
+        self.tokens, self.at = self.burst, clock()
 
     def allow(self) -> bool:
-        now = time.monotonic()
-        while self.times and now - self.times[0] >= self.window:
-            self.times.popleft()
-        if len(self.times) >= self.limit:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1.0:
             return False
-        self.times.append(now)
+        self.tokens -= 1.0
         return True
 
 
 def _error(code: str, message: str, status: int) -> JSONResponse:
-    return JSONResponse({"code": code, "message": message, "detail": message}, status)
+    return JSONResponse(error_body(code, message), status)
 
 
 def _validation_message(exc: RequestValidationError) -> str:
@@ -179,11 +185,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await games.close()
 
-    app = FastAPI(title="Flamecraft", lifespan=lifespan, docs_url="/api/docs",
+    # No interactive API page: FastAPI's loads its script from a CDN, with inline script,
+    # which the Content-Security-Policy forbids; the description is /api/openapi.json.
+    app = FastAPI(title="Flamecraft", lifespan=lifespan, docs_url=None,
                   openapi_url="/api/openapi.json", redoc_url=None)
     app.state.games = games
     app.state.settings = settings
-    creations: dict[str, RateLimit] = {}
+    creations: dict[str, TokenBucket] = {}
 
     @app.exception_handler(GameError)
     async def game_error(request: Request, exc: GameError) -> JSONResponse:
@@ -193,14 +201,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         return _error("malformed", _validation_message(exc), 400)
 
-    @app.middleware("http")
-    async def limit_body(request: Request,
-                         call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        length = request.headers.get("content-length", "")
-        if length.isdigit() and int(length) > settings.max_body_bytes:
-            return _error("too_big", f"requests are limited to {settings.max_body_bytes} bytes",
-                          413)
-        return await call_next(request)
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        message = str(exc.detail) if exc.detail else "the request failed"
+        if exc.status_code == 400 and "parsing the body" in message:
+            message = "the body is not JSON, or is nested too deeply"
+        elif exc.status_code == 404 and message == "Not Found":
+            message = f"there is nothing at {request.url.path}"
+        elif exc.status_code == 405:
+            message = f"{request.method} is not allowed on {request.url.path}"
+        return _error(STATUS_CODES.get(exc.status_code, "error"), message, exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def server_fault(request: Request, exc: Exception) -> JSONResponse:
+        log.error("error answering %s %s", request.method, request.url.path, exc_info=exc)
+        return _error("internal", "the server failed on this request; nothing was changed",
+                      500)
+
+    # The last added runs first: the headers go on every answer, the limit's too.
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)
 
     # --- pages
 
@@ -241,7 +261,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/games", status_code=201)
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         client = request.client.host if request.client else "?"
-        limit = creations.setdefault(client, RateLimit(settings.games_per_minute, 60.0))
+        per_minute = settings.games_per_minute
+        limit = creations.setdefault(client, TokenBucket(per_minute / 60.0, per_minute))
         if not limit.allow():
             raise GameError("rate_limited", "too many new games: wait a minute", 429)
         if len(creations) > 10000:
@@ -312,10 +333,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.websocket("/ws/games/{game_id}")
     async def live(websocket: WebSocket, game_id: str) -> None:
-        await websocket.accept()
+        offered = websocket.scope.get("subprotocols") or []
+        await websocket.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in offered else None)
         await _live(websocket, game_id, games, settings)
 
     return app
+
+
+def seat_key(websocket: WebSocket) -> tuple[str | None, str | None]:
+    """The seat and key a connection asks for: from a ``flamecraft-seat.<seat>.<key>``
+    subprotocol (what the browser sends: a header, so the key stays out of URLs and logs),
+    else from ``?seat=&token=`` (scripts and older clients)."""
+    for offered in websocket.scope.get("subprotocols") or []:
+        if isinstance(offered, str) and offered.startswith(SEAT_PROTOCOL):
+            seat, _, token = offered[len(SEAT_PROTOCOL):].partition(".")
+            return seat, token or None
+    return websocket.query_params.get("seat"), websocket.query_params.get("token") or None
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
@@ -333,8 +366,7 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
     if session is None:
         await _refuse(websocket, "not_found", f"there is no game {game_id!r}", 4404)
         return
-    seat_text = websocket.query_params.get("seat")
-    token = websocket.query_params.get("token") or None
+    seat_text, token = seat_key(websocket)
     seat: int | None = None
     if seat_text not in (None, "") or token is not None:
         try:
@@ -346,9 +378,13 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
                           "game (check that it was copied whole)", 4403)
             return
     conn = Connection(seat, token, settings.send_queue)
-    games.subscribe(session, conn)
+    try:
+        games.subscribe(session, conn, websocket.client.host if websocket.client else "?")
+    except GameError as exc:
+        await _refuse(websocket, exc.code, exc.message, 4429)
+        return
     sender = asyncio.create_task(_send_all(websocket, conn))
-    limit = RateLimit(settings.max_messages_per_second)
+    limit = TokenBucket(settings.max_messages_per_second, settings.message_burst)
     warned = 0.0
     try:
         while True:
@@ -366,8 +402,9 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
             if not limit.allow():
                 if time.monotonic() - warned > 1.0:
                     warned = time.monotonic()
-                    conn.error("rate_limited", f"more than {settings.max_messages_per_second} "
-                               "messages a second: slow down (this one was ignored)")
+                    conn.error("rate_limited", f"more than {settings.message_burst} messages "
+                               f"at once or {settings.max_messages_per_second} a second: slow "
+                               "down (this one was ignored)")
                 continue
             await _handle(data, session, conn, games)
     except WebSocketDisconnect:
@@ -395,6 +432,9 @@ async def _handle(data: str | bytes, session: Session, conn: Connection, games: 
         msg = json.loads(data)
     except (ValueError, UnicodeDecodeError):
         conn.error("malformed", "messages must be JSON objects")
+        return
+    except RecursionError:  # "[[[[…]]]]": a few KiB nested thousands deep
+        conn.error("malformed", "messages must be JSON objects, nested at most a few levels")
         return
     kind = msg.get("type") if isinstance(msg, dict) else None
     try:

@@ -21,7 +21,6 @@ import json
 import logging
 import random
 import secrets
-import threading
 import time
 from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -52,10 +51,11 @@ from ..sessions import (
     BOT_NAMES,
     SetupError,
     Snapshot,
-    check_names,
     reveals,
 )
 from .actions_json import legal_json
+from .botpool import BotLanes
+from .names import check_seat_names, clean
 from .pubsub import Bus, make_bus
 from .settings import Settings
 from .store import ActionRow, GameRow, SeatRow, Store, open_store
@@ -65,7 +65,6 @@ log = logging.getLogger("flamecraft.server")
 HUMAN, BOT = "human", "bot"
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
 MAX_SEATS = 5
-QUICK_BOTS = frozenset({"random"})  # bots that answer at once: run without a thread hop
 KEPT_TOKENS = 8  # a seat's older tokens (from the games it rematched) that still let it in
 MAX_IDLE = 1000  # loaded games before the idle ones (open or finished, unwatched) are dropped
 
@@ -101,7 +100,9 @@ def valid_game_id(game_id: str) -> bool:
 
 
 def seat_link(game_id: str, seat: int, token: str) -> str:
-    return f"/play/{game_id}?seat={seat}&token={token}"
+    """A seat's link: the key rides in the fragment, which browsers never send to a server,
+    so it appears in no request line, log or Referer header."""
+    return f"/play/{game_id}#seat={seat}&token={token}"
 
 
 def token_ok(row: GameRow, seat: int, token: str | None) -> bool:
@@ -275,6 +276,7 @@ class Connection:
 
     def __init__(self, seat: int | None, token: str | None, queue_size: int):
         self.seat, self.token = seat, token
+        self.address: str | None = None  # the client's address, once admitted
         self.queue: asyncio.Queue[str] = asyncio.Queue()
         self.queue_size = max(1, queue_size)
 
@@ -297,6 +299,7 @@ class Session:
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
         self.bot_version = -1  # the version a bot move is scheduled for
+        self.touched = time.time()  # the last change or connection (idle games leave)
         self.messages: dict[int | None, str] = {}  # per seat, at this version
         self.common: dict[str, Any] | None = None  # the part every seat shares, this version
         self.replay: list[GameState] | None = None
@@ -322,11 +325,10 @@ class Games:
         self.bus: Bus = make_bus(settings.database_url)
         self.sessions: dict[str, Session] = {}
         self._db_pool = ThreadPoolExecutor(1, thread_name_prefix="flamecraft-db")
-        self._bot_pool = ThreadPoolExecutor(max(1, settings.bot_threads),
-                                            thread_name_prefix="flamecraft-bot")
-        self._bot_locks: dict[str, threading.Lock] = {}
+        self.lanes = BotLanes(settings)
         self._load_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.addresses: dict[str, int] = {}  # live connections per client address
         self.closed = False
 
     # --- life cycle
@@ -335,11 +337,35 @@ class Games:
         """Opens the store, starts hearing other processes, resumes the running games."""
         self.store = await self._run(open_store, self.settings.database_url)
         await self.bus.start(self._heard, self._reconnected)
-        for game_id in await self.db(lambda st: st.running_game_ids()):
+        since = time.time() - self.settings.idle_seconds
+        for game_id in await self.db(lambda st: st.running_game_ids(since)):
             try:
                 await self.get(game_id, resume=True)
             except GameError as exc:
                 log.error("cannot resume: %s", exc.message)
+        self._spawn(self._sweep())
+
+    async def _sweep(self) -> None:
+        """Archives idle games now and then (a quarter of the idle time, at most hourly)."""
+        every = min(3600.0, max(1.0, self.settings.idle_seconds / 4))
+        while not self.closed:
+            await asyncio.sleep(every)
+            self.archive_idle()
+
+    def archive_idle(self, now: float | None = None) -> list[str]:
+        """Drops from memory the running games nobody watches that were last touched
+        ``idle_seconds`` before ``now``: their truth is in the store, and ``get`` loads them
+        again (bots and all) when someone comes back. Returns their ids."""
+        limit = (time.time() if now is None else now) - self.settings.idle_seconds
+        gone = [game_id for game_id, session in self.sessions.items()
+                if not session.conns and session.touched <= limit
+                and session.table.row.status == RUNNING and not session.lock.locked()
+                and session.bot_version != session.version]  # no bot move under way
+        for game_id in gone:
+            del self.sessions[game_id]
+        if gone:
+            log.info("archived %d idle games", len(gone))
+        return gone
 
     async def close(self) -> None:
         self.closed = True
@@ -348,7 +374,7 @@ class Games:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        self._bot_pool.shutdown(wait=True, cancel_futures=True)
+        self.lanes.close()
         if self.store is not None:
             await self._run(self.store.close)
         self._db_pool.shutdown(wait=True)
@@ -455,6 +481,7 @@ class Games:
     # --- what every change does next
 
     def _changed(self, session: Session, local: bool) -> None:
+        session.touched = time.time()
         session.messages.clear()
         session.common = None
         session.replay = None
@@ -463,11 +490,32 @@ class Games:
         delay = self.settings.bot_delay
         self._schedule_bot(session, delay if local else delay + self.settings.bot_takeover)
 
-    def subscribe(self, session: Session, conn: Connection) -> None:
+    def subscribe(self, session: Session, conn: Connection, address: str = "?") -> None:
+        """Adds a live connection, within the caps: connections per client address, and
+        spectators per game (a seat's own connection is never turned away by the latter)."""
+        cap = self.settings.max_connections_per_address
+        if self.addresses.get(address, 0) >= cap:
+            raise GameError("too_many", f"this address already has {cap} live connections "
+                            "open, the most allowed: close a tab or two", 429)
+        if conn.seat is None:
+            watching = sum(1 for c in session.conns if c.seat is None)
+            if watching >= self.settings.max_spectators:
+                raise GameError("too_many", "this game already has as many spectators as "
+                                f"it takes ({watching}): try again later", 429)
+        conn.address = address
+        self.addresses[address] = self.addresses.get(address, 0) + 1
+        session.touched = time.time()
         session.conns.add(conn)
         self._push(session, conn)
 
     def unsubscribe(self, session: Session, conn: Connection) -> None:
+        if conn in session.conns and conn.address is not None:
+            left = self.addresses.get(conn.address, 1) - 1
+            if left > 0:
+                self.addresses[conn.address] = left
+            else:
+                self.addresses.pop(conn.address, None)
+        session.touched = time.time()
         session.conns.discard(conn)
         if not session.conns and session.table.row.status != RUNNING:
             self.sessions.pop(session.id, None)  # loaded again when asked for
@@ -535,10 +583,12 @@ class Games:
     async def create(self, name: str | None, seats: Sequence[dict[str, Any]], deck: str,
                      companions: bool, seed: int | None, begin: bool = False,
                      tokens_from: GameRow | None = None,
-                     first_player: int | None = None) -> dict[str, Any]:
+                     first_player: int | None = None,
+                     asker: int | None = None) -> dict[str, Any]:
         """A new game; the answer holds every person's seat link (the only time the tokens
         are shown). ``tokens_from``: the game this one is a rematch of (its seats' tokens
-        stay valid here, so each player's old link leads on). ``first_player``: a seat, or
+        stay valid here, so each player's old link leads on); then only ``asker``'s seat
+        gets a new token, and the answer holds that one alone. ``first_player``: a seat, or
         None for one drawn from the seed."""
         if not 1 <= len(seats) <= MAX_SEATS:
             raise GameError("malformed", f"a game has 1 to {MAX_SEATS} seats, not {len(seats)}",
@@ -565,24 +615,32 @@ class Games:
             bots.append(bot)
             names.append(given)
         try:
-            tidy = check_names(names)
+            tidy = check_seat_names(names)
+            game_name = clean(name or "", "the game name")
         except SetupError as exc:
             raise GameError("malformed", str(exc), 400) from None
         if deck not in ("purple", "golden"):
             raise GameError("malformed", "deck must be 'purple' or 'golden'", 400)
+        if seed is not None and kinds.count(HUMAN) > 1:
+            raise GameError("malformed", "seed: a chosen seed is only for games with at most "
+                            "one person (with two or more, whoever knows it could work out "
+                            "everyone's cards); leave it out for a fair deal", 400)
         tokens: list[str | None] = []
         seat_rows = []
         for i, (kind, bot, seat_name) in enumerate(zip(kinds, bots, tidy, strict=True)):
-            token = new_token() if kind == HUMAN else None
+            fresh = kind == HUMAN and (tokens_from is None or i == asker)
+            token = new_token() if fresh else None
             tokens.append(token)
             hashes = [hash_token(token)] if token else []
-            if token and tokens_from is not None and i < len(tokens_from.seats):
+            if kind == HUMAN and tokens_from is not None and i < len(tokens_from.seats):
                 hashes += tokens_from.seats[i].token_hashes[:KEPT_TOKENS - 1]
             seat_rows.append(SeatRow(seat_name, kind, bot, hashes, joined=kind == BOT))
         game_id = new_game_id()
         row = GameRow(
-            id=game_id, name=(name or "").strip() or f"{tidy[0]}'s game",
+            id=game_id, name=game_name or f"{tidy[0]}'s game",
             options=Options(len(seats), deck, tidy, companions, first_player),
+            # The server's secret randomness unless one person chose a seed (practice,
+            # reproducing a game): the row keeps it, so the record replays after the game.
             seed=seed if seed is not None else secrets.randbelow(1 << 62),
             seats=seat_rows,
             status=RUNNING if begin or HUMAN not in kinds else OPEN)
@@ -632,7 +690,10 @@ class Games:
 
         def change(row: GameRow) -> GameRow | None:
             self._check_token(row, seat, token)
-            wanted = " ".join((name or "").split())
+            try:
+                wanted = clean(name or "", f"the name {name!r}")
+            except SetupError as exc:
+                raise GameError("malformed", str(exc), 400) from None
             seat_row = row.seats[seat]
             if wanted and wanted != seat_row.name:
                 if row.status != OPEN:
@@ -640,7 +701,7 @@ class Games:
                 names = [s.name for s in row.seats]
                 names[seat] = wanted
                 try:
-                    tidy = check_names(names)
+                    tidy = check_seat_names(names)
                 except SetupError as exc:
                     raise GameError("malformed", str(exc), 400) from None
                 seat_row.name = tidy[seat]
@@ -684,8 +745,9 @@ class Games:
 
     async def rematch(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
         """A new game like a finished one, same seats; asked again, the same new game. Each
-        seat's old token also lets it into the new game, so the old game's page can show each
-        player their own link; the one who asks first receives everyone's new links."""
+        seat's old token also lets it into the new game, so the old game's page shows each
+        player their own link; the asker receives a new key for their own seat and no one
+        else's (another seat's key would show its hand)."""
         session = await self.need(game_id)
         row = session.table.row
         self._check_token(row, seat, token)
@@ -703,7 +765,8 @@ class Games:
         specs = [{"kind": s.kind, "bot": s.bot, "name": s.name} for s in row.seats]
         o = row.options
         created = await self.create(row.name, specs, o.deck, o.companions, None,
-                                    tokens_from=row, first_player=o.first_player)
+                                    tokens_from=row, first_player=o.first_player,
+                                    asker=seat)
 
         def change(r: GameRow) -> GameRow | None:
             if r.rematch is not None:
@@ -783,7 +846,7 @@ class Games:
             if not t.can_undo(seat):
                 raise GameError("illegal", "nothing to undo: undo goes back only within your "
                                 "own turn, and not past a card drawn from a hidden deck, a "
-                                "Fancy Dragon revealed or a shuffle")
+                                "Shop turned face up, a Fancy Dragon revealed or a shuffle")
             keep = t.undo[-1].actions
             expected = session.version
             row = t.row.copy()
@@ -806,11 +869,6 @@ class Games:
         session.bot_version = session.version
         self._spawn(self._bot_move(session, session.version, delay))
 
-    def _think(self, name: str, s: GameState, rng: random.Random) -> Action:
-        lock = self._bot_locks.setdefault(name, threading.Lock())
-        with lock:  # one move at a time per bot: a bot object may keep state between moves
-            return BOTS[name](s, rng)
-
     async def _bot_move(self, session: Session, version: int, delay: float) -> None:
         await asyncio.sleep(delay)
         t = session.table
@@ -823,12 +881,8 @@ class Games:
             name = DEFAULT_BOT
         rng = random.Random(f"{t.row.seed}:{p}:{len(t.actions)}")
         started = time.perf_counter()
-        try:
-            if name in QUICK_BOTS:
-                action = BOTS[name](s.copy(), rng)
-            else:  # a thinking bot: in a worker thread, so that no one waits for it
-                action = await asyncio.get_running_loop().run_in_executor(
-                    self._bot_pool, self._think, name, s.copy(), rng)
+        try:  # in its lane (botpool.py): no one waits for a bot, nor a bot for a search
+            action = await self.lanes.decide(t.row.id, name, s.copy(), rng)
         except Exception:
             log.exception("bot %r failed in game %s; playing a random move", name, t.row.id)
             action = random_action(s, rng)

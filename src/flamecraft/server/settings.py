@@ -25,18 +25,31 @@ class Settings:
     # Extra seconds before a process plays a bot seat after another process moved last: the
     # process that moved normally plays the bot; this one takes over only if that one is gone.
     bot_takeover: float = 3.0
-    # Threads that run bot moves (a search bot can think for seconds; the event loop never waits).
+    # Where bots think (botpool.py): quick bots on ``bot_threads`` threads; the search bots
+    # (``search_bots``) in ``bot_processes`` worker processes (0: on threads of their own),
+    # so a search never holds up a quick bot, nor the event loop.
     bot_threads: int = 2
-    # Per WebSocket connection: the largest message accepted and messages per second.
+    bot_processes: int = max(1, min(4, (os.cpu_count() or 2) - 1))
+    search_bots: frozenset[str] = frozenset({"ismcts", "planner"})
+    # Per WebSocket connection: the largest message accepted, and a token bucket of
+    # messages: a burst of up to ``message_burst`` at once, then this many a second.
     max_message_bytes: int = 8192
     max_messages_per_second: int = 20
+    message_burst: int = 40
     # States waiting to be sent to one slow connection before the oldest are dropped (each
     # state is a whole snapshot, so only the latest matters).
     send_queue: int = 32
     # New games per minute from one client address.
     games_per_minute: int = 30
-    # The largest HTTP request body accepted.
+    # The largest HTTP request body accepted (counted as it streams in).
     max_body_bytes: int = 16384
+    # Live WebSocket connections one client address may hold open at once (every game).
+    max_connections_per_address: int = 32
+    # Spectators one game takes (its players always get in): each is sent every state.
+    max_spectators: int = 50
+    # A running game untouched this long (no move, no connection) leaves memory; it resumes
+    # from the store when someone comes back. 14 days.
+    idle_seconds: float = 14 * 86400.0
     static_dir: Path = STATIC_DIR
 
     @staticmethod
@@ -53,10 +66,17 @@ class Settings:
             bot_delay=_number(env, "FLAMECRAFT_BOT_DELAY", s.bot_delay),
             bot_takeover=_number(env, "FLAMECRAFT_BOT_TAKEOVER", s.bot_takeover),
             bot_threads=int(_number(env, "FLAMECRAFT_BOT_THREADS", s.bot_threads)),
+            bot_processes=int(_number(env, "FLAMECRAFT_BOT_PROCESSES", s.bot_processes)),
             games_per_minute=int(_number(env, "FLAMECRAFT_GAMES_PER_MINUTE",
                                          s.games_per_minute)),
             max_messages_per_second=int(_number(env, "FLAMECRAFT_MESSAGES_PER_SECOND",
                                                 s.max_messages_per_second)),
+            message_burst=int(_number(env, "FLAMECRAFT_MESSAGE_BURST", s.message_burst)),
+            max_connections_per_address=int(_number(
+                env, "FLAMECRAFT_CONNECTIONS_PER_ADDRESS", s.max_connections_per_address)),
+            max_spectators=int(_number(env, "FLAMECRAFT_SPECTATORS_PER_GAME",
+                                       s.max_spectators)),
+            idle_seconds=_number(env, "FLAMECRAFT_IDLE_DAYS", s.idle_seconds / 86400) * 86400,
         )
 
 

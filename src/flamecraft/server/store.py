@@ -219,10 +219,12 @@ class Store(ABC):
             rows = cur.fetchall()
         return [_game_from(r) for r in rows]
 
-    def running_game_ids(self) -> list[str]:
+    def running_game_ids(self, since: float = 0.0) -> list[str]:
+        """The running games changed at or after ``since`` (Unix seconds): older ones are
+        idle, left in the store until someone asks for them."""
         with self._transaction() as cur:
-            cur.execute(self._sql("SELECT id FROM flamecraft_games WHERE status = ?"),
-                        ("running",))
+            cur.execute(self._sql("SELECT id FROM flamecraft_games WHERE status = ? AND "
+                                  "updated >= ?"), ("running", since))
             return [r[0] for r in cur.fetchall()]
 
     def update_game(self, game: GameRow, expected_version: int) -> bool:

@@ -1,10 +1,13 @@
-// Entry point: "/" is the lobby, "/play/<game id>" a game (a seat with ?seat=&token=, a
+// Entry point: "/" is the lobby, "/play/<game id>" a game (a seat with #seat=&token=, a
 // spectator without, a replay with ?replay=1). No build step: the browser loads these modules.
+// A seat's key rides in the URL fragment, which the browser never sends to the server (no
+// request line, log or Referer holds it), and reaches the live table in the WebSocket
+// subprotocol header; an old ?seat=&token= link still works and is moved into the fragment.
 
 import { Catalog } from "./cards.js";
 import { api, fill, h } from "./dom.js";
 import { Live } from "./live.js";
-import { rememberLinks, showLobby, waitingRoom } from "./lobby.js";
+import { forgetOtherLinks, rememberLinks, showLobby, waitingRoom } from "./lobby.js";
 import { showReplay } from "./replay.js";
 import { Table } from "./table.js";
 
@@ -34,6 +37,7 @@ async function showGame(gameId, params) {
     return;
   }
   if (info.status === "open") info = await waitingRoom(root, info, seat, token);
+  else forgetOtherLinks(gameId, seat);
   startTable(cat, info, seat, token);
 }
 
@@ -52,19 +56,20 @@ function startTable(cat, info, seat, token) {
     title: info.name || "",
     finishedButtons,
   });
-  const query = seat !== null ? `?seat=${seat}&token=${encodeURIComponent(token)}` : "";
-  live = new Live(`/ws/games/${gameId}${query}`, (msg) => {
+  const protocols = seat !== null ? ["flamecraft", `flamecraft-seat.${seat}.${token}`] : [];
+  live = new Live(`/ws/games/${gameId}`, protocols, (msg) => {
     if (msg.type === "state") {
       if (msg.rematch && msg.rematch.link) table.rematchLink = msg.rematch.link;
       table.update(msg);
     }
     else if (msg.type === "error") {
-      if (msg.code === "bad_token" || msg.code === "not_found") live.stop();
+      if (["bad_token", "not_found", "too_many"].includes(msg.code)) live.stop();
       if (table.msg) table.showError(msg);
+      else if (msg.code === "too_many") problem(`This table cannot be opened now: ${msg.message}`);
       else problem(`This link does not open a seat: ${msg.message || msg.code}`);
     } else if (msg.type === "rematch" && msg.link) {
-      table.setNotice("A new game was set up with the same seats: "
-        + "follow “Play again” or open your new link.", "info");
+      table.setNotice("A new game was set up with the same seats: press “Play again” to "
+        + "take your seat in it (your link to this game opens it too).", "info");
       table.rematchLink = msg.link;
     }
   }, (status, detail) => table.setConnection(status, detail));
@@ -88,9 +93,30 @@ async function rematch(gameId, seat, token, table) {
   }
 }
 
+/** The page's parameters: the fragment's seat and key, and the query's (an old link, whose
+ * key is then moved into the fragment so that it is not sent again on reload). */
+function pageParams() {
+  const params = new URLSearchParams(location.search);
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (!fragment.get("token") && params.get("token")) {
+    fragment.set("seat", params.get("seat") || "");
+    fragment.set("token", params.get("token"));
+    params.delete("seat");
+    params.delete("token");
+    const rest = params.toString();
+    history.replaceState(null, "", `${location.pathname}${rest ? `?${rest}` : ""}#${fragment}`);
+  }
+  for (const key of ["seat", "token"]) {
+    if (fragment.get(key) !== null) params.set(key, fragment.get(key));
+  }
+  return params;
+}
+
 const match = location.pathname.match(/^\/play\/([^/]+)\/?$/);
 if (match) {
-  showGame(decodeURIComponent(match[1]), new URLSearchParams(location.search));
+  showGame(decodeURIComponent(match[1]), pageParams());
+  // a link of another seat of this same game, opened in this tab, changes only the fragment
+  window.addEventListener("hashchange", () => location.reload());
 } else {
   showLobby(root).catch((err) => problem(`The lobby could not be loaded: ${err.message}`));
 }

@@ -6,12 +6,15 @@ const PING_MS = 25000;
 
 export class Live {
   /**
-   * @param {string} path  e.g. "/ws/games/abc?seat=0&token=..."
+   * @param {string} path  e.g. "/ws/games/abc"
+   * @param {string[]} protocols  a seat's ["flamecraft", "flamecraft-seat.<seat>.<key>"]
+   *   (the key in a header, never in the URL), or [] for a spectator
    * @param {(msg: object) => void} onMessage
    * @param {(status: "connecting"|"open"|"closed", info: object) => void} onStatus
    */
-  constructor(path, onMessage, onStatus) {
+  constructor(path, protocols, onMessage, onStatus) {
     this.path = path;
+    this.protocols = protocols;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.attempt = 0;
@@ -31,7 +34,8 @@ export class Live {
     this.onStatus("connecting", { attempt: this.attempt });
     let ws;
     try {
-      ws = new WebSocket(this.url());
+      ws = this.protocols.length ? new WebSocket(this.url(), this.protocols)
+        : new WebSocket(this.url());
     } catch {
       this.retry();
       return;

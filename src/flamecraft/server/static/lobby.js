@@ -30,6 +30,19 @@ export function rememberLinks(created) {
   }
 }
 
+/** Once a game has started, the creator keeps only their own seat's key: the others were
+ * for sending on, and holding them would let the creator open another seat's hand. */
+export function forgetOtherLinks(gameId, seat) {
+  try {
+    const links = recalledLinks(gameId);
+    if (!links) return;
+    links.seats = links.seats.map((s) => (s.seat === seat ? s : { ...s, token: null, link: null }));
+    sessionStorage.setItem(`flamecraft-links-${gameId}`, JSON.stringify(links));
+  } catch {
+    // private mode: nothing was kept
+  }
+}
+
 function recalledLinks(gameId) {
   try {
     return JSON.parse(sessionStorage.getItem(`flamecraft-links-${gameId}`) || "null");
@@ -110,7 +123,10 @@ export async function showLobby(root) {
       " Companions (optional module)"),
     h("details", { class: "field" }, h("summary", {}, "More"),
       h("label", {}, "Seed ", h("input", { name: "seed", type: "number", min: 0,
-        placeholder: "random" }))),
+        placeholder: "random" })),
+      h("p", { class: "muted small" },
+        "A chosen seed is for games with at most one person: with two or more, the deal is "
+        + "always the server's secret.")),
     h("button", { type: "submit", class: "primary" }, "Create game"),
     message);
 
@@ -170,7 +186,8 @@ function drawGames(list, games) {
       h("ul", {}, mine.map((g) => h("li", { class: "game-entry" },
         h("strong", {}, g.name || g.game_id), " ",
         h("span", { class: "muted" }, (g.seats || []).map((s) =>
-          `${s.name}${s.kind === "bot" ? ` (bot${s.bot ? `: ${s.bot}` : ""})` : s.joined ? " ✓" : ""}`).join(", ")),
+          `${s.name}${s.kind === "bot" ? ` (bot${s.bot ? `: ${s.bot}` : ""})` : s.joined ? " ✓" : ""}`
+          + (s.seat === g.first_player ? " — plays first" : "")).join(", ")),
         " ",
         status === "finished"
           ? [h("a", { class: "button", href: `/play/${g.game_id}` }, "Result"), " ",
@@ -268,6 +285,7 @@ export function waitingRoom(root, info, seat, token) {
         fill(message, h("p", { class: "error" }, err.message));
       }
       if (game.status !== "open") {
+        forgetOtherLinks(info.game_id, seat);
         resolve(game);
         return;
       }

@@ -91,6 +91,7 @@ const ERROR_TEXT = {
   too_big: "That message was too large for the server.",
   rate_limited: "Too many clicks at once — please slow down a little.",
   bad_token: "This link does not match its seat. Ask the game's creator for your invite link.",
+  too_many: "The server is full for now (too many open tables or spectators): try again later.",
 };
 
 export class Table {
