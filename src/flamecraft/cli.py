@@ -402,7 +402,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - began
     print(f"Hints for {_who(s)} ({describe_decision(s)}), from {names(s)[p]}'s view only: "
           f"{budget.samples} samples of the cards {names(s)[p]} cannot see, each action's "
-          f"turn planned to its end ({elapsed:.1f} s)")
+          f"turn planned to its end ({elapsed:.2f} s)")
     for rank, h in enumerate(ranked[:args.top], 1):
         win = "" if h.win is None else f"{100 * h.win:.0f}% to win, "
         gap = "best" if rank == 1 else f"{h.loss:.1f} ± {h.loss_se:.1f} behind"
@@ -561,12 +561,16 @@ def build_parser() -> argparse.ArgumentParser:
     _ladder_arguments(p)
     p.set_defaults(func=cmd_ladder)
 
+    from .ai.hints import HINT_BUDGET
+    from .ai.review import REVIEW_BUDGET
+
     p = sub.add_parser("hint", help="the best actions for the player to act, from their view "
                        "only, with win chances and reasons")
     p.add_argument("state", metavar="STATE", help="a game state (JSON; '-' for stdin)")
     p.add_argument("--top", type=_positive, default=3, help="actions shown (default 3)")
-    p.add_argument("--samples", type=_positive, default=24, help="samples of the hidden "
-                   "cards (default 24: about a second)")
+    p.add_argument("--samples", type=_positive, default=HINT_BUDGET.samples,
+                   help=f"samples of the hidden cards (default {HINT_BUDGET.samples}: under a "
+                        "second)")
     p.add_argument("--seed", type=int, default=1, help="seed of the samples (default 1)")
     p.set_defaults(func=cmd_hint)
 
@@ -577,8 +581,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "a name; default: every seat)")
     p.add_argument("--out", default="review", help="folder for review.txt, review.json and "
                    "win-chance.png (default: review)")
-    p.add_argument("--samples", type=_positive, default=4, help="samples of the hidden cards "
-                   "per decision (default 4)")
+    p.add_argument("--samples", type=_positive, default=REVIEW_BUDGET.samples,
+                   help=f"samples of the hidden cards per decision (default "
+                        f"{REVIEW_BUDGET.samples})")
     p.add_argument("--top", type=_positive, default=5, help="mistakes listed (default 5)")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(func=cmd_review)

@@ -48,14 +48,15 @@ class Budget:
     """How much a hint thinks: re-deals of the hidden cards, and the planner's beam and
     depth (decisions looked ahead within the turn)."""
 
-    samples: int = 24
+    samples: int = 64
     beam: int = 5
     depth: int = 12
 
 
-# About a second a hint on the project's machine (docs/bots.md); the review, which values
-# every decision of a game, uses fewer samples (``review.REVIEW_BUDGET``).
-HINT_BUDGET = Budget(samples=24)
+# Under a second a hint on the project's machine with the compiled core (docs/bots.md;
+# about 3 times that in pure Python); the review, which values every decision of a game,
+# uses fewer samples (``review.REVIEW_BUDGET``).
+HINT_BUDGET = Budget(samples=64)
 
 
 class NotToActError(ValueError):

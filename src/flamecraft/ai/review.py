@@ -31,8 +31,9 @@ from .hints import Budget, Hint, hints
 from .interface import Seat
 from .winchance import WinModel, default_model
 
-# About 0.1 s a decision here (a 4-player game of ~250 decisions in well under a minute).
-REVIEW_BUDGET = Budget(samples=4)
+# About 50 ms a decision here with the compiled core (a 4-player game of 250–350 decisions
+# in 12–16 s; docs/bots.md), 4 times that in pure Python.
+REVIEW_BUDGET = Budget(samples=8)
 
 # A decision that lost at least this much end-of-turn value (Reputation ahead of the others)
 # against the best: the labels of lichess, in this game's units.
