@@ -28,7 +28,7 @@ from flamecraft import (
     to_act,
     winners,
 )
-from flamecraft.bots import BOTS, random_action
+from flamecraft.bots import BOTS, bot_notes, random_action
 from flamecraft.core.board import CATALOG
 from flamecraft.core.serialize import GameRecord
 from flamecraft.core.setup_game import MAX_PLAYERS, MIN_PLAYERS
@@ -146,8 +146,10 @@ def _args(**kw: object) -> argparse.Namespace:
 
 
 def test_default_setup_is_one_person_against_three_bots() -> None:
+    """Issue 13: the default opponents are the strongest bot that answers within about a
+    second (the planner), never the random bot."""
     setup = setup_from_args(_args(seed=3))
-    assert setup.kinds == ["human", "random", "random", "random"]
+    assert setup.kinds == ["human", "planner", "planner", "planner"]
     assert setup.names == ("You", "Ember", "Cinder", "Ash")
     assert (setup.deck, setup.seed) == ("purple", 3)
 
@@ -155,7 +157,7 @@ def test_default_setup_is_one_person_against_three_bots() -> None:
 def test_setup_flags() -> None:
     setup = setup_from_args(_args(seats="human,bot,Human", names="Ann,Bo,Cy",
                                   enchantments="golden", seed=7))
-    assert setup.kinds == ["human", "random", "human"]
+    assert setup.kinds == ["human", "planner", "human"]
     assert setup.names == ("Ann", "Bo", "Cy") and setup.deck == "golden"
     assert default_names(["human", "random", "human"]) == ("Player 1", "Ember", "Player 3")
 
@@ -177,7 +179,9 @@ def test_seat_kinds_come_from_the_bot_registry() -> None:
     assert BOTS["random"] is random_action
     for name in BOTS:
         assert seat_kind(name) == name and seat_kind(f"bot:{name}") == name
-    assert seat_kind("bot") == "random" and seat_kind("Human") == "human"
+    assert seat_kind("bot") == "planner" and seat_kind("Human") == "human"
+    assert [name for name, _ in bot_notes()][:4] == ["ismcts", "planner", "greedy", "random"]
+    assert all(note for _, note in bot_notes())
 
 
 # ---------------------------------------------------------------- undo, log, save
@@ -283,14 +287,14 @@ def test_load_a_state_written_by_new(tmp_path: Path) -> None:
     path.write_text(dump_state(s), encoding="utf-8")
     session = load_session(str(path))
     assert session.state == s and session.seed is None
-    assert [seat.kind for seat in session.seats] == ["human", "random", "random"]
+    assert [seat.kind for seat in session.seats] == ["human", "planner", "planner"]
     rng = random.Random(2)
     for _ in range(30):
         session.play(random_action(session.state, rng))
     saved = json.loads(session.to_json())
     assert saved["format"] == "flamecraft-state" and load_state(session.to_json()) == session.state
-    assert saved["seats"] == [{"name": "P1", "kind": "human"}, {"name": "P2", "kind": "random"},
-                              {"name": "P3", "kind": "random"}]
+    assert saved["seats"] == [{"name": "P1", "kind": "human"}, {"name": "P2", "kind": "planner"},
+                              {"name": "P3", "kind": "planner"}]
     path.write_text(session.to_json(), encoding="utf-8")
     again = load_session(str(path))
     assert again.state == session.state and again.seats == session.seats
@@ -330,7 +334,7 @@ def test_load_a_record_without_seats_and_bad_files(tmp_path: Path) -> None:
     record = GameRecord(Options(3), 3).to_json()
     path = tmp_path / "r.json"
     path.write_text(json.dumps(record), encoding="utf-8")
-    assert [seat.kind for seat in load_session(str(path)).seats] == ["human", "random", "random"]
+    assert [seat.kind for seat in load_session(str(path)).seats] == ["human", "planner", "planner"]
     path.write_text("{not json", encoding="utf-8")
     with pytest.raises(SetupError, match=r"r\.json: not valid JSON"):
         load_session(str(path))
@@ -420,6 +424,7 @@ def test_screens_never_show_another_seats_hidden_cards() -> None:
             p = to_act(session.state)
             sv = session.screen_view(p)
             sv["log"] = []  # the log names publicly drawn cards; checked on its own
+            sv["since"] = []  # the same log, since the seat's last turn
             v = sv["view"]
             screen = "\n".join([*summary(style, sv, CATALOG, 80, 24), *town_detail(style, v, cards),
                                 *hand_detail(style, v, sv, cards),
@@ -433,18 +438,18 @@ def test_screens_never_show_another_seats_hidden_cards() -> None:
 
 
 def test_summary_fits_80_by_24() -> None:
-    """The summary screen is at most 80 columns wide, and at most 24 lines whenever the
-    choices fit in a few rows (long lists of placements may scroll)."""
+    """The summary screen is at most 80 columns wide and 23 lines (the 24th is the
+    prompt's), long lists of choices included (issue 13, defect 2), solo and Companions too."""
     style = Style(True)
-    for players, seed in ((2, 1), (5, 2)):
+    for players, seed in ((2, 1), (5, 2), (1, 3), (3, 4)):
         kinds = ["human"] * players
-        session = Session.new(Setup(kinds, default_names(kinds), "purple", seed))
+        session = Session.new(Setup(kinds, default_names(kinds), "purple", seed,
+                                    companions=seed == 4))
         rng = random.Random(seed)
         while not session.state.over:
             lines = summary(style, session.screen_view(to_act(session.state)), CATALOG, 80, 24)
             assert max(visible_len(line) for line in lines) <= 80
-            if len(legal_actions(session.state)) <= 10:
-                assert len(lines) <= 24, "\n".join(strip_ansi(line) for line in lines)
+            assert len(lines) <= 23, "\n".join(strip_ansi(line) for line in lines)
             session.play(random_action(session.state, rng))
 
 
@@ -539,7 +544,7 @@ def test_bad_input_commands_undo_save_quit_then_load_and_eof(tmp_path: Path) -> 
     child.sendline("1")
     child.expect("choose which Shop to visit")
     child.expect("Ann> ")
-    visits = re.findall(r"\d+ (visit [A-Z][\w' ]+?)(?=\s{2,}|\r)", child.before)
+    visits = re.findall(r"\d+ (visit [A-Z][\w' ]+?)(?= →|\s{2,}|\r)", child.before)
     child.sendline("visit sm")
     child.expect("Ann> ")
     child.sendline("undo")
@@ -560,7 +565,7 @@ def test_bad_input_commands_undo_save_quit_then_load_and_eof(tmp_path: Path) -> 
     child.expect("Goodbye")
     _finish(child)
     saved = json.loads((tmp_path / "mid.json").read_text(encoding="utf-8"))
-    assert saved["seats"] == [{"name": "Ann", "kind": "human"}, {"name": "Bo", "kind": "random"}]
+    assert saved["seats"] == [{"name": "Ann", "kind": "human"}, {"name": "Bo", "kind": "planner"}]
     assert saved["actions"][2] == visits[1] and "visit Smith Mart" not in saved["actions"]
 
     child = _spawn(tmp_path, "--load", "mid.json", "--bot-delay", "0", "--no-color")
@@ -568,9 +573,10 @@ def test_bad_input_commands_undo_save_quit_then_load_and_eof(tmp_path: Path) -> 
     child.sendline("1")
     child.expect("Ann> ")
     child.sendeof()
-    child.expect_exact("the game is saved to flamecraft-autosave.json")
+    child.expect(r"the game is saved to (flamecraft-autosave-[\d-]+\.json)")
+    autosave = child.match.group(1)
     _finish(child)
-    auto = json.loads((tmp_path / "flamecraft-autosave.json").read_text(encoding="utf-8"))
+    auto = json.loads((tmp_path / autosave).read_text(encoding="utf-8"))
     assert auto["actions"][:len(saved["actions"])] == saved["actions"]
     assert len(auto["actions"]) > len(saved["actions"])
 
@@ -620,12 +626,13 @@ def test_interactive_setup_defaults_and_colour(tmp_path: Path) -> None:
     child.expect_exact(f"give a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}")
     child.expect_exact(question)
     child.sendline("")
-    strength = ("Bot strength",) if len(BOTS) > 1 else ()
+    strength = ("Opponents, strongest first:\r\n  ismcts", "Opponents [planner]:")
     for question in ("People at this keyboard", *strength, "Names, comma-separated [You, "
                      "Ember, Cinder, Ash]", "Enchantment deck", "Play with Companions", "Seed"):
         child.expect_exact(question)
         child.sendline("")
-    child.expect_exact("You (human), Ember (random bot), Cinder (random bot), Ash (random bot)")
+    child.expect_exact("You (human), Ember (planner bot), Cinder (planner bot), Ash (planner "
+                       "bot)")
     child.expect("You> ")
     assert re.search(r"\x1b\[3[1-7]m\[(Br|Me|Ir|Po|Cr|Pl)\]", child.before)
     child.sendline("quit")
@@ -644,7 +651,7 @@ def test_plain_output_when_not_a_terminal(tmp_path: Path) -> None:
     assert "\x1b[" not in done.stdout
     assert "Pass the keyboard to Player 1" in done.stdout
     assert "Pass the keyboard to Player 2" in done.stdout
-    assert (tmp_path / "flamecraft-autosave.json").exists()
+    assert len(list(tmp_path.glob("flamecraft-autosave-*.json"))) == 1
     bad = subprocess.run([EXE, "play", "--players", "3", "--seats", "human,bot"],
                          capture_output=True, text=True, cwd=tmp_path, timeout=20, check=False)
     assert bad.returncode == 2 and "2 seats for 3 players" in bad.stderr

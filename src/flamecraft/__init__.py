@@ -9,12 +9,17 @@ The core API (everything an adapter needs)::
         action = legal_actions(s)[0]
         s = apply(s, action)          # or apply_in_place(s, action) for speed
     print(s.rep, winners(s))
+
+To show a person the choices, ``choices(s)`` describes each legal action, in the same order,
+from what the seat to act may see: ``Choice(text, facts, card)``, whose ``label`` reads
+``cast Smelting Pot (3 Meat 2 Crystal 1 Plant → 6 Rep)``; ``text`` stays the stable text.
 """
 
 from __future__ import annotations
 
 from .core.actions import Action
 from .core.cards import Catalog, load_catalog
+from .core.describe import Choice, choices, describe
 from .core.engine import (
     apply,
     apply_in_place,
@@ -39,9 +44,9 @@ from .core.state import GameState, Options
 from .core.view import view
 
 __all__ = [
-    "Action", "CardDataError", "Catalog", "FlamecraftError", "GameOverError", "GameRecord",
-    "GameState", "IllegalActionError", "Options", "StateFormatError", "apply", "apply_in_place",
-    "describe_decision", "dump_record", "dump_state", "is_over", "legal_actions", "load_catalog",
-    "load_record", "load_state", "parse_action", "replay", "start", "text", "to_act", "view",
-    "winners",
+    "Action", "CardDataError", "Catalog", "Choice", "FlamecraftError", "GameOverError",
+    "GameRecord", "GameState", "IllegalActionError", "Options", "StateFormatError", "apply",
+    "apply_in_place", "choices", "describe", "describe_decision", "dump_record", "dump_state",
+    "is_over", "legal_actions", "load_catalog", "load_record", "load_state", "parse_action",
+    "replay", "start", "text", "to_act", "view", "winners",
 ]

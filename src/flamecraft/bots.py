@@ -29,6 +29,21 @@ BotPolicy = Callable[[GameState, random.Random], Action]
 # becomes available to ``flamecraft play --seats`` without any change to the play screen.
 BOTS: dict[str, BotPolicy] = {"random": random_action}
 DEFAULT_BOT = "random"
+# The opponents a new player gets (``flamecraft play``): the strongest bot that answers within
+# about a second a move. The bots for play, strongest first, each with a few words.
+DEFAULT_OPPONENT = "planner"
+BOT_NOTES: tuple[tuple[str, str], ...] = (
+    ("ismcts", "searches many futures; the strongest, about a second a move"),
+    ("planner", "plans its whole turn; a solid player, quick"),
+    ("greedy", "looks one step ahead; a beginner"),
+    ("random", "any legal move; for testing"),
+)
+
+
+def bot_notes() -> list[tuple[str, str]]:
+    """The registered bots, strongest first, with a few words on each (unlisted ones last)."""
+    known = [(name, note) for name, note in BOT_NOTES if name in BOTS]
+    return known + [(name, "") for name in BOTS if name not in dict(BOT_NOTES)]
 
 
 def _register_ladder() -> None:

@@ -195,7 +195,8 @@ def render(v: dict[str, Any], catalog: Catalog, width: int = WIDTH) -> str:
     else:
         acting = names[v["to_act"]] if v["to_act"] >= 0 else "nobody"
         what = f", choosing {v['choosing']}" if v.get("choosing") else ""
-        lines.append(f"FLAMECRAFT — turn {v['turn']}, {names[v['current']]}'s turn; "
+        whose = "your" if names[v["current"]] == "You" else f"{names[v['current']]}'s"
+        lines.append(f"FLAMECRAFT — turn {v['turn']}, {whose} turn; "
                      f"{acting} to act{what} ({seen})")
     if v["end_triggered"] and not v["over"]:
         lines.append("The end of the game is triggered: the round is being finished.")

@@ -12,21 +12,26 @@ autosave file if the input ends.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
 import secrets
 import shutil
+import signal
 import sys
 import time
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from .bots import BOTS, DEFAULT_BOT
+from .bots import BOTS, DEFAULT_OPPONENT, bot_notes
 from .commandline import CliError, UsageError, write_atomically
+from .core import actions as A
 from .core.actions import Action, normalize
 from .core.board import CATALOG
+from .core.describe import describe
 from .core.engine import (
     advance,
     apply,
@@ -40,7 +45,7 @@ from .core.engine import (
 from .core.engine import winners as engine_winners
 from .core.errors import FlamecraftError
 from .core.events import Event, log_for
-from .core.goals import fancy_value
+from .core.goals import MEASURE_FUNCTIONS, fancy_value
 from .core.serialize import STATE_FORMAT, GameRecord, state_from_json, state_to_json
 from .core.setup_game import MAX_PLAYERS, MIN_PLAYERS, new_game
 from .core.solo import rating
@@ -59,6 +64,7 @@ from .tui_screen import (
     Cards,
     Style,
     card_text,
+    choice_lines,
     hand_detail,
     handover,
     log_lines,
@@ -72,12 +78,39 @@ from .tui_screen import (
 )
 
 HUMAN = "human"
-SEAT_ALIASES = {"human": HUMAN, "h": HUMAN, "person": HUMAN, "me": HUMAN, "bot": DEFAULT_BOT,
-                "b": DEFAULT_BOT}
+SEAT_ALIASES = {"human": HUMAN, "h": HUMAN, "person": HUMAN, "me": HUMAN,
+                "bot": DEFAULT_OPPONENT, "b": DEFAULT_OPPONENT}
 DEFAULT_PLAYERS = 4
-AUTOSAVE = "flamecraft-autosave.json"
+AUTOSAVE = "flamecraft-autosave-{started}.json"  # one file per game: {started} is its start
 COMMANDS = ("help", "?", "town", "hand", "row", "park", "players", "board", "card", "log",
-            "undo", "save", "load", "quit", "exit")
+            "undo", "save", "load", "quit", "exit", "choices", "achievements")
+ECHO = 40  # the most of a bad input an error message repeats
+# Choices that decline (skip, end the turn): listed after the others, so that a quick "1"
+# never skips something (a Sun Dragon's reveal before "end turn").
+DECLINES = (A.SKIP, A.END_TURN)
+
+
+class Hangup(Exception):
+    """The terminal was closed (SIGHUP): the game is saved before the program ends."""
+
+
+def display_order(actions: Sequence[Action]) -> list[Action]:
+    """The legal actions as the numbered list shows them: declines last, otherwise in the
+    engine's order."""
+    return sorted(actions, key=lambda a: a[0] in DECLINES)
+
+
+def _echo(typed: str) -> str:
+    """A bad input as a message repeats it: at most ``ECHO`` characters."""
+    typed = typed.strip()
+    return repr(typed if len(typed) <= ECHO else typed[:ECHO - 1] + "…")
+
+
+def fold(name: str) -> str:
+    """A name for matching: no accents, plain apostrophes, lower case (``Maître D’rake``
+    → ``maitre d'rake``)."""
+    plain = unicodedata.normalize("NFKD", name.replace("’", "'").replace("‘", "'"))
+    return normalize("".join(c for c in plain if not unicodedata.combining(c)))
 SETUP_FLAGS = ("players", "seats", "names", "enchantments", "seed", "first_player", "load")
 
 
@@ -131,21 +164,27 @@ def match_text(typed: str, texts: Sequence[str], what: str = "choice",
         shown = "; ".join(f"{i + 1} {texts[i]}" if numbered else texts[i] for i in hits[:4])
         more = "; …" if len(hits) > 4 else ""
         hint = "type more of it, or its number" if numbered else "type more of it"
-        raise ChoiceError(f"{typed.strip()!r} fits {len(hits)} {what}s ({shown}{more}): "
+        raise ChoiceError(f"{_echo(typed)} fits {len(hits)} {what}s ({shown}{more}): "
                           f"{hint}")
     if not numbered:
-        raise ChoiceError(f"no {what} is called {typed.strip()!r}")
-    raise ChoiceError(f"no {what} matches {typed.strip()!r}: type a number from 1 to "
+        raise ChoiceError(f"no {what} is called {_echo(typed)}")
+    raise ChoiceError(f"no {what} matches {_echo(typed)}: type a number from 1 to "
                       f"{len(texts)}, the start of a {what}, or 'help'")
 
 
 def find_card(typed: str) -> object:
     """The card whose name ``typed`` picks (exactly, by a unique prefix or by its words)."""
     cards = Cards(CATALOG).all_named()
-    names = [name for name, _ in cards]
+    names = [fold(name) for name, _ in cards]
     if not normalize(typed):
         raise ChoiceError("which card? type 'card' and a name, e.g. 'card Draco Bell'")
-    return cards[match_text(typed, names, "card", numbered=False)][1]
+    key = fold(typed)
+    if key in names:  # an exact name first: "card flambe" is Flambé, not Le Flamberge
+        return cards[names.index(key)][1]
+    try:
+        return cards[match_text(key, names, "card", numbered=False)][1]
+    except ChoiceError:  # say it with the cards' real names
+        return cards[match_text(typed, [name for name, _ in cards], "card", numbered=False)][1]
 
 
 # ---------------------------------------------------------------- seats and setup
@@ -221,7 +260,7 @@ def setup_from_args(args: argparse.Namespace) -> Setup:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise SetupError(f"Flamecraft is for {MIN_PLAYERS}–{MAX_PLAYERS} players, not {players}")
     if kinds is None:
-        kinds = [HUMAN] + [DEFAULT_BOT] * (players - 1)
+        kinds = [HUMAN] + [DEFAULT_OPPONENT] * (players - 1)
     if len(kinds) != players:
         raise SetupError(f"--seats lists {len(kinds)} seats for {players} players")
     if names is None:
@@ -250,12 +289,22 @@ class Terminal:
     """Where the game reads lines and writes screens; colour, clearing and bot pacing."""
 
     def __init__(self, out: TextIO, inp: TextIO, color: bool, clear: bool,
-                 bot_delay: float = 0.0, width: int = 80, height: int = 24):
+                 bot_delay: float = 0.0, width: int = 80, height: int = 24,
+                 keyboard: bool = False):
         self.out, self.inp = out, inp
         self.style = Style(color)
         self.can_clear = clear
         self.bot_delay = bot_delay
         self.width, self.height = width, height
+        # At a keyboard (stdin a terminal): line editing, and keys typed while bots thought
+        # are thrown away before each question (they were not answers to it).
+        self.keyboard = keyboard
+        if keyboard:
+            try:
+                import readline
+                readline.parse_and_bind("set enable-bracketed-paste off")
+            except ImportError:  # pragma: no cover - a Python built without readline
+                pass
 
     def show(self, lines: Sequence[str]) -> None:
         self.out.write("\n".join(lines) + "\n")
@@ -274,12 +323,24 @@ class Terminal:
 
     def ask(self, prompt: str) -> str:
         """One line of input (without its newline); EOFError when the input has ended."""
+        if self.keyboard:
+            self.discard_typed_ahead()
+            self.out.flush()
+            return input(prompt)
         self.out.write(prompt)
         self.out.flush()
         line = self.inp.readline()
         if not line:
             raise EOFError
         return line.rstrip("\r\n")
+
+    def discard_typed_ahead(self) -> None:
+        """Drops keys typed before the question was asked (termios ``tcflush``)."""
+        try:
+            import termios
+            termios.tcflush(self.inp.fileno(), termios.TCIFLUSH)
+        except (ImportError, OSError, ValueError):
+            pass
 
     def pause(self) -> None:
         if self.bot_delay > 0:
@@ -340,7 +401,12 @@ class Session:
             self.undo_stack.clear()
         self.actions.append(full)
         self.log.extend(events)
+        self.log.extend(notes(s, nxt, action))
         self.prev, self.state = s, nxt
+
+    def actions_now(self) -> list[Action]:
+        """The legal actions in the order the numbered list shows them."""
+        return display_order(legal_actions(self.state))
 
     def undo(self, seat: int) -> str:
         """Takes back ``seat``'s last choice of its current run; the message says what."""
@@ -358,6 +424,10 @@ class Session:
     def names(self) -> list[str]:
         return [seat.name for seat in self.seats]
 
+    def who(self, e: Event) -> str:
+        """The name a log line starts with: the actor's, or "" for the table's notes."""
+        return "" if e.action[0] < 0 else self.seats[e.seat].name
+
     def watcher(self) -> int | None:
         """Whose eyes the screen is between turns: the one person at the keyboard, or None
         (the public side only) when several people share it."""
@@ -370,14 +440,20 @@ class Session:
         the seats, and the name of the decision at hand."""
         s = self.state
         v = view(s, seat)
-        mine = s.fancy[seat]
         acting = not s.over and to_act(s) == seat
+        log = log_for(self.log, seat)
+        mine = [i for i, (e, _) in enumerate(log)
+                if e.seat == seat and not e.forced and e.action[0] >= 0]
+        since = log[mine[-1] + 1:] if mine else []
         return {
             "view": v,
             "decision": describe_decision(s) if acting else "",
+            "choices": [describe(s, a).label for a in self.actions_now()] if acting else [],
+            "since": [(self.who(e), line) for e, line in since
+                      if e.seat != seat or e.action[0] < 0],
             "fancy_values": {CATALOG.fancies[f].id: fancy_value(s, seat, CATALOG.fancies[f])
-                             for f in mine},
-            "log": [(e.turn, self.seats[e.seat].name, line) for e, line in log_for(self.log, seat)],
+                             for f in s.fancy[seat]},
+            "log": [(e.turn, self.who(e), line) for e, line in log],
             "seat_kinds": [seat_.label() for seat_ in self.seats],
         }
 
@@ -396,6 +472,11 @@ class Session:
         loaded from a state is saved as its current state, with ``seats``."""
         obj = self.record().to_json() if self.base is None else state_to_json(self.state)
         obj["seats"] = [{"name": seat.name, "kind": seat.kind} for seat in self.seats]
+        if self.base is None and self.undo_stack:
+            # The turn's undo points (how many actions stood before each choice that can
+            # be taken back), so that `undo` still works after `--load`.
+            obj["undo"] = {"seat": self.undo_seat,
+                           "points": [snap.actions for snap in self.undo_stack]}
         return json.dumps(obj, indent=1, ensure_ascii=False) + "\n"
 
 
@@ -432,19 +513,57 @@ def load_session(path: str) -> Session:
     names = list(s.options.player_names())
     seats = _saved_seats(obj.get("seats"), names, path)
     session = Session(s, record.seed, seats)
+    points, undo_seat = _undo_points(obj.get("undo"), len(record.actions), len(names), path)
+    kept: list[Snapshot] = []
     for number, typed in enumerate(record.actions, 1):
+        if number - 1 in points:
+            kept.append(Snapshot(session.state, len(session.actions), len(session.log)))
         try:
             session.play(parse_action(session.state, typed))
         except FlamecraftError as exc:
             raise SetupError(f"{path}: action {number} ({typed!r}): {exc}") from None
-    session.undo_stack.clear()
-    session.undo_seat = -1
+    session.undo_stack = kept
+    session.undo_seat = undo_seat if kept else -1
     return session
+
+
+def _undo_points(raw: Any, count: int, players: int, path: str) -> tuple[set[int], int]:
+    """The saved undo points (``undo``: the seat, and the number of actions before each of
+    its choices that can be taken back); none when the save has no ``undo``."""
+    if raw is None:
+        return set(), -1
+    points = raw.get("points") if isinstance(raw, dict) else None
+    seat = raw.get("seat") if isinstance(raw, dict) else None
+    if (not isinstance(seat, int) or not 0 <= seat < players or not isinstance(points, list)
+            or not all(isinstance(n, int) and 0 <= n < count for n in points)):
+        raise SetupError(f"{path}: 'undo' must name a seat and action counts below {count}")
+    return set(points), seat
+
+
+def notes(before: GameState, after: GameState, action: Action) -> list[Event]:
+    """Public lines the log adds after an action: the end of the game triggered (and the
+    final round that follows), and in solo what Town Bustle did at the end of a turn."""
+    out = []
+    seat = before.stack[-1][1] if before.stack else 0
+    def note(line: str) -> None:
+        out.append(Event(after.turn, seat, (-1, -1, -1, -1), line, line))
+    if after.end_triggered and not before.end_triggered:
+        deck = "Artisan" if not after.artisan_deck else "Enchantment"
+        note(f"the {deck} deck is empty: the end is triggered. Final round: each player "
+             "takes one more turn")
+    if after.n == 1 and len(after.ench_removed) > len(before.ench_removed):
+        gone = CATALOG.enchantments[after.ench_removed[-1]].name
+        note(f"Town Bustle: {gone} leaves the Enchantment row and the game")
+    if (after.n == 1 and after.turn > before.turn and before.park and after.artisan_deck
+            and after.artisan_deck[0] in before.park):
+        note(f"Town Bustle: {CATALOG.artisans[after.artisan_deck[0]].name} goes from the "
+             "Park to the bottom of the Artisan deck")
+    return out
 
 
 def _saved_seats(raw: Any, names: list[str], path: str) -> list[Seat]:
     if raw is None:
-        kinds = [HUMAN] + [DEFAULT_BOT] * (len(names) - 1)
+        kinds = [HUMAN] + [DEFAULT_OPPONENT] * (len(names) - 1)
         return [Seat(k, n) for k, n in zip(kinds, names, strict=True)]
     if not isinstance(raw, list) or len(raw) != len(names):
         raise SetupError(f"{path}: 'seats' must list {len(names)} seats")
@@ -479,8 +598,8 @@ def end_summary(s: GameState, prev: GameState | None) -> dict[str, Any]:
             card = CATALOG.fancies[f]
             if not card.sun and f not in early:
                 moons.append((card.name, fancy_value(s, p, card)))
-            elif not card.sun:
-                moons.append((f"{card.name} (scored during the game)", 0))
+            elif not card.sun:  # by a Shop ability (Hedges & Henges): its value then
+                moons.append((card.name, -1))
         moons.extend((CATALOG.fancies[f].name, 0) for f in s.fancy[p]
                      if not CATALOG.fancies[f].sun)
         players.append({
@@ -538,7 +657,8 @@ class Game:
     def __init__(self, session: Session, term: Terminal, autosave: str = AUTOSAVE):
         self.session = session
         self.term = term
-        self.autosave = autosave
+        self.autosave = autosave.replace("{started}", time.strftime("%Y%m%d-%H%M%S")
+                                         + f"-{os.getpid()}")
         self.shown_to: int | None = None  # the person whose cards are on the screen
 
     @property
@@ -566,6 +686,9 @@ class Game:
         except KeyboardInterrupt:
             self._save_quietly("Interrupted")
             return 130
+        except Hangup:
+            self._save_quietly("The terminal was closed")
+            return 129
         except Exception:
             self._save_quietly("Something went wrong")  # keep the game, then report the bug
             raise
@@ -576,7 +699,8 @@ class Game:
     def _first_line(self) -> str:
         s = self.session.state
         how = "drawn at random" if s.options.first_player is None else "chosen at setup"
-        return f"{self.session.seats[s.first_player].name} plays first ({how})."
+        name = self.session.seats[s.first_player].name
+        return f"{name} {'play' if name == 'You' else 'plays'} first ({how})."
 
     def step(self) -> None:
         s = self.session.state
@@ -588,7 +712,8 @@ class Game:
             seen = len(self.session.log)
             self.session.play(action)
             for e, line in log_for(self.session.log[seen:], self.session.watcher()):
-                self.term.say(f"  · {self.session.seats[e.seat].name}: {line}", "dim")
+                who = self.session.who(e)
+                self.term.say(f"  · {who}: {line}" if who else f"  · {line}", "dim")
             self.term.pause()
             return
         if self.session.humans > 1 and self.shown_to != p:
@@ -607,7 +732,7 @@ class Game:
         """Asks person ``p`` until a choice is made (commands answer and ask again)."""
         self.draw(p)
         while True:
-            texts = [text(self.session.state, a) for a in legal_actions(self.session.state)]
+            texts = [text(self.session.state, a) for a in self.session.actions_now()]
             line = self.term.ask(f"{self.session.seats[p].name}> ")
             words = line.strip().split(maxsplit=1)
             if words and words[0].lower() in COMMANDS:
@@ -622,7 +747,7 @@ class Game:
             except ChoiceError as exc:
                 self.term.say(str(exc), "bad")
                 continue
-            self.session.play(legal_actions(self.session.state)[index])
+            self.session.play(self.session.actions_now()[index])
             return
 
     def command(self, p: int, name: str, arg: str) -> bool:
@@ -645,7 +770,13 @@ class Game:
         elif name == "players":
             self.term.show(wrap(players_detail(st, v, sv, cards), width))
         elif name == "board":
-            self.term.show(render(v, CATALOG, width).splitlines())
+            # The choices numbered as at the prompt (from 1, declines last), with their facts.
+            self.term.show(render({**v, "legal_actions": []}, CATALOG, width).splitlines())
+            self.term.show(choice_lines(st, v, sv, width))
+        elif name == "choices":
+            self.term.show(choice_lines(st, v, sv, width))
+        elif name == "achievements":
+            self.term.show(wrap(achievement_lines(session.state, p), width))
         elif name == "card":
             try:
                 self.term.show(wrap(card_text(st, find_card(arg)), width))
@@ -671,11 +802,11 @@ class Game:
     def _log(self, sv: dict[str, Any], arg: str) -> None:
         count = 30
         if arg.strip():
-            if not arg.strip().isdigit():
-                self.term.say("log takes a number of actions, e.g. 'log 50'", "bad")
+            if not arg.strip().isdigit() or int(arg.strip()) < 1:
+                self.term.say("log takes a number of actions from 1, e.g. 'log 50'", "bad")
                 return
             count = int(arg.strip())
-        lines = log_lines(self.style, sv, count)
+        lines = wrap(log_lines(self.style, sv, count), self.term.width)
         self.term.show(lines if lines else ["(nothing has happened yet)"])
 
     def save(self, path: str) -> bool:
@@ -726,11 +857,16 @@ class Game:
         try:
             write_file(self.autosave, self.session.to_json())
         except SetupError as exc:
-            self.term.say(f"\n{why}; the game could not be saved: {exc}")
+            self._say_if_possible(f"\n{why}; the game could not be saved: {exc}")
             return False
-        self.term.say(f"\n{why}: the game is saved to {self.autosave} (resume with: "
-                      f"flamecraft play --load {self.autosave})")
+        self._say_if_possible(f"\n{why}: the game is saved to {self.autosave} (resume with: "
+                              f"flamecraft play --load {self.autosave})")
         return True
+
+    def _say_if_possible(self, message: str) -> None:
+        """A message, unless the terminal is gone (after a hang-up)."""
+        with contextlib.suppress(OSError):
+            self.term.say(message)
 
     def _input_ended(self) -> int:
         if not self._save_quietly("Input ended"):
@@ -741,7 +877,8 @@ class Game:
         """The score screen, then a last prompt (Enter leaves; save, log, board, card)."""
         s = self.session.state
         self.term.clear()
-        self.term.show(score_screen(self.style, end_summary(s, self.session.prev)))
+        self.term.show(score_screen(self.style, end_summary(s, self.session.prev),
+                                    self.term.width))
         if self.session.seed is not None and self.session.secret_seed:
             self.term.say(f"This game's seed: {self.session.seed} (--seed deals it again).",
                           "dim")
@@ -753,7 +890,7 @@ class Game:
                 return
             name, arg = words[0].lower(), words[1] if len(words) > 1 else ""
             sv: dict[str, Any] = {"view": view(s, None),
-                                  "log": [(e.turn, self.session.seats[e.seat].name, line)
+                                  "log": [(e.turn, self.session.who(e), line)
                                           for e, line in log_for(self.session.log, None)]}
             if name == "save":
                 self.save(arg)
@@ -767,7 +904,8 @@ class Game:
                 except ChoiceError as exc:
                     self.term.say(str(exc), "bad")
             else:
-                self.term.say("the game is over: press Enter to leave", "bad")
+                self.term.say("the game is over: press Enter to leave (or: save FILE, log, "
+                              "board, card NAME)", "bad")
 
 
 # ---------------------------------------------------------------- interactive setup
@@ -799,10 +937,11 @@ def interactive_setup(term: Terminal) -> Setup:
                          _int_in(MIN_PLAYERS, MAX_PLAYERS, "players"))
     people = _ask_until(term, f"People at this keyboard (1–{players}; the other seats are "
                               f"bots)", "1", _int_in(1, players, "people"))
-    bot = DEFAULT_BOT
+    bot = DEFAULT_OPPONENT
     if people < players and len(BOTS) > 1:
-        bot = _ask_until(term, f"Bot strength ({', '.join(sorted(BOTS))})", DEFAULT_BOT,
-                         seat_kind)
+        term.show(["Opponents, strongest first:"]
+                  + [f"  {name:<8} {note}" for name, note in bot_notes()])
+        bot = _ask_until(term, "Opponents", DEFAULT_OPPONENT, seat_kind)
     kinds = [HUMAN] * people + [bot] * (players - people)
     names = _ask_until(term, "Names, comma-separated", ", ".join(default_names(kinds)),
                        lambda a: _names_for(a, players))
@@ -854,8 +993,8 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, help=f"number of players, {MIN_PLAYERS}–"
                    f"{MAX_PLAYERS} (default {DEFAULT_PLAYERS}, or as many as --seats lists)")
     p.add_argument("--seats", help="who plays each seat, comma-separated: human, bot (the "
-                   f"default bot) or a bot by name ({', '.join(sorted(BOTS))}); default: "
-                   "human, then bots")
+                   f"default, {DEFAULT_OPPONENT}) or a bot by name, strongest first: "
+                   f"{', '.join(name for name, _ in bot_notes())}; default: human, then bots")
     p.add_argument("--names", help="player names, comma-separated")
     p.add_argument("--enchantments", choices=("purple", "golden"),
                    help="Enchantment deck (default: purple)")
@@ -874,7 +1013,9 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
                    help="pause after each bot move (default 0.2 on a terminal, else 0)")
     p.add_argument("--autosave", default=AUTOSAVE, metavar="FILE",
-                   help=f"where the game is saved if the input ends (default {AUTOSAVE})")
+                   help="where the game is saved if the input ends, the program is "
+                        "interrupted or the terminal closes (default: "
+                        "flamecraft-autosave-DATE-TIME.json, one per game)")
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -889,8 +1030,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     delay = args.bot_delay if args.bot_delay is not None else (0.2 if tty_out else 0.0)
     if delay < 0:
         raise UsageError("play: --bot-delay must be 0 or more")
+    keyboard = sys.stdin.isatty() and tty_out
     term = Terminal(sys.stdout, sys.stdin, color, tty_out, delay, max(60, size.columns),
-                    max(16, size.lines))
+                    max(16, size.lines), keyboard)
     if args.load:
         others = [f for f in SETUP_FLAGS if f != "load" and getattr(args, f) is not None]
         if others:
@@ -914,5 +1056,27 @@ def cmd_play(args: argparse.Namespace) -> int:
             except SetupError as exc:
                 raise UsageError(f"play: {exc}") from None
         session = Session.new(setup)
-    return Game(session, term, args.autosave).run()
+    game = Game(session, term, args.autosave)
+
+    def hang_up(signum: int, frame: object) -> None:
+        raise Hangup
+
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, hang_up)
+    return game.run()
+
+
+def achievement_lines(s: GameState, p: int) -> list[str]:
+    """Solo: every achievement, claimed or how far the player is (its measure now)."""
+    if s.n != 1:
+        return ["achievements are for solo games (flamecraft play --players 1)"]
+    lines = ["SOLO ACHIEVEMENTS (claimed at the end of a turn once met)"]
+    for card in CATALOG.achievements:
+        if card.index in s.achievements[p]:
+            state = f"claimed, {card.rep} Rep"
+        else:
+            now = MEASURE_FUNCTIONS[card.measure](s, p, card.arg)
+            state = f"{min(now, card.at_least)}/{card.at_least}, worth {card.rep} Rep"
+        lines.append(f"  {card.name} ({state}): {card.text}")
+    return lines
 

@@ -29,9 +29,9 @@ from .core.cards import (
 from .core.goods import GOOD_KEYS, GOOD_NAMES
 
 GOOD_ABBR = ("Br", "Me", "Ir", "Po", "Cr", "Pl")
-# ANSI foreground colours: Bread yellow, Meat red, Iron white, Potion magenta, Crystal cyan,
-# Plant green.
-GOOD_COLORS = ("33", "31", "37", "35", "36", "32")
+# ANSI foreground colours: Bread yellow, Meat red, Iron blue (white vanishes on a light
+# background), Potion magenta, Crystal cyan, Plant green.
+GOOD_COLORS = ("33", "31", "34", "35", "36", "32")
 RAINBOW = "★"
 # Short column labels of the Reputation sources (state.SOURCE_NAMES); a source without a label
 # here is shown under the first 7 letters of its name.
@@ -54,26 +54,29 @@ FIRE_UP_TEXT = (
 
 HELP = """\
 HOW TO PLAY IN THE TERMINAL
-  Each decision lists numbered choices. Type a number, or the start of a choice's
-  text: "visit sm" picks "visit Smith Mart" when no other choice starts that way.
-  Words that begin words of just one choice work too: "smith", "pl cook 2".
+  Each decision lists numbered choices. Type a number, or the start of a
+  choice's text: "visit sm" picks "visit Smith Mart" when no other choice
+  starts that way. Words that begin words of just one choice work too:
+  "smith", "pl cook 2".
 COMMANDS (type at any prompt)
-  town          every Shop: slots, what empty slots take and give, Enchantments, ability
-  hand          your Artisan Dragons (with fire-ups), Fancy Dragons (goals), Enchantment
+  town          every Shop: slots, what empty slots take and give, Enchantments
+  hand          your Artisan and Fancy Dragons (goals), reserved Enchantment
   row           the Enchantment row (costs, rewards) and the Park
   players       every player's public side
   board         the whole board on one page
-  card NAME     the full text of any card (a Shop, Artisan, Enchantment or Fancy Dragon)
+  choices       every choice of this decision, with its facts
+  card NAME     the full text of any card (Shop, Artisan, Enchantment, Fancy…)
   log [N]       the last N actions (default 30)
-  undo          take back your last choice this turn (not past a card drawn from a
-                hidden deck, a Fancy Dragon revealed, or a shuffle)
-  save FILE     save the game (a JSON game record); `flamecraft play --load FILE` resumes
+  achievements  solo: each achievement and how far you are
+  undo          take back your last choice this turn (not past a card drawn
+                from a hidden deck, a Fancy Dragon revealed, or a shuffle)
+  save FILE     save the game; `flamecraft play --load FILE` resumes it
   load FILE     load a saved game
   quit          leave the game (you are offered to save it first)
   Enter         show the summary screen again
 ICONS
   [Br] Bread  [Me] Meat  [Ir] Iron  [Po] Potion  [Cr] Crystal  [Pl] Plant
-  ★ a rainbow Shop (any Good)  +Dr a dragon Shop (gather: draw an Artisan Dragon)
+  ★ a rainbow Shop (any Good)  +Dr a dragon Shop (gather: draw a dragon)
   +1$ a coin Shop  $ Coin  Rep Reputation  -- an empty slot  ✦ Enchantments"""
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -322,10 +325,16 @@ def columns(cells: Sequence[str], width: int, min_gap: int = 2) -> list[str]:
     """Lays cells out in as many equal columns as fit in ``width`` (column by row)."""
     if not cells:
         return []
+    per_line = per_row(cells, width, min_gap)
     cell = max(visible_len(c) for c in cells) + min_gap
-    per_line = max(1, min(len(cells), (width + min_gap) // cell))
     return ["".join(pad(c, cell) for c in cells[i:i + per_line]).rstrip()
             for i in range(0, len(cells), per_line)]
+
+
+def per_row(cells: Sequence[str], width: int, min_gap: int = 2) -> int:
+    """How many cells ``columns`` puts on one line."""
+    cell = max(visible_len(c) for c in cells) + min_gap
+    return max(1, min(len(cells), (width + min_gap) // cell))
 
 
 def tokens(v: dict[str, Any]) -> list[str]:
@@ -363,7 +372,9 @@ def header(style: Style, v: dict[str, Any], width: int = 80) -> list[str]:
 def town_cells(style: Style, v: dict[str, Any], cards: Cards, width: int) -> list[str]:
     """One short cell per Shop: number, name, icon, slots, Enchantments, tokens."""
     marks = tokens(v)
-    name_w = max(10, width - 25)
+    longest = max([len(cards.shop(e["id"]).name) for e in v["town"]
+                   if e is not None and not e.get("face_down")] + [16])
+    name_w = min(longest, max(10, width - 25))
     cells = []
     for space, entry in enumerate(v["town"], 1):
         if entry is None:
@@ -391,6 +402,7 @@ def town_compact(style: Style, v: dict[str, Any], cards: Cards, width: int) -> l
     lines = flow(style.bold("TOWN") + "  ", [style.dim("(-- empty slot, ✦ Enchantments)"),
                                              *legend], width, " ")
     per_line = 2 if cell_width < width else 1
+    cell_width = min(cell_width, max((visible_len(c) for c in cells), default=0))
     for i in range(0, len(cells), per_line):
         lines.append("  ".join(pad(c, cell_width) for c in cells[i:i + per_line]).rstrip())
     return lines
@@ -520,7 +532,7 @@ def players_detail(style: Style, v: dict[str, Any], sv: dict[str, Any],
         first = ", first player" if p == v.get("first_player") else ""
         where = f"at {cards.shop(pl['position']).name}" if pl["position"] else "not in Town yet"
         lines.append(f"{style.bold(pl['name'])}{you} [{kind}{first}] — {pl['reputation']} Rep, "
-                     f"{pl['coins']} Coins, {where}")
+                     f"{_plural(pl['coins'], 'Coin')}, {where}")
         lines.append(f"   Goods: {_goods_line(style, pl['goods'])}")
         lines.append(f"   Hand: {_plural(pl['hand_count'], 'Artisan Dragon')}; unscored Fancy "
                      f"Dragons: {pl['fancy_count']}")
@@ -557,23 +569,60 @@ def hand_detail(style: Style, v: dict[str, Any], sv: dict[str, Any],
     reserved = (enchantment_long(style, cards.ench(pl["reserved"])) if pl["reserved"]
                 else "none")
     lines.append(f"{style.bold('RESERVED ENCHANTMENT')} {reserved}")
-    lines.append(f"{style.bold('SUPPLY')} {_goods_line(style, pl['goods'])} · {pl['coins']} "
-                 f"Coins · {pl['reputation']} Reputation (limit 7 of each Good at turn end)")
+    lines.append(f"{style.bold('SUPPLY')} {_goods_line(style, pl['goods'])} · "
+                 f"{_plural(pl['coins'], 'Coin')} · {pl['reputation']} Reputation (limit 7 "
+                 "of each Good at turn end)")
     return lines
 
 
 def log_lines(style: Style, sv: dict[str, Any], count: int) -> list[str]:
     entries = sv.get("log", [])[-count:] if count > 0 else []
-    return [style.dim(f"  t{turn:<3}") + f" {who}: {said}" for turn, who, said in entries]
+    return [style.dim(f"  t{turn:<3}") + (f" {who}: {said}" if who else f" {said}")
+            for turn, who, said in entries]
 
 
-def choice_lines(style: Style, v: dict[str, Any], sv: dict[str, Any], width: int) -> list[str]:
+def choice_lines(style: Style, v: dict[str, Any], sv: dict[str, Any], width: int,
+                 room: int = 10_000) -> list[str]:
+    """The question and its numbered choices (each with its facts, ``sv["choices"]``), in at
+    most ``room`` lines: when they do not fit, the first ones and how to list them all."""
     names = [pl["name"] for pl in v["players"]]
     decision = sv.get("decision", "")
     lines = [style.bold(f"{names[v['observer']]}, choose {decision}:")]
-    cells = [f"{style.bold(str(i))} {t}" for i, t in enumerate(v.get("legal_actions", []), 1)]
-    lines.extend("  " + line for line in columns(cells, width - 2, 3))
+    labels = sv.get("choices") or v.get("legal_actions", [])
+    cells = [f"{style.bold(str(i))} {t}" for i, t in enumerate(labels, 1)]
+    if cells and max(visible_len(c) for c in cells) > width - 2:  # one a line, wrapped
+        listed = wrap(["  " + c for c in cells], width)
+        per_line = 1
+    else:
+        listed = ["  " + line for line in columns(cells, width - 2, 3)]
+        per_line = per_row(cells, width - 2, 3) if cells else 1
+    if len(listed) > max(1, room - 1):
+        keep = max(1, room - 2)
+        listed = listed[:keep]
+        more = len(cells) - (keep * per_line if per_line > 1 else sum(
+            1 for line in listed if not line.startswith("    ")))
+        if more > 0:
+            listed.append(style.dim(f"  … {more} more: type 'choices' to list them all"))
+    lines.extend(listed)
     return lines
+
+
+def since_lines(style: Style, sv: dict[str, Any], width: int) -> list[str]:
+    """What happened since the seat's own last turn, one short line per player's run."""
+    entries = sv.get("since", [])
+    if not entries:
+        return []
+    lines = [style.bold("SINCE YOUR LAST TURN")]
+    runs: list[tuple[str, list[str]]] = []
+    for who, said in entries:
+        if runs and runs[-1][0] == who:
+            runs[-1][1].append(said)
+        else:
+            runs.append((who, [said]))
+    for who, said in runs:
+        lines.extend(flow(f"  {who}: " if who else "  ", [f"{x};" for x in said[:-1]]
+                          + said[-1:], width, indent=4))
+    return wrap(lines, width)
 
 
 HINT = "help · town · hand · row · players · card NAME · log · undo · save · quit"
@@ -581,42 +630,67 @@ HINT = "help · town · hand · row · players · card NAME · log · undo · sa
 
 def summary(style: Style, sv: dict[str, Any], catalog: Catalog, width: int = 80,
             height: int = 24) -> list[str]:
-    """The main screen for the seat to act: its own side and its choices always; then, as
-    room allows in ``height`` lines, the parts of the board that matter most for the
-    decision at hand (Town, Enchantment row, Park, the others, the log)."""
+    """The main screen for the seat to act, in at most ``height - 1`` lines (the last row is
+    the prompt's, so the top line never scrolls away): the header and its own Reputation and
+    Goods always, then what happened since its last turn, the choices, and, as room allows,
+    the parts of the board that matter most for the decision at hand (the Town whenever a
+    Shop is to be visited)."""
     v = sv["view"]
     cards = Cards(catalog)
     texts = v.get("legal_actions", [])
-    must = [*header(style, v, width), *me_lines(style, v, sv, cards, width)]
+    budget = height - 1
+    head = header(style, v, width)
+    me = me_lines(style, v, sv, cards, width)
+    me_first = next((i for i, line in enumerate(me) if line.startswith("  Hand (")), len(me))
+    offer: list[str] = []
     if v.get("companion_offer"):
-        must.append(style.bold("COMPANIONS ON OFFER"))
+        offer.append(style.bold("COMPANIONS ON OFFER"))
         for cid in v["companion_offer"]:
             card = cards.c.companions[cards.c.companion_by_id[cid]]
-            must.extend(wrap([f"  {style.bold(card.name)}: {card.text}"], width))
-    bottom = [*choice_lines(style, v, sv, width), style.dim(HINT)]
+            offer.extend(wrap([f"  {style.bold(card.name)}: {card.text}"], width))
     town = town_compact(style, v, cards, width)
+    visiting = any(t.startswith("visit ") for t in texts)
+    fixed = len(head) + me_first + len(offer) + 1  # + the "(more: …)" line
+    if visiting and fixed + len(town) + 4 <= budget:
+        fixed += len(town)
+    else:
+        visiting = False
+    choices = choice_lines(style, v, sv, width, budget - fixed)
+    room = budget - fixed - len(choices)
+    extra_me = me[me_first:]
+    shown_me = me[:me_first]
+    hidden: list[str] = []
+    if len(extra_me) <= room:
+        shown_me, room = me, room - len(extra_me)
+    else:
+        hidden.append("hand")
+    hint = [style.dim(HINT)] if room >= 1 else []
+    room -= len(hint)
     others = others_lines(style, v, sv, cards, width)
+    since = since_lines(style, sv, width)
+    most = max(3, room // 2)  # the rest of the room for the board
+    if len(since) > most:  # the latest moves, under the heading
+        since = [f"{since[0]} {style.dim('(earlier: log)')}", *since[len(since) - most + 1:]]
     logs = log_lines(style, sv, 4)
+    log_section = since or wrap([style.bold("LAST ACTIONS"), *logs] if logs else [], width)
     park = park_lines(style, v, cards, width)
     row = row_compact(style, v, cards, width)
-    log_section = [style.bold("LAST ACTIONS"), *logs] if logs else []
     enchanting = any(t.split(" ")[0] in ("cast", "reserve", "exchange", "pay", "enchant")
                      for t in texts)
     drawing = any(t.startswith("draw ") or t.startswith("send ") for t in texts)
     sections: list[tuple[str, list[str]]]
     if enchanting:
-        sections = [("row", row_detail(style, v, cards)), ("players", others),
-                    ("log", log_section), ("town", town), ("park", park)]
+        sections = [("log", log_section), ("row", row_detail(style, v, cards)),
+                    ("players", others), ("town", town), ("park", park)]
     elif drawing:
-        sections = [("park", park), ("players", others), ("log", log_section),
+        sections = [("log", log_section), ("park", park), ("players", others),
                     ("town", town), ("row", row)]
     else:
-        sections = [("players", others), ("town", town), ("log", log_section),
+        sections = [("log", log_section), ("players", others), ("town", town),
                     ("park", park), ("row", row)]
-    room = height - len(must) - len(bottom) - 1
-    chosen: set[str] = set()
+    chosen: set[str] = {"town"} if visiting else set()
     for name, lines in sections:
-        if lines and len(lines) <= room:
+        if name not in chosen and lines and len(lines) <= room:
             chosen.add(name)
             room -= len(lines)
     order = ["town", "park", "row", "players", "log"]
@@ -625,10 +699,10 @@ def summary(style: Style, sv: dict[str, Any], catalog: Catalog, width: int = 80,
         for section_name, lines in sections:
             if section_name == name and name in chosen:
                 middle.extend(lines)
-    hidden = [name for name, lines in sections if lines and name not in chosen]
+    hidden += [name for name, lines in sections if lines and name not in chosen]
     if hidden:
         middle.append(style.dim("(more: " + ", ".join(hidden) + ")"))
-    return [*must, *middle, *bottom]
+    return [*head, *shown_me, *offer, *middle, *choices, *hint]
 
 
 def handover(style: Style, name: str) -> list[str]:
@@ -637,9 +711,14 @@ def handover(style: Style, name: str) -> list[str]:
             f"{name}, press Enter when the others cannot see the screen."]
 
 
-def score_screen(style: Style, end: dict[str, Any]) -> list[str]:
+def score_screen(style: Style, end: dict[str, Any], width: int = 80) -> list[str]:
     """The end of the game: Reputation by source per player, each Moon Dragon, the winner(s)
-    and how a tie was broken. ``end`` is built by ``tui.end_summary``."""
+    and how a tie was broken, wrapped at spaces to ``width``. ``end`` is built by
+    ``tui.end_summary``."""
+    return wrap(_score_lines(style, end), width)
+
+
+def _score_lines(style: Style, end: dict[str, Any]) -> list[str]:
     players = end["players"]
     wide = max(6, *(len(p["name"]) for p in players))
     lines = [style.head("GAME OVER") + f" after {end['turns']} turns", "",
@@ -656,7 +735,8 @@ def score_screen(style: Style, end: dict[str, Any]) -> list[str]:
     lines.append("")
     lines.append(style.bold("MOON DRAGONS"))
     for p in players:
-        moons = [f"{name} {rep} Rep" if rep > 0 else f"{name} not met"
+        moons = [f"{name} {rep} Rep" if rep > 0 else
+                 f"{name} (scored during the game)" if rep < 0 else f"{name} not met"
                  for name, rep in p["moons"]]
         lines.append(f"  {p['name']}: " + ("; ".join(moons) if moons else "none"))
     if any("companion" in p for p in players):
