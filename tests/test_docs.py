@@ -373,8 +373,16 @@ def _fast_bot(spec: str) -> str:
 
 def _adapted(words: list[str]) -> list[str]:
     """The command as the test runs it: placeholders filled, short runs, fast bots."""
-    out = [{"N": "2"}.get(w, w) for w in words]
+    out = [{"N": "2", "STATE": "game.json", "RECORD": "game.record.json"}.get(w, w)
+           for w in words]
     sub = out[0]
+    if sub in ("hint", "review"):  # hints plan every action's turn: one sample, one seat
+        if "--samples" in out:
+            out[out.index("--samples") + 1] = "1"
+        else:
+            out += ["--samples", "1"]
+        if sub == "review" and "--seat" not in out:
+            out += ["--seat", "1"]
     plays = sub in ("tournament", "balance") and "--from" not in out
     if "--games" in out:
         k = out.index("--games") + 1

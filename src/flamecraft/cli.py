@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import random
 import statistics
@@ -386,6 +387,85 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
 
 
+def cmd_hint(args: argparse.Namespace) -> int:
+    """The best actions for the player to act, from that seat's view (``ai/hints.py``)."""
+    from .ai.hints import HINT_BUDGET, Budget, hints
+    from .ai.interface import Seat
+
+    s = _load_state(args.state)
+    if s.over:
+        raise CliError(f"{_label(args.state)}: the game is over: there is nothing to hint")
+    p = to_act(s)
+    budget = Budget(samples=args.samples, beam=HINT_BUDGET.beam, depth=HINT_BUDGET.depth)
+    began = time.perf_counter()
+    ranked = hints(Seat(s, p), random.Random(args.seed), budget)
+    elapsed = time.perf_counter() - began
+    print(f"Hints for {_who(s)} ({describe_decision(s)}), from {names(s)[p]}'s view only: "
+          f"{budget.samples} samples of the cards {names(s)[p]} cannot see, each action's "
+          f"turn planned to its end ({elapsed:.2f} s)")
+    for rank, h in enumerate(ranked[:args.top], 1):
+        win = "" if h.win is None else f"{100 * h.win:.0f}% to win, "
+        gap = "best" if rank == 1 else f"{h.loss:.1f} ± {h.loss_se:.1f} behind"
+        print(f"{rank}. {h.text}  ({win}{gap})")
+        print(f"   {h.reason}")
+        if h.plan:
+            print(f"   then: {' / '.join(h.plan)}")
+    if len(ranked) > args.top:
+        print(f"({len(ranked) - args.top} more; --top {len(ranked)} lists them all)")
+    return 0
+
+
+def _review_seat(value: str, s: GameState) -> int:
+    seats = names(s)
+    if value.isdigit() and 1 <= int(value) <= s.n:
+        return int(value) - 1
+    for p, name in enumerate(seats):
+        if name.lower() == value.lower():
+            return p
+    raise CliError(f"--seat {value!r}: no such player (give 1–{s.n} or one of "
+                   f"{', '.join(seats)})")
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    """Reviews a finished game: each decision against the best, the biggest mistakes, and a
+    win-chance graph (``ai/review.py``)."""
+    from .ai.hints import Budget
+    from .ai.review import REVIEW_BUDGET, check_finished, format_review, plot_review, review
+
+    record = _load_record(args.record)
+    label = _label(args.record)
+    try:
+        final = check_finished(record)
+    except FlamecraftError as exc:
+        raise CliError(f"{label}: {exc}") from None
+    seats = None if args.seat is None else [_review_seat(args.seat, final)]
+    budget = Budget(samples=args.samples, beam=REVIEW_BUDGET.beam, depth=REVIEW_BUDGET.depth)
+    done = [0]
+
+    def progress(k: int, total: int) -> None:
+        if not args.quiet and sys.stderr.isatty() and (k == total or k - done[0] >= 10):
+            done[0] = k
+            print(f"\rreviewing: action {k}/{total}", end="" if k < total else "\n",
+                  file=sys.stderr, flush=True)
+
+    rv = review(record, seats, budget, progress=progress)
+    who = "every seat" if seats is None else names(final)[seats[0]]
+    title = (f"{label}: {final.n} players, seed {record.seed}, {len(record.actions)} actions, "
+             f"{final.turn} turns; decisions of {who}")
+    report = format_review(rv, title, args.top)
+    os.makedirs(args.out, exist_ok=True)
+    written = [os.path.join(args.out, "review.txt"), os.path.join(args.out, "review.json")]
+    write_atomically(written[0], report)
+    write_atomically(written[1], json.dumps(rv.to_json(), indent=1) + "\n")
+    png = os.path.join(args.out, "win-chance.png")
+    if plot_review(rv, png, f"Win chance, {os.path.basename(label)} ({final.n} players, "
+                            f"seed {record.seed})"):
+        written.append(png)
+    sys.stdout.write(report)
+    print(f"wrote {', '.join(written)}")
+    return 0
+
+
 # ---------------------------------------------------------------- parser and main
 
 
@@ -480,6 +560,33 @@ def build_parser() -> argparse.ArgumentParser:
                                       "from tournament results")
     _ladder_arguments(p)
     p.set_defaults(func=cmd_ladder)
+
+    from .ai.hints import HINT_BUDGET
+    from .ai.review import REVIEW_BUDGET
+
+    p = sub.add_parser("hint", help="the best actions for the player to act, from their view "
+                       "only, with win chances and reasons")
+    p.add_argument("state", metavar="STATE", help="a game state (JSON; '-' for stdin)")
+    p.add_argument("--top", type=_positive, default=3, help="actions shown (default 3)")
+    p.add_argument("--samples", type=_positive, default=HINT_BUDGET.samples,
+                   help=f"samples of the hidden cards (default {HINT_BUDGET.samples}: under a "
+                        "second)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the samples (default 1)")
+    p.set_defaults(func=cmd_hint)
+
+    p = sub.add_parser("review", help="review a finished game: each decision against the "
+                       "best, the biggest mistakes, a win-chance graph")
+    p.add_argument("record", metavar="RECORD", help="a finished game's record (JSON)")
+    p.add_argument("--seat", default=None, help="review this seat's decisions only (1–5 or "
+                   "a name; default: every seat)")
+    p.add_argument("--out", default="review", help="folder for review.txt, review.json and "
+                   "win-chance.png (default: review)")
+    p.add_argument("--samples", type=_positive, default=REVIEW_BUDGET.samples,
+                   help=f"samples of the hidden cards per decision (default "
+                        f"{REVIEW_BUDGET.samples})")
+    p.add_argument("--top", type=_positive, default=5, help="mistakes listed (default 5)")
+    p.add_argument("--quiet", action="store_true", help="no progress line")
+    p.set_defaults(func=cmd_review)
 
     p = sub.add_parser("info", help="the version, the Python, and which form of the rules "
                        "core runs (compiled with mypyc, or pure Python and why)")

@@ -538,6 +538,43 @@ def value(s: GameState, p: int, w: Weights = DEFAULT) -> float:
     return v
 
 
+# The parts of ``value`` by name, as ``value_terms`` gives them (hints explain with them).
+TERMS = ("rep", "coins", "goods", "targets", "dragons", "fancy", "pending", "next_shop")
+TERM_NAMES = {"rep": "Reputation", "coins": "Coins", "goods": "Goods",
+              "targets": "Enchantment targets", "dragons": "dragons in hand",
+              "fancy": "Fancy Dragons", "pending": "the rest of the turn",
+              "next_shop": "next turn's Shop"}
+
+
+def value_terms(s: GameState, p: int, w: Weights = DEFAULT) -> dict[str, float]:
+    """``value(s, p)`` split into its parts (``TERMS``; they add up to it): what a hint's
+    reason names. Kept beside ``value`` rather than inside it, which must stay fast."""
+    out = dict.fromkeys(TERMS, 0.0)
+    if s.over:
+        out["rep"] = float(s.rep[p])
+        out["dragons"] = 0.01 * len(s.hand[p])
+        out["goods"] = 0.001 * sum(s.goods[p])
+        return out
+    ph = phase(s, p)
+    out["rep"] = float(s.rep[p])
+    out["coins"] = s.coins[p] * (1.0 + w.coin_bonus * ph)
+    tg = targets(s, p)
+    base = _goods_value(s, p, w, ph, ())
+    out["goods"] = base
+    out["targets"] = _goods_value(s, p, w, ph, tg) - base
+    hand = len(s.hand[p])
+    out["dragons"] = w.dragon * ph * (hand if hand <= 6 else 6 + 0.3 * (hand - 6)) + 0.01 * hand
+    out["fancy"] = _fancy_value(s, p, w, ph)
+    mine = s.current == p and bool(s.stack)
+    if mine or ph > 0:
+        gvs = good_values(s, p, w, tg)
+        if mine:
+            out["pending"] = _pending(s, p, w, gvs)
+        if ph > 0:
+            out["next_shop"] = w.next_shop * ph * next_shop_value(s, p, w, gvs)
+    return out
+
+
 def public_value(s: GameState, q: int) -> float:
     """q's position from what everybody sees: Reputation, Coins, Goods, card counts."""
     if s.over:

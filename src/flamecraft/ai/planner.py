@@ -63,41 +63,50 @@ class PlannerBot:
                   ) -> list[tuple[float, GameState]]:
         """For each first action: the best end-of-turn value reachable after it on sample
         ``t``, and the state where that turn ends (or where the depth cut it off)."""
+        return [(v, end) for v, end, _line in self.plan_lines(t, p, actions, False)]
+
+    def plan_lines(self, t: GameState, p: int, actions: list[Action], lines: bool = True
+                   ) -> list[tuple[float, GameState, tuple[Action, ...]]]:
+        """As ``plan_ends``, with the line of each plan: the actions after the first one, in
+        order (empty without ``lines``; hints show them)."""
         turn, w = t.turn, self.weights
-        best: list[tuple[float, GameState]] = [(-1e18, t)] * len(actions)
-        frontier: list[tuple[float, int, GameState]] = []
+        none: tuple[Action, ...] = ()
+        best: list[tuple[float, GameState, tuple[Action, ...]]] = [(-1e18, t, none)] * len(
+            actions)
+        frontier: list[tuple[float, int, GameState, tuple[Action, ...]]] = []
         for i, a in enumerate(actions):
             u = apply(t, a)
             v = relative(u, p, w)
             if mine_this_turn(u, p, turn):
-                frontier.append((v, i, u))
+                frontier.append((v, i, u, none))
             else:
-                best[i] = (v, u)
+                best[i] = (v, u, none)
         for _ in range(self.depth):
             if not frontier:
                 break
             frontier = self._prune(frontier)
-            grown: list[tuple[float, int, GameState]] = []
-            for _v, i, st in frontier:
+            grown: list[tuple[float, int, GameState, tuple[Action, ...]]] = []
+            for _v, i, st, line in frontier:
                 for a in legal_actions(st):
                     u = apply(st, a)
                     v = relative(u, p, w)
+                    longer = (*line, a) if lines else none
                     if mine_this_turn(u, p, turn):
-                        grown.append((v, i, u))
+                        grown.append((v, i, u, longer))
                     elif v > best[i][0]:
-                        best[i] = (v, u)
+                        best[i] = (v, u, longer)
             frontier = grown
-        for v, i, st in frontier:  # cut off by the depth: value the position reached
+        for v, i, st, line in frontier:  # cut off by the depth: value the position reached
             if v > best[i][0]:
-                best[i] = (v, st)
+                best[i] = (v, st, line)
         return best
 
-    def _prune(self, frontier: list[tuple[float, int, GameState]]
-               ) -> list[tuple[float, int, GameState]]:
+    def _prune(self, frontier: list[tuple[float, int, GameState, tuple[Action, ...]]]
+               ) -> list[tuple[float, int, GameState, tuple[Action, ...]]]:
         """The ``beam`` best paths, plus the best path of every first action."""
         frontier.sort(key=lambda x: -x[0])
         kept = frontier[:self.beam]
-        seen = {i for _v, i, _s in kept}
+        seen = {i for _v, i, _s, _l in kept}
         for item in frontier[self.beam:]:
             if item[1] not in seen:
                 seen.add(item[1])

@@ -31,7 +31,9 @@ from typing import Any
 
 from ..core.board import CATALOG
 from ..core.engine import apply_in_place, start, to_act, winners
-from ..core.state import EMPTY, SOURCE_NAMES, GameState
+from ..core.engine import text as action_text
+from ..core.serialize import GameRecord, dump_record
+from ..core.state import EMPTY, SOURCE_NAMES, GameState, Options
 from . import make_bot, parse_bot_spec
 from .interface import Seat, TrueStateBot
 
@@ -54,6 +56,7 @@ class GameSpec:
     deck: str = "purple"
     companions: bool = False
     events: bool = False
+    record: bool = False  # keep the chosen actions' texts (a game record: ``GameResult.actions``)
 
 
 @dataclass
@@ -76,6 +79,9 @@ class GameResult:
     scored: list[list[str]] = field(default_factory=list)
     held: list[list[str]] = field(default_factory=list)  # Fancy Dragons held at the end
     visited: list[list[str]] = field(default_factory=list)  # Shop ids, per visit
+    # The texts of the actions chosen, in order (``GameSpec.record``; else empty): with the
+    # seed and the options, a game record (``game_record``) that replays the game.
+    actions: list[str] = field(default_factory=list)
 
     def deterministic(self) -> dict[str, Any]:
         """The result without the timings (what reproducibility is about)."""
@@ -145,6 +151,7 @@ def play_game(spec: GameSpec, final: list[GameState] | None = None) -> GameResul
     rngs = [seat_rng(spec.seed, p) for p in range(n)]
     decisions, think, iterations = [0] * n, [0.0] * n, [0] * n
     events = _Events(s) if spec.events else None
+    chosen: list[str] = []
     count = 0
     while not s.over:
         count += 1
@@ -164,6 +171,8 @@ def play_game(spec: GameSpec, final: list[GameState] | None = None) -> GameResul
         decisions[p] += 1
         iterations[p] += int(getattr(bot, "last_iterations", 0))
         actor = s.current
+        if spec.record:
+            chosen.append(action_text(s, action))
         apply_in_place(s, action)
         if events is not None:
             events.after(s, actor)
@@ -171,7 +180,8 @@ def play_game(spec: GameSpec, final: list[GameState] | None = None) -> GameResul
         index=spec.index, seed=spec.seed, lineup=list(spec.lineup), scores=s.rep[:],
         winners=winners(s), turns=s.turn, decisions=decisions, think=think,
         iterations=iterations, sources=[r[:] for r in s.rep_sources],
-        companions=[_C[c].id if c != EMPTY else None for c in s.companion])
+        companions=[_C[c].id if c != EMPTY else None for c in s.companion],
+        actions=chosen)
     if events is not None:
         result.placed, result.cast, result.scored = events.placed, events.cast, events.scored
         result.visited = events.visited
@@ -208,11 +218,24 @@ def lineups(bots: Sequence[str], players: int, games: int) -> list[tuple[str, ..
 
 def make_specs(bots: Sequence[str], games: int, seed: int, players: int, deck: str = "purple",
                companions: bool = False, events: bool = False,
-               first_index: int = 0) -> list[GameSpec]:
+               first_index: int = 0, record: bool = False) -> list[GameSpec]:
     """The games of a tournament, each seeded from (seed, index)."""
     tables = lineups(bots, players, games)
     return [GameSpec(first_index + i, game_seed(seed, first_index + i), tables[i], deck,
-                     companions, events) for i in range(games)]
+                     companions, events, record) for i in range(games)]
+
+
+def game_record(result: GameResult, deck: str = "purple",
+                companions: bool = False) -> GameRecord:
+    """The game record of a game played with ``GameSpec.record`` (``flamecraft replay`` and
+    ``flamecraft review`` read it); ``result["bots"]`` names each seat's bot (the seats keep
+    their names P1, P2 …: action texts name them)."""
+    if not result.actions and result.turns:
+        raise ValueError(f"game {result.index} was played without keeping its actions")
+    options = Options(len(result.lineup), deck, (), companions, first_player=0)
+    outcome = {"reputation": result.scores, "winners": result.winners, "turns": result.turns,
+               "bots": list(result.lineup)}
+    return GameRecord(options, result.seed, list(result.actions), outcome)
 
 
 class _Progress:
@@ -532,6 +555,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
     p.add_argument("--players", type=int, default=None,
                    help="players per game (default: the number of bots, at least 2, at most 5)")
+    p.add_argument("--records", action="store_true",
+                   help="also write each game's record to OUT/records/ (for `flamecraft "
+                        "replay` and `flamecraft review`)")
     add_run_arguments(p, "tournament-results", "results.json, results.csv, scores.png")
 
 
@@ -576,11 +602,12 @@ def check_bots(text: str) -> list[str]:
 
 def run_tournament(bots: Sequence[str], games: int, seed: int, players: int | None = None,
                    workers: int | None = None, backend: str = "local", deck: str = "purple",
-                   companions: bool = False, progress: bool = False
+                   companions: bool = False, progress: bool = False, record: bool = False
                    ) -> tuple[list[GameResult], dict[str, Any]]:
-    """Plays a tournament; returns the per-game results and the summary."""
+    """Plays a tournament; returns the per-game results and the summary (``record``: each
+    result keeps its actions, for ``game_record``)."""
     n = players or default_players(bots)
-    specs = make_specs(bots, games, seed, n, deck, companions)
+    specs = make_specs(bots, games, seed, n, deck, companions, record=record)
     results = run_specs(specs, workers, backend, progress, label="tournament")
     return results, summarize(results)
 
@@ -590,13 +617,28 @@ def write_results(out: str, results: Sequence[GameResult], summary: dict[str, An
     """Writes results.json, results.csv and scores.png; returns the paths written."""
     os.makedirs(out, exist_ok=True)
     paths = [os.path.join(out, "results.json"), os.path.join(out, "results.csv")]
-    write_json(paths[0], {"config": config, "summary": summary,
-                          "games": [asdict(r) for r in results]})
+    rows = []
+    for r in results:
+        row = asdict(r)
+        del row["actions"]  # the records are files of their own (``write_records``)
+        rows.append(row)
+    write_json(paths[0], {"config": config, "summary": summary, "games": rows})
     write_csv(paths[1], results)
     png = os.path.join(out, "scores.png")
     if plot_scores(png, results, title):
         paths.append(png)
     return paths
+
+
+def write_records(folder: str, results: Sequence[GameResult], deck: str,
+                  companions: bool) -> str:
+    """One game record per game (``game-0001.json`` …, by game index); returns the folder."""
+    os.makedirs(folder, exist_ok=True)
+    for r in results:
+        path = os.path.join(folder, f"game-{r.index + 1:04d}.json")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(dump_record(game_record(r, deck, companions)))
+    return folder + "/"
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
@@ -612,7 +654,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     began = time.perf_counter()
     results, summary = run_tournament(bots, args.games, args.seed, n, args.workers,
                                       args.backend, args.enchantments, args.companions,
-                                      progress=not args.quiet)
+                                      progress=not args.quiet, record=args.records)
     elapsed = time.perf_counter() - began
     title = (f"tournament: {', '.join(bots)} — {args.games} games, {n} players, seed "
              f"{args.seed}, {args.enchantments} Enchantments"
@@ -623,5 +665,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
               "workers": args.workers, "backend": args.backend, "seconds": elapsed,
               "command": command_line("tournament", args)}
     paths = write_results(args.out, results, summary, config, title)
+    if args.records:
+        paths.append(write_records(os.path.join(args.out, "records"), results,
+                                   args.enchantments, args.companions))
     print(f"elapsed {elapsed:.1f} s; wrote {', '.join(paths)}")
     return 0

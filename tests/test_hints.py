@@ -1,0 +1,228 @@
+"""Hints and win chances (issue 15 §2): what a hint may know, what it says, and the
+calibrated model it uses.
+
+Budgets are tiny (2 samples, a beam of 3): these tests check what hints depend on and what
+they return, not how well the planner plays.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from flamecraft import (
+    GameState,
+    apply_in_place,
+    dump_state,
+    legal_actions,
+    start,
+    to_act,
+    winners,
+)
+from flamecraft.ai import GreedyBot, Seat
+from flamecraft.ai.evaluate import TERMS, value, value_terms
+from flamecraft.ai.hints import Budget, NotToActError, hints
+from flamecraft.ai.winchance import NUM_FEATURES, WinModel, default_model, from_json
+from flamecraft.cli import main
+from flamecraft.core.errors import GameOverError
+from flamecraft.core.hidden import determinize
+
+TINY = Budget(samples=2, beam=3, depth=6)
+
+
+def _position(players: int, seed: int, moves: int) -> GameState:
+    """A position reached by greedy play (a real game's middle, with hands and Goods)."""
+    s = start(players, seed)
+    rng = random.Random(seed)
+    bot = GreedyBot()
+    for _ in range(moves):
+        if s.over:
+            break
+        apply_in_place(s, bot.choose(Seat(s, to_act(s)), rng))
+    return s
+
+
+POSITIONS = [(2, 1, 25), (3, 4, 60), (4, 7, 95), (5, 2, 40), (2, 9, 140), (1, 3, 30)]
+
+
+class _LeakySeat(Seat):
+    """A seat that (wrongly) hands the true state to search: the control showing that the
+    hidden-card test can see a leak."""
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        super().__init__(state, seat)
+        self.true_state = state
+
+    def sample(self, rng: random.Random) -> GameState:
+        rng.getrandbits(63)
+        return self.true_state.copy()
+
+
+def _said(seat: Seat) -> str:
+    """Everything a hint returns, as one string (what is compared byte for byte)."""
+    return repr(hints(seat, random.Random(5), TINY))
+
+
+@pytest.mark.parametrize(("players", "seed", "moves"), POSITIONS)
+def test_hints_never_change_when_only_hidden_cards_change(players: int, seed: int,
+                                                          moves: int) -> None:
+    """The leak oracle for hints: re-deal everything the seat cannot see
+    (``hidden.determinize``: other hands and Fancy Dragons, deck orders, face-down Shops, the
+    generator) and the hints — values, win chances, reasons, plans — are byte-identical."""
+    s = _position(players, seed, moves)
+    p = to_act(s)
+    truth = _said(Seat(s, p))
+    for k in (1, 2):
+        other = determinize(s, p, 1000 + k)
+        assert other != s
+        assert _said(Seat(other, p)) == truth
+
+
+def test_the_hint_oracle_catches_a_leaky_seat() -> None:
+    """Control: hints computed on the true state do change when hidden cards change, in some
+    of these positions, so equal hints above mean something."""
+    changed = 0
+    for players, seed, moves in POSITIONS:
+        s = _position(players, seed, moves)
+        p = to_act(s)
+        other = determinize(s, p, 1001)
+        changed += _said(_LeakySeat(s, p)) != _said(_LeakySeat(other, p))
+    assert changed > 0
+
+
+def test_a_hint_values_every_legal_action_best_first() -> None:
+    """Every legal action once, sorted by value; the loss is the gap to the best; win chances
+    are probabilities; each has a reason; the chance of the best is not below every other's."""
+    s = _position(3, 4, 60)
+    p = to_act(s)
+    got = hints(Seat(s, p), random.Random(1), TINY)
+    assert sorted(h.action for h in got) == sorted(legal_actions(s))
+    values = [h.value for h in got]
+    assert values == sorted(values, reverse=True)
+    assert got[0].loss == 0 and all(h.loss == pytest.approx(values[0] - h.value) for h in got)
+    assert all(h.win is not None and 0 <= h.win <= 1 for h in got)
+    assert all(h.reason for h in got)
+    assert all("behind the best" in h.reason for h in got[1:] if h.loss > 0)
+    assert set(got[0].terms) == set(TERMS)
+
+
+def test_a_hint_names_the_reputation_it_earns() -> None:
+    """A reason is built from what the planned turn does: an action that scores Reputation
+    says how much ("+N Rep now") — the same N the plan's end shows (one sample: the reason's
+    sample is the plan's)."""
+    one = Budget(samples=1, beam=3, depth=6)
+    for players, seed, moves in POSITIONS:
+        s = _position(players, seed, moves)
+        p = to_act(s)
+        for h in hints(Seat(s, p), random.Random(2), one):
+            if h.reason.startswith("+") and " Rep now" in h.reason:
+                gained = int(h.reason.split(" Rep now")[0])
+                assert gained > 0
+                assert h.terms["rep"] == pytest.approx(s.rep[p] + gained)
+                return
+    pytest.fail("no position offered an action that earns Reputation")
+
+
+def test_hints_only_for_the_seat_to_act_and_not_after_the_end() -> None:
+    s = _position(2, 1, 25)
+    with pytest.raises(NotToActError, match="not to act"):
+        hints(Seat(s, 1 - to_act(s)), random.Random(1), TINY)
+    over = _position(2, 1, 10_000)
+    assert over.over
+    with pytest.raises(GameOverError):
+        hints(Seat(over, 0), random.Random(1), TINY)
+
+
+def test_value_terms_add_up_to_the_value() -> None:
+    """The reasons' terms are the valuation's: at every seat of positions of whole games."""
+    for players, seed, moves in POSITIONS:
+        s = _position(players, seed, moves)
+        for p in range(s.n):
+            terms = value_terms(s, p)
+            assert list(terms) == list(TERMS)
+            assert sum(terms.values()) == pytest.approx(value(s, p), abs=1e-9)
+
+
+# ---------------------------------------------------------------- win chances
+
+
+def test_the_shipped_calibration_loads_with_its_provenance() -> None:
+    """data/winchance.json: a set of coefficients per fitted player count, the commands that
+    made it, the data sizes and the held-out Brier score (better than the uninformed 1/n)."""
+    raw = json.loads(resources.files("flamecraft").joinpath("data", "winchance.json")
+                     .read_text("utf-8"))
+    assert "winchance_fit.py" in raw["fit_command"]
+    assert "winchance_games.py" in raw["games_command"]
+    model = default_model()
+    assert {2, 3, 4} <= set(model.coefficients)
+    for n, entry in raw["players"].items():
+        assert len(model.coefficients[int(n)]) == NUM_FEATURES
+        assert entry["games_fit"] > 0 and entry["positions_held_out"] > 0
+        assert entry["brier_held_out"] < entry["brier_uninformed"]
+        assert model.rounds_max[int(n)] == entry["rounds_max"] > 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_win_chances_are_probabilities_that_sum_to_one(players: int) -> None:
+    """At every turn start of a whole game: each chance in [0, 1], their sum 1; at the end,
+    the result (a shared win shared)."""
+    model = default_model()
+    s = start(players, 30 + players)
+    rng = random.Random(players)
+    bot = GreedyBot()
+    while not s.over:
+        c = model.chances(s)
+        assert c is not None and len(c) == players
+        assert all(0 <= x <= 1 for x in c) and math.isclose(sum(c), 1.0)
+        apply_in_place(s, bot.choose(Seat(s, to_act(s)), rng))
+    final = model.chances(s)
+    assert final is not None and math.isclose(sum(final), 1.0)
+    assert {p for p, x in enumerate(final) if x > 0} == set(winners(s))
+
+
+def test_a_lead_raises_the_win_chance_and_solo_has_none() -> None:
+    """More Reputation for one seat, everything else equal, raises its chance (the model is
+    not a constant); a solo game has no winner to predict."""
+    model = default_model()
+    s = _position(3, 4, 60)
+    before = model.chances(s)
+    richer = s.copy()
+    richer.rep[2] += 10
+    after = model.chances(richer)
+    assert before is not None and after is not None
+    assert after[2] > before[2]
+    assert model.chances(start(1, 3)) is None
+
+
+def test_a_malformed_calibration_is_refused() -> None:
+    with pytest.raises(ValueError, match="not a win-chance model"):
+        from_json({"players": {"2": {}}})
+    with pytest.raises(ValueError, match="finite coefficients"):
+        from_json({"players": {"2": {"coefficients": [1.0, 2.0]}}})
+    five = WinModel({2: (0.2, 0, 0, 0, 0, 0), 4: (0.3, 0, 0, 0, 0, 0)})
+    assert five.coefficients_for(5) == five.coefficients[4]
+    assert five.coefficients_for(3) == five.coefficients[4]  # ties go to the larger count
+
+
+def test_the_hint_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``flamecraft hint STATE``: the top actions of the player to act, from its view, each
+    with a win chance and a reason; a finished game is refused in one line."""
+    s = _position(3, 4, 60)
+    path = tmp_path / "game.json"
+    path.write_text(dump_state(s))
+    assert main(["hint", str(path), "--top", "2", "--samples", "2"]) == 0
+    out = capsys.readouterr().out
+    p = to_act(s)
+    assert f"from P{p + 1}'s view only" in out
+    best = hints(Seat(s, p), random.Random(1), Budget(samples=2))[0]
+    assert f"1. {best.text}  (" in out and best.reason in out and "\n2. " in out
+    over = _position(2, 1, 10_000)
+    path.write_text(dump_state(over))
+    assert main(["hint", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "the game is over" in err and len(err.strip().splitlines()) == 1
