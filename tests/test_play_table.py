@@ -142,6 +142,26 @@ def test_card_lookup_ignores_accents_and_prefers_exact_names(tmp_path: Path) -> 
     _finish(child)
 
 
+def test_hint_shows_the_three_best_choices_from_the_players_view(tmp_path: Path) -> None:
+    """Issue 15 §2 in the terminal: `hint` lists three choices of the decision at hand, each
+    with why and (at 2+ players) a win chance, within 80 columns."""
+    child = _spawn(tmp_path, "--seats", "human,random", "--seed", "4", "--bot-delay", "0",
+                   "--no-color")
+    child.expect("You> ")
+    choices = child.before
+    child.sendline("hint")
+    child.expect("You> ", timeout=60)
+    shown = child.before
+    assert "HINTS (from your view only" in shown
+    ranked = re.findall(r"^ ([123])\. (.+) \((best|[\d.]+ Rep behind), (\d+)% to win\)",
+                        shown, re.M)
+    assert [r[0] for r in ranked] == ["1", "2"] or [r[0] for r in ranked] == ["1", "2", "3"]
+    assert all(r[1] in choices for r in ranked)  # each is a choice of this decision
+    assert max(len(line) for line in shown.split("\r\n")) <= 80
+    _quit(child)
+    _finish(child)
+
+
 def test_help_fits_80_columns() -> None:
     assert max(len(line) for line in HELP.splitlines()) <= 80
 

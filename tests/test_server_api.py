@@ -277,6 +277,9 @@ def test_record_and_replay(client: TestClient) -> None:
     final = replay(record)
     assert final.over and final.rep == end["result"]["reputation"]
     assert record.result == end["result"]
+    # the log announced the end trigger and the final round, as the terminal's does (issue 13)
+    notes = [line for line in end["log"] if "the end is triggered" in line["text"]]
+    assert len(notes) == 1 and "Final round" in notes[0]["text"] and "kind" not in notes[0]
 
     first = client.get(f"/api/games/{gid}/replay/0").json()
     assert first["step"] == 0 and first["steps"] == end["step"] and first["log"] == []

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .core.board import CATALOG
+from .core.events import Event
 from .core.frames import D_ARTISAN_LOOK
 from .core.state import GameState
 
@@ -65,3 +67,25 @@ class Snapshot:
     state: GameState
     actions: int
     log: int
+
+
+def table_notes(before: GameState, after: GameState) -> list[Event]:
+    """Public lines the log adds after an action, for everyone (the terminal's and the web
+    server's logs): the end of the game triggered (and the final round that follows), and in
+    solo what Town Bustle did at the end of a turn. They are events of no action (-1)."""
+    out = []
+    seat = before.stack[-1][1] if before.stack else 0
+    def note(line: str) -> None:
+        out.append(Event(after.turn, seat, (-1, -1, -1, -1), line, line))
+    if after.end_triggered and not before.end_triggered:
+        deck = "Artisan" if not after.artisan_deck else "Enchantment"
+        note(f"the {deck} deck is empty: the end is triggered. Final round: each player "
+             "takes one more turn")
+    if after.n == 1 and len(after.ench_removed) > len(before.ench_removed):
+        gone = CATALOG.enchantments[after.ench_removed[-1]].name
+        note(f"Town Bustle: {gone} leaves the Enchantment row and the game")
+    if (after.n == 1 and after.turn > before.turn and before.park and after.artisan_deck
+            and after.artisan_deck[0] in before.park):
+        note(f"Town Bustle: {CATALOG.artisans[after.artisan_deck[0]].name} goes from the "
+             "Park to the bottom of the Artisan deck")
+    return out

@@ -58,6 +58,7 @@ from .sessions import (
     Snapshot,
     check_names,
     reveals,
+    table_notes,
 )
 from .tui_screen import (
     HELP,
@@ -83,7 +84,7 @@ SEAT_ALIASES = {"human": HUMAN, "h": HUMAN, "person": HUMAN, "me": HUMAN,
 DEFAULT_PLAYERS = 4
 AUTOSAVE = "flamecraft-autosave-{started}.json"  # one file per game: {started} is its start
 COMMANDS = ("help", "?", "town", "hand", "row", "park", "players", "board", "card", "log",
-            "undo", "save", "load", "quit", "exit", "choices", "achievements")
+            "undo", "save", "load", "quit", "exit", "choices", "achievements", "hint")
 ECHO = 40  # the most of a bad input an error message repeats
 # Choices that decline (skip, end the turn): listed after the others, so that a quick "1"
 # never skips something (a Sun Dragon's reveal before "end turn").
@@ -401,7 +402,7 @@ class Session:
             self.undo_stack.clear()
         self.actions.append(full)
         self.log.extend(events)
-        self.log.extend(notes(s, nxt, action))
+        self.log.extend(table_notes(s, nxt))
         self.prev, self.state = s, nxt
 
     def actions_now(self) -> list[Action]:
@@ -538,27 +539,6 @@ def _undo_points(raw: Any, count: int, players: int, path: str) -> tuple[set[int
             or not all(isinstance(n, int) and 0 <= n < count for n in points)):
         raise SetupError(f"{path}: 'undo' must name a seat and action counts below {count}")
     return set(points), seat
-
-
-def notes(before: GameState, after: GameState, action: Action) -> list[Event]:
-    """Public lines the log adds after an action: the end of the game triggered (and the
-    final round that follows), and in solo what Town Bustle did at the end of a turn."""
-    out = []
-    seat = before.stack[-1][1] if before.stack else 0
-    def note(line: str) -> None:
-        out.append(Event(after.turn, seat, (-1, -1, -1, -1), line, line))
-    if after.end_triggered and not before.end_triggered:
-        deck = "Artisan" if not after.artisan_deck else "Enchantment"
-        note(f"the {deck} deck is empty: the end is triggered. Final round: each player "
-             "takes one more turn")
-    if after.n == 1 and len(after.ench_removed) > len(before.ench_removed):
-        gone = CATALOG.enchantments[after.ench_removed[-1]].name
-        note(f"Town Bustle: {gone} leaves the Enchantment row and the game")
-    if (after.n == 1 and after.turn > before.turn and before.park and after.artisan_deck
-            and after.artisan_deck[0] in before.park):
-        note(f"Town Bustle: {CATALOG.artisans[after.artisan_deck[0]].name} goes from the "
-             "Park to the bottom of the Artisan deck")
-    return out
 
 
 def _saved_seats(raw: Any, names: list[str], path: str) -> list[Seat]:
@@ -750,6 +730,24 @@ class Game:
             self.session.play(self.session.actions_now()[index])
             return
 
+    def _hint_lines(self, p: int) -> list[str]:
+        """The three best choices for person p, from its own view only (ai/hints.py: the
+        rest of the turn planned on samples of what p cannot see), with win chances."""
+        from .ai.hints import hints
+        from .ai.interface import Seat as BotSeat
+
+        session = self.session
+        if session.state.over or to_act(session.state) != p:
+            return ["hint: only for the choice you are making now"]
+        rng = random.Random(f"{session.seed}:{len(session.actions)}:hint")
+        out = [self.style.head("HINTS") + " (from your view only; planned to your turn's end)"]
+        for rank, h in enumerate(hints(BotSeat(session.state, p), rng)[:3], 1):
+            win = "" if h.win is None else f", {100 * h.win:.0f}% to win"
+            gap = "best" if rank == 1 else f"{h.loss:.1f} Rep behind"
+            out.append(f" {rank}. {h.text} ({gap}{win})")
+            out.append(f"    {h.reason}")
+        return out
+
     def command(self, p: int, name: str, arg: str) -> bool:
         """Runs a command for person ``p``; True when the decision at hand has changed
         (undo, load), so the caller asks anew."""
@@ -777,6 +775,8 @@ class Game:
             self.term.show(choice_lines(st, v, sv, width))
         elif name == "achievements":
             self.term.show(wrap(achievement_lines(session.state, p), width))
+        elif name == "hint":
+            self.term.show(wrap(self._hint_lines(p), width))
         elif name == "card":
             try:
                 self.term.show(wrap(card_text(st, find_card(arg)), width))

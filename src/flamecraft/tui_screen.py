@@ -68,6 +68,7 @@ COMMANDS (type at any prompt)
   card NAME     the full text of any card (Shop, Artisan, Enchantment, Fancy…)
   log [N]       the last N actions (default 30)
   achievements  solo: each achievement and how far you are
+  hint          the three best choices now, from your view, with why
   undo          take back your last choice this turn (not past a card drawn
                 from a hidden deck, a Fancy Dragon revealed, or a shuffle)
   save FILE     save the game; `flamecraft play --load FILE` resumes it

@@ -134,6 +134,6 @@ def event_things(e: Event) -> dict[str, Any]:
     page can light up the last move on the board; only for an action the whole table reads in
     full (``public == full``): a masked one (a Fancy Dragon kept, a dragon discarded or
     gifted) or a decline names nothing, whoever reads it."""
-    if e.public is None or e.public != e.full:
+    if e.public is None or e.public != e.full or e.action[0] < 0:  # (a table note: no action)
         return {}
     return {"kind": KIND_NAMES[e.action[0]], "args": _ARGS[e.action[0]](e.action)}

@@ -52,6 +52,7 @@ from ..sessions import (
     SetupError,
     Snapshot,
     reveals,
+    table_notes,
 )
 from .actions_json import event_things, legal_json
 from .botpool import BotLanes
@@ -174,7 +175,7 @@ class Table:
         full = text(s, action)
         events: list[Event] = []
         after = apply(s, action, events)  # raises IllegalActionError, changing nothing
-        return Step(p, s, after, full, events)
+        return Step(p, s, after, full, events + table_notes(s, after))
 
     def commit(self, step: Step, row: ActionRow) -> None:
         """Applies a stored step; keeps the undo stack as the terminal game does: the acting
