@@ -209,20 +209,25 @@ def cmd_apply(args: argparse.Namespace) -> int:
     return 0
 
 
-def _observer(s: GameState, value: str | None) -> int | None:
-    if value is None:
-        p = to_act(s)
-        return p if p >= 0 else None
-    if value.lower() == "spectator":
-        return None
+def _seat_named(s: GameState, value: str, option: str, also: str = "") -> int:
+    """The seat a command-line value names: its number (1-based) or its player's name."""
     seats = names(s)
     if value.isdigit() and 1 <= int(value) <= s.n:
         return int(value) - 1
     for p, name in enumerate(seats):
         if name.lower() == value.lower():
             return p
-    raise CliError(f"--as {value!r}: no such player (give 1–{s.n}, one of "
-                   f"{', '.join(seats)}, or 'spectator')")
+    raise CliError(f"{option} {value!r}: no such player (give 1–{s.n}, one of "
+                   f"{', '.join(seats)}{also})")
+
+
+def _observer(s: GameState, value: str | None) -> int | None:
+    if value is None:
+        p = to_act(s)
+        return p if p >= 0 else None
+    if value.lower() == "spectator":
+        return None
+    return _seat_named(s, value, "--as", ", or 'spectator'")
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -415,17 +420,6 @@ def cmd_hint(args: argparse.Namespace) -> int:
     return 0
 
 
-def _review_seat(value: str, s: GameState) -> int:
-    seats = names(s)
-    if value.isdigit() and 1 <= int(value) <= s.n:
-        return int(value) - 1
-    for p, name in enumerate(seats):
-        if name.lower() == value.lower():
-            return p
-    raise CliError(f"--seat {value!r}: no such player (give 1–{s.n} or one of "
-                   f"{', '.join(seats)})")
-
-
 def cmd_review(args: argparse.Namespace) -> int:
     """Reviews a finished game: each decision against the best, the biggest mistakes, and a
     win-chance graph (``ai/review.py``)."""
@@ -438,7 +432,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         final = check_finished(record)
     except FlamecraftError as exc:
         raise CliError(f"{label}: {exc}") from None
-    seats = None if args.seat is None else [_review_seat(args.seat, final)]
+    seats = None if args.seat is None else [_seat_named(final, args.seat, "--seat")]
     budget = Budget(samples=args.samples, beam=REVIEW_BUDGET.beam, depth=REVIEW_BUDGET.depth)
     done = [0]
 
