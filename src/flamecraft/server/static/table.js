@@ -462,7 +462,7 @@ export class Table {
       if (el && el.tabIndex >= 0) target = el;
     }
     if (!target && (focusKey || this.lastInput === "key") && this.myTurn && !this.busy) {
-      target = this.root.querySelector(".prompt button, .can, .legal-item");
+      target = this.root.querySelector(".prompt button:not(.hint-button), .can, .legal-item");
     }
     if (target) target.focus({ preventScroll: true });
   }
