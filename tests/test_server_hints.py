@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,15 @@ from fastapi.testclient import TestClient
 from flamecraft.core.engine import to_act
 from flamecraft.core.hidden import determinize
 from flamecraft.server.games import hint_json
-from test_server_api import client_for, finished_game, new_game, next_state, settings, ws_url
+from test_server_api import (
+    client_for,
+    finished_game,
+    new_game,
+    next_state,
+    play_out,
+    settings,
+    ws_url,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -115,6 +124,12 @@ def test_the_host_can_turn_hints_off_and_it_survives_a_restart(tmp_path: Path) -
         listed = {g["game_id"]: g["hints"] for g in c.get("/api/games").json()["games"]}
         assert listed[gid] is False
         assert _ask(c, game, 0).json()["code"] == "hints_off"
+        # a rematch keeps the host's choice
+        with c.websocket_connect(ws_url(game, 0)) as ws:
+            play_out(ws, random.Random(2))
+        again = c.post(f"/api/games/{gid}/rematch",
+                       json={"seat": 0, "token": game["seats"][0]["token"]}).json()
+        assert again["game"]["hints"] is False
 
 
 def test_the_review_is_for_finished_games_only(client: TestClient) -> None:
