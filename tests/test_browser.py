@@ -85,7 +85,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``flamecraft serve`` on a free port with its own SQLite file; yields its base URL."""
     port = _free_port()
     folder = tmp_path_factory.mktemp("server")
-    env = {**os.environ, "FLAMECRAFT_BOT_DELAY": "0.01", "FLAMECRAFT_GAMES_PER_MINUTE": "1000"}
+    env = {**os.environ, "FLAMECRAFT_BOT_DELAY": "0.01", "FLAMECRAFT_GAMES_PER_MINUTE": "1000",
+           "FLAMECRAFT_HINT_SAMPLES": "8", "FLAMECRAFT_REVIEW_SAMPLES": "1"}
     env.pop("FLAMECRAFT_DATABASE_URL", None)
     log = (folder / "server.log").open("w")
     proc = subprocess.Popen([*_server_command(), "serve", "--port", str(port), "--database",
@@ -758,3 +759,53 @@ def test_phone_names_whole_and_the_town_first_at_a_visit(server: str, tabs: Any)
             break
         click_once(page, rng)
     assert visits >= 3 and names >= 6, (visits, names)
+
+
+def test_hint_and_review_buttons(server: str, tabs: Any) -> None:
+    """Issue 15: at my decision "Hint" shows the three best choices with why and the win
+    chance, and one of them can be played from there; the top bar says hints are on. A game
+    created with hints off says so and has no Hint button. After a finished game "Review"
+    shows each seat's biggest mistakes and the win-chance chart (an SVG)."""
+    tab = tabs()
+    page = tab.page
+    game = post(server, "/api/games", {"seats": [{"kind": "human", "name": "Ada"},
+                                                 {"kind": "bot", "bot": "random", "name": "Robo"}],
+                                       "seed": 3, "start": True})
+    page.goto(server + game["seats"][0]["link"])
+    assert wait_my_turn_or_end(page)
+    assert "hints on" in page.inner_text(".topbar")
+    version = data(page)["version"]
+    page.click(".hint-button")
+    page.wait_for_selector(".hint-item")
+    items = page.locator(".hint-item")
+    assert 1 <= items.count() <= 3
+    first = items.nth(0).inner_text()
+    assert "best" in first and "% to win" in first
+    assert all(items.nth(i).locator(".hint-reason").inner_text().strip()
+               for i in range(items.count()))
+    tab.shot("table-hint")
+    items.nth(0).locator("button.hint-play").click()  # plays the best choice
+    page.wait_for_function("v => document.getElementById('app').dataset.version !== v",
+                           arg=version)
+
+    off = post(server, "/api/games", {"seats": [{"kind": "human"}, {"kind": "bot"}],
+                                      "start": True, "hints": False})
+    page.goto(server + off["seats"][0]["link"])
+    assert wait_my_turn_or_end(page)
+    assert "hints off" in page.inner_text(".topbar")
+    assert page.locator(".hint-button").count() == 0
+
+    bots = post(server, "/api/games", {"seats": [{"kind": "bot", "bot": "random", "name": "Ann"},
+                                                 {"kind": "bot", "bot": "random", "name": "Bo"}],
+                                       "seed": 5})
+    page.goto(server + bots["spectate"])
+    page.wait_for_function("() => document.getElementById('app').dataset.over === '1'",
+                           timeout=60000)
+    page.get_by_role("button", name="Review").click()
+    page.wait_for_selector(".review svg.win-chart polyline", timeout=60000)
+    review = page.inner_text(".review")
+    assert "Biggest mistakes" in review and "Ann" in review and "Bo" in review
+    assert page.locator(".review polyline.seat-line").count() == 2
+    assert page.locator(".review .mistake").count() > 0  # random play makes some
+    page.locator(".review").scroll_into_view_if_needed()
+    tab.shot("table-review", full=True)

@@ -72,6 +72,7 @@ class CreateGame(BaseModel):
     seed: int | None = Field(default=None, ge=0, le=(1 << 63) - 1)
     first_player: int | None = Field(default=None, ge=0, le=4)  # None: drawn from the seed
     start: bool = False  # start at once (a game without people always starts at once)
+    hints: bool = True  # whether the seats may ask for hints (shown to every seat)
 
 
 class SeatAuth(BaseModel):
@@ -274,7 +275,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             creations.clear()
         return await games.create(body.name, [s.model_dump() for s in body.seats], body.deck,
                                   body.companions, body.seed, body.start,
-                                  first_player=body.first_player)
+                                  first_player=body.first_player, hints=body.hints)
 
     @app.get("/api/games")
     async def list_games(status: str | None = None) -> dict[str, Any]:
@@ -319,6 +320,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def record(game_id: str) -> dict[str, Any]:
         session = await finished(game_id)
         return session.table.record().to_json()
+
+    @app.post("/api/games/{game_id}/hint")
+    async def hint(game_id: str, body: SeatAuth) -> dict[str, Any]:
+        """The three best choices for the seat to act, from its view only (its key in the
+        body, as for acting); refused when the host turned hints off."""
+        return await games.hint(game_id, body.seat, body.token)
+
+    @app.get("/api/games/{game_id}/review")
+    async def review(game_id: str) -> dict[str, Any]:
+        """A finished game's review: every decision valued, the biggest mistakes per seat,
+        each seat's win chance over the game. Refused before the game is over."""
+        return await games.review(game_id)
 
     @app.get("/api/games/{game_id}/replay/{step}")
     async def replay(game_id: str, step: int) -> dict[str, Any]:

@@ -20,12 +20,16 @@ import asyncio
 import multiprocessing
 import random
 import threading
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from ..bots import BOTS
 from ..core.actions import Action
 from ..core.state import GameState
 from .settings import Settings
+
+T = TypeVar("T")
 
 QUICK_BOTS = frozenset({"random"})  # bots that answer at once: run without a thread hop
 
@@ -92,6 +96,13 @@ class BotLanes:
         finally:
             if self._in_lane.get(game_id) is job:
                 del self._in_lane[game_id]
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the search lane: a hint or a review thinks as long as a search
+        bot, so it goes where they do, off the event loop (``fn`` a module-level function,
+        its arguments picklable, for worker processes)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._search_pool(), fn, *args)
 
     def close(self) -> None:
         self.quick.shutdown(wait=True, cancel_futures=True)

@@ -24,7 +24,7 @@ import secrets
 import time
 from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from functools import lru_cache, partial
 from typing import Any, TypeVar
@@ -252,7 +252,7 @@ def entry_json(row: GameRow) -> dict[str, Any]:
     out: dict[str, Any] = {
         "game_id": row.id, "name": row.name, "status": row.status,
         "players": row.options.players, "deck": row.options.deck,
-        "companions": row.options.companions, "seats": seats_json(row),
+        "companions": row.options.companions, "hints": row.hints, "seats": seats_json(row),
         "first_player": first_player_of(row.options, row.seed),
         "created": datetime.fromtimestamp(row.created, UTC).isoformat(timespec="seconds"),
         "version": row.version,
@@ -261,6 +261,27 @@ def entry_json(row: GameRow) -> dict[str, Any]:
         out["result"] = row.result
     if row.rematch is not None:
         out["rematch"] = row.rematch["game_id"]
+    return out
+
+
+def hint_json(s: GameState, seat: int, seed: str, samples: int) -> list[dict[str, Any]]:
+    """The top three hints as JSON (run in a worker thread or process)."""
+    from ..ai.hints import HINT_BUDGET, hints
+    from ..ai.interface import Seat
+
+    budget = replace(HINT_BUDGET, samples=samples)
+    return [h.to_json() for h in hints(Seat(s, seat), random.Random(seed), budget)[:3]]
+
+
+def review_json(record: GameRecord, samples: int) -> dict[str, Any]:
+    """A finished game's review as JSON, with each seat's biggest mistakes (worst first)."""
+    from ..ai.review import REVIEW_BUDGET, review
+
+    rv = review(record, None, replace(REVIEW_BUDGET, samples=samples))
+    out = rv.to_json()
+    bad = rv.mistakes(top=len(rv.decisions))
+    out["mistakes"] = [[asdict(d) for d in bad if d.seat == p][:3] for p in range(len(rv.names))]
+    out["seconds"] = round(rv.seconds, 2)
     return out
 
 
@@ -304,6 +325,9 @@ class Session:
         self.messages: dict[int | None, str] = {}  # per seat, at this version
         self.common: dict[str, Any] | None = None  # the part every seat shares, this version
         self.replay: list[GameState] | None = None
+        self.hinting = asyncio.Lock()  # one hint computed at a time per game
+        self.hinted: tuple[int, dict[str, Any]] | None = None  # (version, answer): the last
+        self.review: asyncio.Future[dict[str, Any]] | None = None  # once asked (finished)
 
     @property
     def id(self) -> str:
@@ -558,6 +582,7 @@ class Games:
             "status": row.status,
             "seats": seats_json(row),
             "live": live,
+            "hints": row.hints,
             "result": row.result,
         }
 
@@ -585,7 +610,7 @@ class Games:
                      companions: bool, seed: int | None, begin: bool = False,
                      tokens_from: GameRow | None = None,
                      first_player: int | None = None,
-                     asker: int | None = None) -> dict[str, Any]:
+                     asker: int | None = None, hints: bool = True) -> dict[str, Any]:
         """A new game; the answer holds every person's seat link (the only time the tokens
         are shown). ``tokens_from``: the game this one is a rematch of (its seats' tokens
         stay valid here, so each player's old link leads on); then only ``asker``'s seat
@@ -644,7 +669,8 @@ class Games:
             # reproducing a game): the row keeps it, so the record replays after the game.
             seed=seed if seed is not None else secrets.randbelow(1 << 62),
             seats=seat_rows,
-            status=RUNNING if begin or HUMAN not in kinds else OPEN)
+            status=RUNNING if begin or HUMAN not in kinds else OPEN,
+            hints=hints)
         table = Table(row)  # checks the options by starting the game (when running)
         await self.db(lambda st: st.create_game(row))
         session = Session(table)
@@ -768,7 +794,7 @@ class Games:
         alone = sum(1 for s in row.seats if s.kind == HUMAN) == 1  # nobody to wait for
         created = await self.create(row.name, specs, o.deck, o.companions, None, begin=alone,
                                     tokens_from=row, first_player=o.first_player,
-                                    asker=seat)
+                                    asker=seat, hints=row.hints)
 
         def change(r: GameRow) -> GameRow | None:
             if r.rematch is not None:
@@ -897,6 +923,54 @@ class Games:
                 action = random_action(s, rng)
             with contextlib.suppress(GameError):  # another process moved first: caught up
                 await self._commit(session, t.prepare(action))
+
+    # --- hints and the review (ai/hints.py, ai/review.py)
+
+    async def hint(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
+        """The three best choices for ``seat``, which must be the one to act, from its own
+        view only (the hidden cards re-dealt), if the game allows hints. Seeded like the
+        terminal's ``hint``; computed in the search lane (botpool.py), one at a time per
+        game, and kept for the version it answers (asking again costs nothing)."""
+        session = await self.need(game_id)
+        t = session.table
+        self._check_token(t.row, seat, token)
+        if not t.row.hints:
+            raise GameError("hints_off", "the host turned hints off for this game", 403)
+        async with session.hinting:
+            t = session.table
+            s = t.state
+            if t.row.status == OPEN or s is None:
+                raise GameError("illegal", "the game has not started yet")
+            if t.row.status == FINISHED or s.over:
+                raise GameError("illegal", "the game is over: there is nothing to hint")
+            if to_act(s) != seat:
+                raise GameError("out_of_turn", "hints are for the choice you are making "
+                                "now, and it is not your turn to choose")
+            version = session.version
+            if session.hinted is not None and session.hinted[0] == version:
+                return session.hinted[1]
+            seed = f"{t.row.seed}:{len(t.actions)}:hint"
+            found = await self.lanes.run(hint_json, s.copy(), seat, seed,
+                                         self.settings.hint_samples)
+            answer = {"version": version, "step": len(t.actions), "seat": seat,
+                      "hints": found}
+            session.hinted = (version, answer)
+            return answer
+
+    async def review(self, game_id: str) -> dict[str, Any]:
+        """A finished game's review (every seat's decisions, from the whole record: it
+        names every hidden card, so never before the game is over). Computed once per
+        loaded game, in the search lane; the asks while it is computed wait for it."""
+        session = await self.need(game_id)
+        if session.table.row.status != FINISHED:
+            raise GameError("not_finished", "a review is available once the game is "
+                            "finished (it shows every seat's cards)")
+        if session.review is None or (session.review.done()
+                                      and session.review.exception() is not None):
+            record = session.table.record()
+            session.review = asyncio.ensure_future(self.lanes.run(review_json, record,
+                                                                  self.settings.review_samples))
+        return await asyncio.shield(session.review)
 
     # --- finished games
 

@@ -51,6 +51,10 @@ class Settings:
     # from the store when someone comes back. 14 days.
     idle_seconds: float = 14 * 86400.0
     static_dir: Path = STATIC_DIR
+    # How hard a hint and a review think: re-deals of the hidden cards per decision
+    # (ai/hints.py HINT_BUDGET and ai/review.py REVIEW_BUDGET; tests make them small).
+    hint_samples: int = 64
+    review_samples: int = 8
 
     @staticmethod
     def from_env(environ: Mapping[str, str] | None = None,
@@ -77,6 +81,9 @@ class Settings:
             max_spectators=int(_number(env, "FLAMECRAFT_SPECTATORS_PER_GAME",
                                        s.max_spectators)),
             idle_seconds=_number(env, "FLAMECRAFT_IDLE_DAYS", s.idle_seconds / 86400) * 86400,
+            hint_samples=max(1, int(_number(env, "FLAMECRAFT_HINT_SAMPLES", s.hint_samples))),
+            review_samples=max(1, int(_number(env, "FLAMECRAFT_REVIEW_SAMPLES",
+                                              s.review_samples))),
         )
 
 

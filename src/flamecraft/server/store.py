@@ -96,12 +96,15 @@ class GameRow:
     result: dict[str, Any] | None = None
     # Set once a rematch exists: {"game_id": the new game's id}.
     rematch: dict[str, Any] | None = None
+    # Whether the seats may ask for hints (the host's choice at creation). Kept in the
+    # options column's JSON as ``"hints": false`` when off, so no schema change.
+    hints: bool = True
 
     def copy(self) -> GameRow:
         """A copy to change and write (the stored one changes only once written)."""
         seats = [SeatRow(s.name, s.kind, s.bot, s.token_hashes[:], s.joined) for s in self.seats]
         return GameRow(self.id, self.name, self.options, self.seed, seats, self.status,
-                       self.version, self.created, self.result, self.rematch)
+                       self.version, self.created, self.result, self.rematch, self.hints)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,13 +122,23 @@ def _dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
+def _options_text(game: GameRow) -> str:
+    """The options column: the game's options, and ``"hints": false`` when hints are off."""
+    obj = options_to_json(game.options)
+    if not game.hints:
+        obj = {**obj, "hints": False}
+    return _dumps(obj)
+
+
 def _game_from(row: Sequence[Any]) -> GameRow:
+    options = json.loads(row[2])
     return GameRow(
-        id=row[0], name=row[1], options=options_from_json(json.loads(row[2])), seed=int(row[3]),
+        id=row[0], name=row[1], options=options_from_json(options), seed=int(row[3]),
         seats=[SeatRow.from_json(s) for s in json.loads(row[4])], status=row[5],
         version=int(row[6]), created=float(row[7]),
         result=json.loads(row[8]) if row[8] else None,
-        rematch=json.loads(row[9]) if row[9] else None)
+        rematch=json.loads(row[9]) if row[9] else None,
+        hints=not (isinstance(options, dict) and options.get("hints") is False))
 
 
 class Store(ABC):
@@ -178,7 +191,7 @@ class Store(ABC):
             cur.execute(self._sql(
                 "INSERT INTO flamecraft_games (id, name, options, seed, seats, status, version, "
                 "created, updated, result, rematch) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-                (game.id, game.name, _dumps(options_to_json(game.options)), game.seed,
+                (game.id, game.name, _options_text(game), game.seed,
                  _dumps([s.to_json() for s in game.seats]), game.status, game.version,
                  game.created, now, None, None))
             self._notify(cur, game.id, game.version)
@@ -263,7 +276,7 @@ class Store(ABC):
         cur.execute(self._sql(
             "UPDATE flamecraft_games SET options = ?, seats = ?, status = ?, version = ?, "
             "updated = ?, result = ?, rematch = ? WHERE id = ? AND version = ?"),
-            (_dumps(options_to_json(game.options)), _dumps([s.to_json() for s in game.seats]),
+            (_options_text(game), _dumps([s.to_json() for s in game.seats]),
              game.status, game.version, time.time(),
              None if game.result is None else _dumps(game.result),
              None if game.rematch is None else _dumps(game.rematch), game.id, expected_version))

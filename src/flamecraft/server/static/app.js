@@ -12,6 +12,7 @@ import {
   forgetOtherLinks, forgetSeat, rememberLinks, rememberSeat, showLobby, waitingRoom,
 } from "./lobby.js";
 import { showReplay } from "./replay.js";
+import { reviewPanel } from "./review.js";
 import { Table } from "./table.js";
 
 const root = document.getElementById("app");
@@ -49,17 +50,35 @@ function startTable(cat, info, seat, token) {
   fill(root, h("p", { class: "loading" }, "Connecting to the table…"));
   let live = null;
   let table = null;
+  // the review of the finished game (GET /api/games/{id}/review), once asked for
+  let review = null;
+  const askReview = async () => {
+    review = { loading: true };
+    table.render();
+    try {
+      review = { data: await api("GET", `/api/games/${gameId}/review`) };
+    } catch (err) {
+      review = { error: err.message };
+    }
+    table.render();
+  };
   const finishedButtons = () => h("div", { class: "choices" },
     seat !== null ? h("button", { class: "choice primary", onclick: () => rematch(gameId, seat, token, table) },
       "Play again") : null,
     h("a", { class: "button", href: `/play/${gameId}?replay=1` }, "Watch the replay"),
+    review ? null : h("button", { class: "choice review-button", onclick: askReview,
+      title: "Every decision valued by a bot, the biggest mistakes, and the win chances" },
+    "Review"),
     h("a", { class: "button", href: "/" }, "Back to the lobby"));
   const attention = new Attention();
   let remembered = false;
   table = new Table(root, cat, {
     send: (msg) => live.send(msg),
     title: info.name || "",
+    hint: seat !== null ? () => api("POST", `/api/games/${gameId}/hint`, { seat, token }) : null,
     finishedButtons,
+    // below the prompt, above the scores (the prompt stays short)
+    extraTop: () => (review ? reviewPanel(review, seat) : null),
     sound: seat !== null ? { on: () => attention.soundOn(), toggle: () => attention.toggleSound() }
       : null,
     onUpdate: (t) => attention.update(t.myTurn),

@@ -163,6 +163,8 @@ export async function showLobby(root) {
       h("label", {}, h("input", { type: "radio", name: "deck", value: "golden" }), " Golden")),
     h("label", { class: "field" }, h("input", { type: "checkbox", name: "companions" }),
       " Companions (optional module)"),
+    h("label", { class: "field" }, h("input", { type: "checkbox", name: "hints", checked: true }),
+      " Hints (a player may ask for the three best choices; everyone sees whether they are on)"),
     h("details", { class: "field" }, h("summary", {}, "More"),
       h("label", {}, "Seed ", h("input", { name: "seed", type: "number", min: 0,
         placeholder: "random" })),
@@ -187,7 +189,8 @@ export async function showLobby(root) {
     const alone = seats.filter((s) => s.kind === "human").length === 1;
     const body = { name: String(data.get("name") || "").trim() || "Flamecraft game", seats,
       deck: data.get("deck") || "purple", companions: data.get("companions") === "on",
-      seed: seed === "" || seed === null ? null : Number(seed), start: alone };
+      seed: seed === "" || seed === null ? null : Number(seed), start: alone,
+      hints: data.get("hints") === "on" };
     const submit = form.querySelector("button[type=submit]");
     submit.disabled = true;
     try {
@@ -355,6 +358,9 @@ export function waitingRoom(root, info, seat, token) {
       h("main", { class: "waiting" },
         h("h2", {}, `${game.name || "Game"}: waiting to start`),
         h("ul", { class: "seat-list" }, seatRows),
+        h("p", { class: "hints-setting" }, game.hints === false
+          ? "Hints off: the host turned them off for this game."
+          : "Hints on: each player may ask for the three best choices at their decision."),
         h("div", { class: "controls" }, controls),
         message,
         me && seat === host(game) ? h("p", { class: "muted" },

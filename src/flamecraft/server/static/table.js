@@ -462,7 +462,7 @@ export class Table {
       if (el && el.tabIndex >= 0) target = el;
     }
     if (!target && (focusKey || this.lastInput === "key") && this.myTurn && !this.busy) {
-      target = this.root.querySelector(".prompt button, .can, .legal-item");
+      target = this.root.querySelector(".prompt button:not(.hint-button), .can, .legal-item");
     }
     if (target) target.focus({ preventScroll: true });
   }
@@ -556,6 +556,11 @@ export class Table {
         + `${view.players[view.first_player].name === "You" ? "play" : "plays"} first`) : null,
       view.end_triggered && !view.over ? h("span", { class: "tag warn" }, "final round") : null,
       h("span", { class: "role" }, role),
+      this.opts.readOnly || this.msg.hints === undefined ? null
+        : h("span", { class: `tag hints-${this.msg.hints ? "on" : "off"}`,
+          title: this.msg.hints ? "The player deciding may ask for the three best choices"
+            : "The host turned hints off for this game" },
+        this.msg.hints ? "hints on" : "hints off"),
       h("span", { class: `conn conn-${this.conn}`, "aria-live": "polite" }, this.connText()),
       this.opts.sound ? h("button", { class: "link sound", "aria-pressed": String(this.opts.sound.on()),
         title: "A short sound when your turn comes (off unless you turn it on)",
@@ -622,9 +627,66 @@ export class Table {
             + "(placing, firing up, the Shop ability); stops at any other choice",
           onclick: () => this.skipRest() }, "Skip the rest of my turn") : null));
       }
+      if (this.msg.hints && this.opts.hint) out.push(this.drawHints());
     }
     out.push(h("div", { class: "offer", hidden: true }));
     return out;
+  }
+
+  /** The "Hint" button at this seat's decision, and once asked the three best choices
+   * (POST /api/games/{id}/hint: from this seat's view only) with why and the win chance. */
+  drawHints() {
+    const version = this.msg.version;
+    const got = this.hinted && this.hinted.version === version ? this.hinted : null;
+    const box = h("section", { class: "hints-box", "aria-label": "Hints", "aria-live": "polite" });
+    if (!got) {
+      box.appendChild(h("button", { class: "hint-button", dataset: { focus: "hint" },
+        title: "The three best choices as a bot sees them from your view (your cards only)",
+        onclick: () => this.askHint() }, "💡 Hint"));
+      return box;
+    }
+    if (got.loading) {
+      box.appendChild(h("p", { class: "muted" }, "Thinking about your choices…"));
+      return box;
+    }
+    if (got.error) {
+      box.appendChild(h("p", { class: "error" }, `No hint: ${got.error}`));
+      return box;
+    }
+    box.appendChild(h("p", { class: "hints-head" }, h("strong", {}, "Hints"),
+      " — from your view only, the rest of your turn planned:"));
+    box.appendChild(h("ol", { class: "hints-list" }, got.hints.map((hint, rank) => {
+      const action = this.legal.find((a) => a.text === hint.action);
+      const win = hint.win === null || hint.win === undefined ? ""
+        : `${Math.round(100 * hint.win)}% to win`;
+      const gap = rank === 0 ? "best" : `${hint.loss.toFixed(1)} Rep behind`;
+      return h("li", { class: "hint-item" },
+        h("div", { class: "hint-line" },
+          action ? h("button", { class: "choice hint-play", dataset: { focus: `h${rank}` },
+            title: "Make this choice", onclick: () => this.send(action.index) },
+          capital(labelOf(action))) : h("strong", {}, hint.action),
+          " ", h("span", { class: "hint-gap" }, gap),
+          win ? h("span", { class: "hint-win" }, win) : null),
+        h("p", { class: "hint-reason" }, hint.reason));
+    })));
+    return box;
+  }
+
+  async askHint() {
+    const version = this.msg.version;
+    this.hinted = { version, loading: true };
+    this.render();
+    let next;
+    try {
+      const answer = await this.opts.hint();
+      next = { version, hints: answer.hints || [] };
+    } catch (err) {
+      next = { version, error: err.message };
+    }
+    if (this.hinted && this.hinted.version === version) {
+      this.hinted = next;
+      if (this.msg && this.msg.version === version) this.render();
+    }
   }
 
   /** "Since your last turn": the other seats' lines of this seat's own log since its last
