@@ -19,6 +19,7 @@ import hashlib
 import itertools
 import json
 import math
+import multiprocessing
 import os
 import random
 import statistics
@@ -298,7 +299,11 @@ def run_specs(specs: Sequence[GameSpec], workers: int | None = None, backend: st
                 bar.update(1)
         else:
             results = []
-            with ProcessPoolExecutor(max_workers=min(workers, len(specs))) as pool:
+            # Workers come from a fork server, a clean process: forking this one is unsafe
+            # when it runs threads (a web server's, or Ray's after it ran here).
+            context = multiprocessing.get_context("forkserver")
+            with ProcessPoolExecutor(max_workers=min(workers, len(specs)),
+                                     mp_context=context) as pool:
                 futures = [pool.submit(play_batch, b) for b in _batches(specs, batch)]
                 for future in as_completed(futures):
                     done = future.result()
