@@ -813,13 +813,19 @@ class Games:
                   index: int | None = None, typed: str | None = None) -> None:
         await self._detached(self._act(session, seat, version, index, typed))
 
-    def _check_turn(self, session: Session, seat: int | None, version: int) -> GameState:
-        t = session.table
+    @staticmethod
+    def _live_state(t: Table, over: str = "the game is over") -> GameState:
+        """The state of a game in play, or the error that it has not started or is over."""
         s = t.state
         if t.row.status == OPEN or s is None:
             raise GameError("illegal", "the game has not started yet")
         if t.row.status == FINISHED or s.over:
-            raise GameError("illegal", "the game is over")
+            raise GameError("illegal", over)
+        return s
+
+    def _check_turn(self, session: Session, seat: int | None, version: int) -> GameState:
+        t = session.table
+        s = self._live_state(t)
         if seat is None:
             raise GameError("out_of_turn", "you are watching: spectators cannot act")
         if version != session.version:
@@ -938,11 +944,7 @@ class Games:
             raise GameError("hints_off", "the host turned hints off for this game", 403)
         async with session.hinting:
             t = session.table
-            s = t.state
-            if t.row.status == OPEN or s is None:
-                raise GameError("illegal", "the game has not started yet")
-            if t.row.status == FINISHED or s.over:
-                raise GameError("illegal", "the game is over: there is nothing to hint")
+            s = self._live_state(t, "the game is over: there is nothing to hint")
             if to_act(s) != seat:
                 raise GameError("out_of_turn", "hints are for the choice you are making "
                                 "now, and it is not your turn to choose")
