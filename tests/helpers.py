@@ -3,6 +3,8 @@ one-place-per-card invariant, then drive the engine by action texts."""
 
 from __future__ import annotations
 
+import random
+
 from flamecraft import (
     GameState,
     apply,
@@ -13,6 +15,7 @@ from flamecraft import (
     text,
     to_act,
 )
+from flamecraft.ai import Seat
 from flamecraft.core.board import CATALOG
 from flamecraft.core.invariants import problems
 from flamecraft.core.state import EMPTY
@@ -294,3 +297,16 @@ def shop_turning_up_within_a_turn(seed: int = ISSUE_12_SEED, players: int = 3,
                 return s, played
             s = nxt
     raise AssertionError(f"no face-down Shop turned up within a turn in {games} games")
+
+
+class LeakySeat(Seat):
+    """A seat that (wrongly) hands the true state to search: the control that shows a
+    hidden-card test can tell a leak (tests/test_bots.py, tests/test_hints.py)."""
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        super().__init__(state, seat)
+        self.true_state = state
+
+    def sample(self, rng: random.Random) -> GameState:
+        rng.getrandbits(63)
+        return self.true_state.copy()

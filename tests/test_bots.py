@@ -33,7 +33,7 @@ from flamecraft.ai.evaluate import relative, value
 from flamecraft.ai.interface import Bot
 from flamecraft.bots import BOTS
 from flamecraft.core.hidden import determinize
-from helpers import fresh, give_fancy, set_goods, to_row
+from helpers import LeakySeat, fresh, give_fancy, set_goods, to_row
 from spybot import GcSpy
 
 
@@ -104,19 +104,6 @@ def _hide_differently(s: GameState) -> GameState:
     return u
 
 
-class _LeakySeat(Seat):
-    """A seat that (wrongly) hands the true state to search: the control that shows the
-    hidden-card test below can tell a leak."""
-
-    def __init__(self, state: GameState, seat: int) -> None:
-        super().__init__(state, seat)
-        self.true_state = state
-
-    def sample(self, rng: random.Random) -> GameState:
-        rng.getrandbits(63)
-        return self.true_state.copy()
-
-
 @pytest.mark.parametrize("name", ["greedy", "planner", "ismcts", "ismcts-classic"])
 def test_a_bot_cannot_reach_hidden_cards(name: str) -> None:
     """Interface / hidden information: changing cards the seat cannot see (another hand, a
@@ -141,8 +128,8 @@ def test_the_hidden_card_test_catches_a_leaky_seat() -> None:
         p = to_act(s)
         u = _hide_differently(s)
         bot = PlannerBot(beam=3, samples=1, depth=6)
-        a = bot.choose(_LeakySeat(s, p), random.Random(1))
-        b = bot.choose(_LeakySeat(u, p), random.Random(1))
+        a = bot.choose(LeakySeat(s, p), random.Random(1))
+        b = bot.choose(LeakySeat(u, p), random.Random(1))
         honest_a = bot.choose(Seat(s, p), random.Random(1))
         honest_b = bot.choose(Seat(u, p), random.Random(1))
         assert honest_a == honest_b

@@ -31,6 +31,7 @@ from flamecraft.ai.winchance import NUM_FEATURES, WinModel, default_model, from_
 from flamecraft.cli import main
 from flamecraft.core.errors import GameOverError
 from flamecraft.core.hidden import determinize
+from helpers import LeakySeat
 
 TINY = Budget(samples=2, beam=3, depth=6)
 
@@ -48,19 +49,6 @@ def _position(players: int, seed: int, moves: int) -> GameState:
 
 
 POSITIONS = [(2, 1, 25), (3, 4, 60), (4, 7, 95), (5, 2, 40), (2, 9, 140), (1, 3, 30)]
-
-
-class _LeakySeat(Seat):
-    """A seat that (wrongly) hands the true state to search: the control showing that the
-    hidden-card test can see a leak."""
-
-    def __init__(self, state: GameState, seat: int) -> None:
-        super().__init__(state, seat)
-        self.true_state = state
-
-    def sample(self, rng: random.Random) -> GameState:
-        rng.getrandbits(63)
-        return self.true_state.copy()
 
 
 def _said(seat: Seat) -> str:
@@ -91,7 +79,7 @@ def test_the_hint_oracle_catches_a_leaky_seat() -> None:
         s = _position(players, seed, moves)
         p = to_act(s)
         other = determinize(s, p, 1001)
-        changed += _said(_LeakySeat(s, p)) != _said(_LeakySeat(other, p))
+        changed += _said(LeakySeat(s, p)) != _said(LeakySeat(other, p))
     assert changed > 0
 
 
