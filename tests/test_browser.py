@@ -326,11 +326,26 @@ def whose_turn(pages: dict[int, Page], timeout: float = 20) -> int | None:
     pytest.fail("neither seat got a choice to make")
 
 
+def same_moment(pages: list[Page], timeout: float = 20) -> None:
+    """Waits until every page shows the same move of the game (``data-version``) and none is
+    busy: one page read before its update arrived would show a card that has since moved (a
+    dragon placed face up, a gift received) next to another page read after it."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        states = [data(page) for page in pages]
+        if len({d.get("version") for d in states}) == 1 and all(d.get("busy") != "1"
+                                                                 for d in states):
+            return
+        time.sleep(0.02)
+    pytest.fail(f"the pages did not settle on one move: {[data(p) for p in pages]}")
+
+
 def check_secrets(pages: dict[int, Page], names: dict[int, str], watcher: Page) -> int:
     """Each seat's hand and unscored Fancy Dragons are on its own page and on no other.
     Returns how many secrets were checked (a seat may hold none at some moment: the deal is
     the server's secret, so the test cannot pick a seed where it never happens)."""
     checked = 0
+    same_moment([*pages.values(), watcher])
     for seat, page in pages.items():
         hand, fancy = secrets_of(page)
         checked += len(hand) + len(fancy)
