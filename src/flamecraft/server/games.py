@@ -42,10 +42,11 @@ from ..core.engine import (
     winners,
 )
 from ..core.errors import FlamecraftError, IllegalActionError
-from ..core.events import Event
+from ..core.events import Event, log_text
 from ..core.serialize import GameRecord
 from ..core.setup_game import new_game
 from ..core.state import GameState, Options
+from ..core.tr import N_
 from ..core.view import view
 from ..sessions import (
     BOT_NAMES,
@@ -56,6 +57,8 @@ from ..sessions import (
 )
 from .actions_json import event_things, legal_json
 from .botpool import BotLanes
+from .language import DEFAULT as DEFAULT_LANGUAGE
+from .language import game_tr, say
 from .names import check_seat_names, clean
 from .pubsub import Bus, make_bus
 from .settings import Settings
@@ -71,13 +74,32 @@ MAX_IDLE = 1000  # loaded games before the idle ones (open or finished, unwatche
 
 T = TypeVar("T")
 
+# "the game is already …" (starting a game that is not open), per status
+_STATUS_ALREADY = {RUNNING: N_("the game is already running"),
+                   FINISHED: N_("the game is already finished")}
+
 
 class GameError(Exception):
-    """A request that cannot be honoured; ``code`` is the protocol's error code."""
+    """A request that cannot be honoured; ``code`` is the protocol's error code (the same in
+    every language). ``message`` is a msgid of the ``web`` catalogue (marked ``N_``) with its
+    ``{placeholders}`` in ``params``: ``.message`` reads it in English, ``message_in(lang)``
+    in the client's language. ``error``: the engine or setup error it reports, whose own
+    words (the ``game`` catalogue) are the message."""
 
-    def __init__(self, code: str, message: str, status: int = 409):
-        super().__init__(message)
-        self.code, self.message, self.status = code, message, status
+    def __init__(self, code: str, message: str, status: int = 409, *,
+                 error: Exception | None = None, **params: Any):
+        english = message.format(**params) if params else message
+        super().__init__(english)
+        self.code, self.message, self.status = code, english, status
+        self.msgid, self.params, self.error = message, params, error
+
+    def message_in(self, lang: str) -> str:
+        """The message in ``lang`` (English: ``message``, byte for byte)."""
+        if lang == DEFAULT_LANGUAGE:
+            return self.message
+        if self.error is not None:
+            return error_text(self.error, game_tr(lang))
+        return say(lang, self.msgid, self.params)
 
 
 # ---------------------------------------------------------------- tokens
@@ -141,8 +163,11 @@ class Table:
         # Each event as JSON per reader: the actor, its gift's receiver, everyone else (None:
         # they see nothing). Built once: a state message carries the whole log, and is sent
         # after every move.
-        self.log_json: list[tuple[str, str | None, int, int]] = []
-        self._log_joined: dict[int | None, tuple[int, str]] = {}  # per seat: lines, joined
+        self.log_json: list[LogLine] = []
+        # the same in the other languages a client reads, made when first asked for
+        self.log_lang: dict[str, list[LogLine]] = {}
+        # per seat and language: lines, joined
+        self._log_joined: dict[tuple[int | None, str], tuple[int, str]] = {}
         self.undo: list[Snapshot] = []
         self.undo_seat = -1
         if row.status != OPEN:
@@ -161,8 +186,10 @@ class Table:
             try:
                 step = self.prepare(parse_action(self.state, row.text))
             except FlamecraftError as exc:
-                raise GameError("broken", f"game {self.row.id}: stored action {number} "
-                                f"({row.text!r}) no longer replays: {exc}", 500) from None
+                raise GameError("broken", N_("game {game}: stored action {number} ({action}) "
+                                             "no longer replays: {error}"), 500,
+                                game=self.row.id, number=number, action=repr(row.text),
+                                error=str(exc)) from None
             self.commit(step, row)
 
     def human(self, seat: int) -> bool:
@@ -190,25 +217,31 @@ class Table:
             self.undo.clear()
         self.actions.append(row)
         for e in step.events:
-            line = {"turn": e.turn, "player": e.seat, **event_things(e)}
-            actor, other = e.seen_by(e.seat), e.seen_by(None)
             self.log.append(e)
-            self.log_json.append((_dumps({**line, "text": actor}),
-                                  None if other is None else _dumps({**line, "text": other}),
-                                  e.seat, e.also))
+            self.log_json.append(log_line(e, DEFAULT_LANGUAGE))
         self.log_ends.append(len(self.log))
         self.state = after
 
-    def log_for(self, seat: int | None) -> str:
-        """The log as ``seat`` may read it, as a JSON array (joined once per line: the lines
-        only grow, except on undo, which starts the joining again)."""
-        done, joined = self._log_joined.get(seat, (0, ""))
+    def lines_in(self, lang: str) -> list[LogLine]:
+        """The log's lines as JSON in ``lang`` (English made at each commit, the others
+        brought up to date when asked for)."""
+        if lang == DEFAULT_LANGUAGE:
+            return self.log_json
+        lines = self.log_lang.setdefault(lang, [])
+        lines.extend(log_line(e, lang) for e in self.log[len(lines):])
+        return lines
+
+    def log_for(self, seat: int | None, lang: str = DEFAULT_LANGUAGE) -> str:
+        """The log as ``seat`` may read it in ``lang``, as a JSON array (joined once per line:
+        the lines only grow, except on undo, which starts the joining again)."""
+        lines = self.lines_in(lang)
+        done, joined = self._log_joined.get((seat, lang), (0, ""))
         new = [line for line in (full if seat is not None and seat in (p, also) else pub
-                                 for full, pub, p, also in self.log_json[done:])
+                                 for full, pub, p, also in lines[done:])
                if line is not None]
         if new:
             joined = joined + "," + ",".join(new) if joined else ",".join(new)
-        self._log_joined[seat] = (len(self.log_json), joined)
+        self._log_joined[(seat, lang)] = (len(lines), joined)
         return "[" + joined + "]"
 
     def can_undo(self, seat: int | None) -> bool:
@@ -224,11 +257,31 @@ class Table:
         del self.log_ends[snap.actions:]
         del self.log[snap.log:]
         del self.log_json[snap.log:]
+        for lines in self.log_lang.values():
+            del lines[snap.log:]
         self._log_joined.clear()
 
     def record(self) -> GameRecord:
         return GameRecord(self.row.options, self.row.seed, [a.text for a in self.actions],
                           self.row.result)
+
+
+# One log line as JSON per reader: the actor's, everyone else's (None: they see nothing),
+# the actor and the one other seat that reads the actor's line (the receiver of a gift).
+LogLine = tuple[str, str | None, int, int]
+
+
+def log_line(e: Event, lang: str) -> LogLine:
+    """An event's log line as each reader reads it in ``lang`` (core/events.py decides who
+    reads what; the translation only changes the words)."""
+    line = {"turn": e.turn, "player": e.seat, **event_things(e)}
+    if lang == DEFAULT_LANGUAGE:
+        actor, other = e.seen_by(e.seat), e.seen_by(None)
+    else:
+        tr = game_tr(lang)
+        actor, other = log_text(e, e.seat, tr), log_text(e, None, tr)
+    return (_dumps({**line, "text": actor}),
+            None if other is None else _dumps({**line, "text": other}), e.seat, e.also)
 
 
 def result_of(s: GameState) -> dict[str, Any]:
@@ -294,10 +347,12 @@ def _dumps(msg: dict[str, Any]) -> str:
 
 class Connection:
     """One WebSocket client of a game: its seat (None: a spectator), the token it came with
-    (to show its rematch link) and the messages waiting to be sent to it."""
+    (to show its rematch link), the language it reads (``language.py``) and the messages
+    waiting to be sent to it."""
 
-    def __init__(self, seat: int | None, token: str | None, queue_size: int):
-        self.seat, self.token = seat, token
+    def __init__(self, seat: int | None, token: str | None, queue_size: int,
+                 lang: str = DEFAULT_LANGUAGE):
+        self.seat, self.token, self.lang = seat, token, lang
         self.address: str | None = None  # the client's address, once admitted
         self.queue: asyncio.Queue[str] = asyncio.Queue()
         self.queue_size = max(1, queue_size)
@@ -309,8 +364,16 @@ class Connection:
             self.queue.get_nowait()
         self.queue.put_nowait(message)
 
-    def error(self, code: str, message: str) -> None:
-        self.push(json.dumps({"type": "error", "code": code, "message": message}))
+    def error(self, code: str, message: str, **params: Any) -> None:
+        """Sends an error: ``message`` is a msgid (marked ``N_``) read in this client's
+        language, its ``{placeholders}`` filled from ``params``."""
+        self.push(json.dumps({"type": "error", "code": code,
+                              "message": say(self.lang, message, params)}))
+
+    def failed(self, exc: GameError) -> None:
+        """Sends a GameError, in this client's language (its code unchanged)."""
+        self.push(json.dumps({"type": "error", "code": exc.code,
+                              "message": exc.message_in(self.lang)}))
 
 
 class Session:
@@ -322,7 +385,7 @@ class Session:
         self.conns: set[Connection] = set()
         self.bot_version = -1  # the version a bot move is scheduled for
         self.touched = time.time()  # the last change or connection (idle games leave)
-        self.messages: dict[int | None, str] = {}  # per seat, at this version
+        self.messages: dict[tuple[int | None, str], str] = {}  # per seat and language, now
         self.common: dict[str, Any] | None = None  # the part every seat shares, this version
         self.replay: list[GameState] | None = None
         self.hinting = asyncio.Lock()  # one hint computed at a time per game
@@ -471,7 +534,8 @@ class Games:
     async def need(self, game_id: str) -> Session:
         session = await self.get(game_id)
         if session is None:
-            raise GameError("not_found", f"there is no game {game_id!r}", 404)
+            raise GameError("not_found", N_("there is no game {game}"), 404,
+                            game=repr(game_id))
         return session
 
     def _heard(self, game_id: str, version: int) -> None:
@@ -520,13 +584,15 @@ class Games:
         spectators per game (a seat's own connection is never turned away by the latter)."""
         cap = self.settings.max_connections_per_address
         if self.addresses.get(address, 0) >= cap:
-            raise GameError("too_many", f"this address already has {cap} live connections "
-                            "open, the most allowed: close a tab or two", 429)
+            raise GameError("too_many", N_("this address already has {cap} live connections "
+                                           "open, the most allowed: close a tab or two"), 429,
+                            cap=cap)
         if conn.seat is None:
             watching = sum(1 for c in session.conns if c.seat is None)
             if watching >= self.settings.max_spectators:
-                raise GameError("too_many", "this game already has as many spectators as "
-                                f"it takes ({watching}): try again later", 429)
+                raise GameError("too_many", N_("this game already has as many spectators as "
+                                               "it takes ({watching}): try again later"), 429,
+                                watching=watching)
         conn.address = address
         self.addresses[address] = self.addresses.get(address, 0) + 1
         session.touched = time.time()
@@ -551,12 +617,12 @@ class Games:
         """Sends a connection the latest state, and then, once a rematch exists, a "rematch"
         message with the connection's own link to it."""
         seat = conn.seat
-        text = session.messages.get(seat)
+        text = session.messages.get((seat, conn.lang))
         if text is None:
             if session.common is None:
                 session.common = self._common(session.table)
-            text = session.messages[seat] = self._state_text(session.table, seat,
-                                                             session.common)
+            text = session.messages[(seat, conn.lang)] = self._state_text(
+                session.table, seat, session.common, conn.lang)
         rematch = session.table.row.rematch
         if rematch is None:
             conn.push(text)
@@ -587,22 +653,25 @@ class Games:
         }
 
     @staticmethod
-    def _state_text(t: Table, seat: int | None, common: dict[str, Any]) -> str:
-        """One seat's state message, as JSON text (the log spliced in already encoded)."""
+    def _state_text(t: Table, seat: int | None, common: dict[str, Any],
+                    lang: str = DEFAULT_LANGUAGE) -> str:
+        """One seat's state message in ``lang``, as JSON text (the log spliced in already
+        encoded). The language changes the words only, never what is shown."""
         s = t.state
         acting = (s is not None and common["live"] and seat is not None
                   and to_act(s) == seat)
+        tr = game_tr(lang)
         head = _dumps({
             **{k: v for k, v in common.items() if k != "live"},
             "seat": seat,
             # What is being decided is told to the seat deciding only: whether another seat
             # has a decision at all can depend on its hidden cards (core/events.py).
-            "choosing": describe_decision(s) if acting and s is not None else "",
+            "choosing": describe_decision(s, tr) if acting and s is not None else "",
             "view": view(s, seat) if s is not None else None,
-            "legal": legal_json(s) if acting and s is not None else [],
+            "legal": legal_json(s, tr) if acting and s is not None else [],
             "can_undo": t.can_undo(seat),
         })
-        return head[:-1] + ',"log":' + t.log_for(seat) + "}"
+        return head[:-1] + ',"log":' + t.log_for(seat, lang) + "}"
 
     # --- the lobby
 
@@ -617,21 +686,24 @@ class Games:
         gets a new token, and the answer holds that one alone. ``first_player``: a seat, or
         None for one drawn from the seed."""
         if not 1 <= len(seats) <= MAX_SEATS:
-            raise GameError("malformed", f"a game has 1 to {MAX_SEATS} seats, not {len(seats)}",
-                            400)
+            raise GameError("malformed", N_("a game has 1 to {most} seats, not {n}"), 400,
+                            most=MAX_SEATS, n=len(seats))
         if first_player is not None and not 0 <= first_player < len(seats):
-            raise GameError("malformed", f"first_player must be a seat from 0 to "
-                            f"{len(seats) - 1}, not {first_player}", 400)
+            raise GameError("malformed", N_("first_player must be a seat from 0 to {last}, "
+                                            "not {first}"), 400,
+                            last=len(seats) - 1, first=first_player)
         kinds, bots, names = [], [], []
         bot_names = iter(BOT_NAMES)
         for i, spec in enumerate(seats):
             kind = spec.get("kind", HUMAN)
             if kind not in (HUMAN, BOT):
-                raise GameError("malformed", f"seat {i}: kind must be 'human' or 'bot'", 400)
+                raise GameError("malformed", N_("seat {seat}: kind must be 'human' or 'bot'"),
+                                400, seat=i)
             bot = (spec.get("bot") or DEFAULT_OPPONENT) if kind == BOT else None
             if bot is not None and bot not in BOTS:
-                raise GameError("malformed", f"seat {i}: unknown bot {bot!r} (there are "
-                                f"{', '.join(sorted(BOTS))})", 400)
+                raise GameError("malformed", N_("seat {seat}: unknown bot {bot} (there are "
+                                                "{bots})"), 400,
+                                seat=i, bot=repr(bot), bots=", ".join(sorted(BOTS)))
             given = (spec.get("name") or "").strip()
             if not given:
                 humans = sum(1 for s in seats if s.get("kind", HUMAN) == HUMAN)
@@ -644,13 +716,14 @@ class Games:
             tidy = check_seat_names(names)
             game_name = clean(name or "", "the game name")
         except SetupError as exc:
-            raise GameError("malformed", str(exc), 400) from None
+            raise GameError("malformed", str(exc), 400, error=exc) from None
         if deck not in ("purple", "golden"):
-            raise GameError("malformed", "deck must be 'purple' or 'golden'", 400)
+            raise GameError("malformed", N_("deck must be 'purple' or 'golden'"), 400)
         if seed is not None and kinds.count(HUMAN) > 1:
-            raise GameError("malformed", "seed: a chosen seed is only for games with at most "
-                            "one person (with two or more, whoever knows it could work out "
-                            "everyone's cards); leave it out for a fair deal", 400)
+            raise GameError("malformed", N_("seed: a chosen seed is only for games with at "
+                                            "most one person (with two or more, whoever "
+                                            "knows it could work out everyone's cards); leave "
+                                            "it out for a fair deal"), 400)
         tokens: list[str | None] = []
         seat_rows = []
         for i, (kind, bot, seat_name) in enumerate(zip(kinds, bots, tidy, strict=True)):
@@ -706,11 +779,12 @@ class Games:
                     self._changed(session, local=True)
                     return new
                 await self._sync_locked(session)
-        raise GameError("busy", "the game is changing too fast; try again", 409)
+        raise GameError("busy", N_("the game is changing too fast; try again"), 409)
 
     def _check_token(self, row: GameRow, seat: int, token: str) -> None:
         if not token_ok(row, seat, token):
-            raise GameError("bad_token", f"this link does not let you play seat {seat}", 403)
+            raise GameError("bad_token", N_("this link does not let you play seat {seat}"), 403,
+                            seat=seat)
 
     async def join(self, game_id: str, seat: int, token: str, name: str | None) -> GameRow:
         session = await self.need(game_id)
@@ -720,17 +794,17 @@ class Games:
             try:
                 wanted = clean(name or "", f"the name {name!r}")
             except SetupError as exc:
-                raise GameError("malformed", str(exc), 400) from None
+                raise GameError("malformed", str(exc), 400, error=exc) from None
             seat_row = row.seats[seat]
             if wanted and wanted != seat_row.name:
                 if row.status != OPEN:
-                    raise GameError("illegal", "names are fixed once the game has started")
+                    raise GameError("illegal", N_("names are fixed once the game has started"))
                 names = [s.name for s in row.seats]
                 names[seat] = wanted
                 try:
                     tidy = check_seat_names(names)
                 except SetupError as exc:
-                    raise GameError("malformed", str(exc), 400) from None
+                    raise GameError("malformed", str(exc), 400, error=exc) from None
                 seat_row.name = tidy[seat]
                 row.options = replace(row.options, names=tidy)
             elif seat_row.joined:
@@ -761,10 +835,10 @@ class Games:
             self._check_token(row, seat, token)
             host = next(i for i, s in enumerate(row.seats) if s.kind == HUMAN)
             if seat != host:
-                raise GameError("bad_token", f"only the host (seat {host}) may start the game",
-                                403)
+                raise GameError("bad_token", N_("only the host (seat {host}) may start the game"),
+                                403, host=host)
             if row.status != OPEN:
-                raise GameError("illegal", f"the game is already {row.status}")
+                raise GameError("illegal", _STATUS_ALREADY[row.status])
             row.status = RUNNING
             return row
 
@@ -779,7 +853,8 @@ class Games:
         row = session.table.row
         self._check_token(row, seat, token)
         if row.status != FINISHED:
-            raise GameError("illegal", "a rematch can be asked for once the game is finished")
+            raise GameError("illegal", N_("a rematch can be asked for once the game is "
+                                          "finished"))
         if row.rematch is not None:
             new_id = row.rematch["game_id"]
             new = await self.need(new_id)
@@ -814,11 +889,12 @@ class Games:
         await self._detached(self._act(session, seat, version, index, typed))
 
     @staticmethod
-    def _live_state(t: Table, over: str = "the game is over") -> GameState:
-        """The state of a game in play, or the error that it has not started or is over."""
+    def _live_state(t: Table, over: str = N_("the game is over")) -> GameState:
+        """The state of a game in play, or the error that it has not started or is over
+        (``over``: a msgid)."""
         s = t.state
         if t.row.status == OPEN or s is None:
-            raise GameError("illegal", "the game has not started yet")
+            raise GameError("illegal", N_("the game has not started yet"))
         if t.row.status == FINISHED or s.over:
             raise GameError("illegal", over)
         return s
@@ -827,14 +903,15 @@ class Games:
         t = session.table
         s = self._live_state(t)
         if seat is None:
-            raise GameError("out_of_turn", "you are watching: spectators cannot act")
+            raise GameError("out_of_turn", N_("you are watching: spectators cannot act"))
         if version != session.version:
-            raise GameError("stale", f"the table changed (you saw version {version}, it is "
-                            f"now {session.version}): look again and choose anew")
+            raise GameError("stale", N_("the table changed (you saw version {seen}, it is now "
+                                        "{now}): look again and choose anew"),
+                            seen=version, now=session.version)
         p = to_act(s)
         if p != seat:
-            raise GameError("out_of_turn", f"it is {t.row.seats[p].name}'s turn to choose, "
-                            "not yours")
+            raise GameError("out_of_turn", N_("it is {name}'s turn to choose, not yours"),
+                            name=t.row.seats[p].name)
         return s
 
     async def _act(self, session: Session, seat: int | None, version: int,
@@ -844,14 +921,15 @@ class Games:
             actions = legal_actions(s)
             if index is not None:
                 if not 0 <= index < len(actions):
-                    raise GameError("illegal", f"there is no choice number {index}: there "
-                                    f"are {len(actions)} (0–{len(actions) - 1})")
+                    raise GameError("illegal", N_("there is no choice number {index}: there "
+                                                  "are {n} (0–{last})"),
+                                    index=index, n=len(actions), last=len(actions) - 1)
                 action = actions[index]
             else:
                 try:
                     action = parse_action(s, typed or "")
                 except IllegalActionError as exc:
-                    raise GameError("illegal", str(exc)) from None
+                    raise GameError("illegal", str(exc), error=exc) from None
             await self._commit(session, session.table.prepare(action))
 
     async def _commit(self, session: Session, step: Step) -> None:
@@ -865,7 +943,8 @@ class Games:
         action = ActionRow(len(t.actions), step.seat, step.full, row.version)
         if not await self.db(lambda st: st.append_action(row, expected, action)):
             await self._sync_locked(session)
-            raise GameError("stale", "another move was made first: look again and choose anew")
+            raise GameError("stale", N_("another move was made first: look again and choose "
+                                        "anew"))
         t.commit(step, action)
         t.row = row
         self._changed(session, local=True)
@@ -878,16 +957,17 @@ class Games:
             self._check_turn(session, seat, version)
             t = session.table
             if not t.can_undo(seat):
-                raise GameError("illegal", "nothing to undo: undo goes back only within your "
-                                "own turn, and not past a card drawn from a hidden deck, a "
-                                "Shop turned face up, a Fancy Dragon revealed or a shuffle")
+                raise GameError("illegal", N_("nothing to undo: undo goes back only within "
+                                              "your own turn, and not past a card drawn from a "
+                                              "hidden deck, a Shop turned face up, a Fancy "
+                                              "Dragon revealed or a shuffle"))
             keep = t.undo[-1].actions
             expected = session.version
             row = t.row.copy()
             row.version = expected + 1
             if not await self.db(lambda st: st.truncate_actions(row, expected, keep)):
                 await self._sync_locked(session)
-                raise GameError("stale", "another move was made first: look again")
+                raise GameError("stale", N_("another move was made first: look again"))
             t.rewind()
             t.row = row
             self._changed(session, local=True)
@@ -941,13 +1021,13 @@ class Games:
         t = session.table
         self._check_token(t.row, seat, token)
         if not t.row.hints:
-            raise GameError("hints_off", "the host turned hints off for this game", 403)
+            raise GameError("hints_off", N_("the host turned hints off for this game"), 403)
         async with session.hinting:
             t = session.table
-            s = self._live_state(t, "the game is over: there is nothing to hint")
+            s = self._live_state(t, N_("the game is over: there is nothing to hint"))
             if to_act(s) != seat:
-                raise GameError("out_of_turn", "hints are for the choice you are making "
-                                "now, and it is not your turn to choose")
+                raise GameError("out_of_turn", N_("hints are for the choice you are making "
+                                                  "now, and it is not your turn to choose"))
             version = session.version
             if session.hinted is not None and session.hinted[0] == version:
                 return session.hinted[1]
@@ -965,8 +1045,8 @@ class Games:
         loaded game, in the search lane; the asks while it is computed wait for it."""
         session = await self.need(game_id)
         if session.table.row.status != FINISHED:
-            raise GameError("not_finished", "a review is available once the game is "
-                            "finished (it shows every seat's cards)")
+            raise GameError("not_finished", N_("a review is available once the game is "
+                                               "finished (it shows every seat's cards)"))
         if session.review is None or (session.review.done()
                                       and session.review.exception() is not None):
             record = session.table.record()

@@ -6,7 +6,8 @@
 
 import { Attention } from "./attention.js";
 import { Catalog } from "./cards.js";
-import { api, fill, h } from "./dom.js";
+import { api, fill, h, languageSwitch } from "./dom.js";
+import { language, loadLanguage, t } from "./i18n.js";
 import { Live } from "./live.js";
 import {
   forgetOtherLinks, forgetSeat, rememberLinks, rememberSeat, showLobby, waitingRoom,
@@ -18,22 +19,23 @@ import { Table } from "./table.js";
 const root = document.getElementById("app");
 
 function problem(text) {
-  fill(root, h("header", { class: "topbar" }, h("a", { class: "brand", href: "/" }, "Flamecraft")),
-    h("main", { class: "waiting" }, h("p", { class: "error", role: "alert" }, text),
-      h("p", {}, h("a", { href: "/" }, "← Back to the lobby"))));
+  fill(root, h("header", { class: "topbar" }, h("a", { class: "brand", href: "/" }, "Flamecraft"),
+    languageSwitch()),
+  h("main", { class: "waiting" }, h("p", { class: "error", role: "alert" }, text),
+    h("p", {}, h("a", { href: "/" }, t("← Back to the lobby")))));
 }
 
 async function showGame(gameId, params) {
   const seatText = params.get("seat");
   const token = params.get("token");
   const seat = seatText !== null && token ? Number(seatText) : null;
-  fill(root, h("p", { class: "loading" }, "Loading the game…"));
+  fill(root, h("p", { class: "loading" }, t("Loading the game…")));
   let cat;
   let info;
   try {
     [cat, info] = await Promise.all([Catalog.load(), api("GET", `/api/games/${gameId}`)]);
   } catch (err) {
-    problem(`This game cannot be opened: ${err.message}`);
+    problem(t("This game cannot be opened: {error}", { error: err.message }));
     return;
   }
   if (params.get("replay")) {
@@ -47,7 +49,7 @@ async function showGame(gameId, params) {
 
 function startTable(cat, info, seat, token) {
   const gameId = info.game_id;
-  fill(root, h("p", { class: "loading" }, "Connecting to the table…"));
+  fill(root, h("p", { class: "loading" }, t("Connecting to the table…")));
   let live = null;
   let table = null;
   // the review of the finished game (GET /api/games/{id}/review), once asked for
@@ -64,12 +66,12 @@ function startTable(cat, info, seat, token) {
   };
   const finishedButtons = () => h("div", { class: "choices" },
     seat !== null ? h("button", { class: "choice primary", onclick: () => rematch(gameId, seat, token, table) },
-      "Play again") : null,
-    h("a", { class: "button", href: `/play/${gameId}?replay=1` }, "Watch the replay"),
+      t("Play again")) : null,
+    h("a", { class: "button", href: `/play/${gameId}?replay=1` }, t("Watch the replay")),
     review ? null : h("button", { class: "choice review-button", onclick: askReview,
-      title: "Every decision valued by a bot, the biggest mistakes, and the win chances" },
-    "Review"),
-    h("a", { class: "button", href: "/" }, "Back to the lobby"));
+      title: t("Every decision valued by a bot, the biggest mistakes, and the win chances") },
+    t("Review")),
+    h("a", { class: "button", href: "/" }, t("Back to the lobby")));
   const attention = new Attention();
   let remembered = false;
   table = new Table(root, cat, {
@@ -84,7 +86,7 @@ function startTable(cat, info, seat, token) {
     onUpdate: (t) => attention.update(t.myTurn),
   });
   const protocols = seat !== null ? ["flamecraft", `flamecraft-seat.${seat}.${token}`] : [];
-  live = new Live(`/ws/games/${gameId}`, protocols, (msg) => {
+  live = new Live(`/ws/games/${gameId}?lang=${language()}`, protocols, (msg) => {
     if (msg.type === "state") {
       if (msg.rematch && msg.rematch.link) table.rematchLink = msg.rematch.link;
       if (!remembered && seat !== null && msg.seat === seat) {
@@ -98,11 +100,11 @@ function startTable(cat, info, seat, token) {
       if (["bad_token", "not_found", "too_many"].includes(msg.code)) live.stop();
       if (["bad_token", "not_found"].includes(msg.code) && seat !== null) forgetSeat(gameId, seat);
       if (table.msg) table.showError(msg);
-      else if (msg.code === "too_many") problem(`This table cannot be opened now: ${msg.message}`);
-      else problem(`This link does not open a seat: ${msg.message || msg.code}`);
+      else if (msg.code === "too_many") problem(t("This table cannot be opened now: {error}", { error: msg.message }));
+      else problem(t("This link does not open a seat: {error}", { error: msg.message || msg.code }));
     } else if (msg.type === "rematch" && msg.link) {
-      table.setNotice("A new game was set up with the same seats: press “Play again” to "
-        + "take your seat in it (your link to this game opens it too).", "info");
+      table.setNotice(t("A new game was set up with the same seats: press “Play again” to "
+        + "take your seat in it (your link to this game opens it too)."), "info");
       table.rematchLink = msg.link;
     }
   }, (status, detail) => table.setConnection(status, detail));
@@ -122,7 +124,7 @@ async function rematch(gameId, seat, token, table) {
     const mine = created.seats.find((s) => s.seat === seat && s.token);
     location.href = mine ? mine.link : created.spectate || `/play/${created.game_id}`;
   } catch (err) {
-    table.setNotice(`A new game could not be set up: ${err.message}`, "error");
+    table.setNotice(t("A new game could not be set up: {error}", { error: err.message }), "error");
   }
 }
 
@@ -145,11 +147,14 @@ function pageParams() {
   return params;
 }
 
+// the catalogue of the chosen language first: everything below draws in it
+await loadLanguage();
 const match = location.pathname.match(/^\/play\/([^/]+)\/?$/);
 if (match) {
   showGame(decodeURIComponent(match[1]), pageParams());
   // a link of another seat of this same game, opened in this tab, changes only the fragment
   window.addEventListener("hashchange", () => location.reload());
 } else {
-  showLobby(root).catch((err) => problem(`The lobby could not be loaded: ${err.message}`));
+  showLobby(root).catch((err) => problem(t("The lobby could not be loaded: {error}",
+    { error: err.message })));
 }

@@ -2,8 +2,9 @@
 // Flamecraft"), so a player in another tab sees it; an optional short sound (off unless
 // turned on, remembered in this browser) says it too.
 
+import { t } from "./i18n.js";
+
 const TITLE = "Flamecraft";
-const MINE = "● Your turn — Flamecraft";
 const SOUND_KEY = "flamecraft-sound";
 const FLAME = "M8 1C9 5 13 6 13 10a5 5 0 0 1-10 0c0-2 1-3 2-4 0 2 1 3 2 3C7 6 6 4 8 1z";
 
@@ -44,7 +45,7 @@ export class Attention {
     if (mine === this.mine) return;
     const came = mine && this.mine !== null;
     this.mine = mine;
-    document.title = mine ? MINE : TITLE;
+    document.title = mine ? t("● Your turn — Flamecraft") : TITLE;
     let link = document.querySelector("link[rel~='icon']");
     if (!link) {
       link = document.createElement("link");

@@ -2,12 +2,21 @@
 // Every icon carries a letter or symbol as well as a colour, so nothing depends on colour alone.
 
 import { api, h } from "./dom.js";
+import { N_, t } from "./i18n.js";
 
 export const GOODS = ["BREAD", "MEAT", "IRON", "POTION", "CRYSTAL", "PLANT"];
-export const GOOD_NAMES = {
-  BREAD: "Bread", MEAT: "Meat", IRON: "Iron", POTION: "Potion", CRYSTAL: "Crystal",
-  PLANT: "Plant", COIN: "Coin", RAINBOW: "any Good", DRAGON: "Artisan Dragon", ANY: "any dragon",
+// (in English: each shown through goodName(), in the page's language)
+const GOOD_WORDS = {
+  BREAD: N_("Bread"), MEAT: N_("Meat"), IRON: N_("Iron"), POTION: N_("Potion"),
+  CRYSTAL: N_("Crystal"), PLANT: N_("Plant"), COIN: N_("Coin"), RAINBOW: N_("any Good"),
+  DRAGON: N_("Artisan Dragon"), ANY: N_("any dragon"),
 };
+
+/** A Good's (or Coin's, or a slot icon's) name in the page's language. */
+export function goodName(key) {
+  const k = String(key).toUpperCase();
+  return GOOD_WORDS[k] ? t(GOOD_WORDS[k]) : k;
+}
 const ICON_TEXT = {
   BREAD: "Br", MEAT: "Me", IRON: "Ir", POTION: "Po", CRYSTAL: "Cr", PLANT: "Pl",
   COIN: "¢", RAINBOW: "★", ANY: "★", DRAGON: "Dr",
@@ -16,20 +25,20 @@ const ICON_TEXT = {
 // Published fire-up abilities: every Artisan Dragon of one type shares one (rules, Artisan
 // Dragon Abilities). The catalog does not carry them, so they are written out here.
 export const FIRE_UP = {
-  BREAD: "Draw 1 Artisan Dragon: any face-up dragon in the Park, or the top of the deck.",
-  MEAT: "Place an Artisan Dragon from your hand on any empty matching slot in Town and gain "
-    + "the slot's reward.",
-  IRON: "Gain 2 of one Good produced by this Shop or by an Artisan Dragon here.",
-  POTION: "Swap this dragon with another Artisan Dragon in Town, then fire up the dragon "
-    + "that arrived here.",
-  CRYSTAL: "Gain any 3 different Goods.",
-  PLANT: "Gift 1 Good to another player, then gain 2 Reputation.",
+  BREAD: N_("Draw 1 Artisan Dragon: any face-up dragon in the Park, or the top of the deck."),
+  MEAT: N_("Place an Artisan Dragon from your hand on any empty matching slot in Town and gain "
+    + "the slot's reward."),
+  IRON: N_("Gain 2 of one Good produced by this Shop or by an Artisan Dragon here."),
+  POTION: N_("Swap this dragon with another Artisan Dragon in Town, then fire up the dragon "
+    + "that arrived here."),
+  CRYSTAL: N_("Gain any 3 different Goods."),
+  PLANT: N_("Gift 1 Good to another player, then gain 2 Reputation."),
 };
 
 export const SOURCE_LABELS = {
-  slots: "Dragon slots", enchantments: "Enchantments", sun_dragons: "Sun Dragons",
-  moon_dragons: "Moon Dragons", gifts: "Gifts", abilities: "Abilities", coins: "Leftover Coins",
-  companions: "Companions", achievements: "Achievements",
+  slots: N_("Dragon slots"), enchantments: N_("Enchantments"), sun_dragons: N_("Sun Dragons"),
+  moon_dragons: N_("Moon Dragons"), gifts: N_("Gifts"), abilities: N_("Abilities"),
+  coins: N_("Leftover Coins"), companions: N_("Companions"), achievements: N_("Achievements"),
 };
 
 // Seat markers: a distinct shape per seat, so tokens are told apart without colour.
@@ -62,7 +71,7 @@ export class Catalog {
 /** A Good / Coin / Rainbow / Dragon icon: letter or symbol, colour, and a spoken name. */
 export function icon(key, extra = "") {
   const k = String(key).toUpperCase();
-  const name = GOOD_NAMES[k] || k;
+  const name = goodName(k);
   return h("span", { class: `icon icon-${k} ${extra}`, title: name, "aria-label": name,
     role: "img" }, ICON_TEXT[k] || k.slice(0, 2));
 }
@@ -71,33 +80,42 @@ export function icon(key, extra = "") {
 export function rewardIcons(reward) {
   const out = [];
   if (!reward) return out;
-  if (reward.rep) out.push(h("span", { class: "rw rw-rep", title: `${reward.rep} Reputation` },
-    `♥${reward.rep}`));
-  if (reward.coins) out.push(h("span", { class: "rw rw-coin", title: `${reward.coins} Coin(s)` },
-    `¢${reward.coins}`));
+  if (reward.rep) out.push(h("span", { class: "rw rw-rep",
+    title: t("{n} Reputation", { n: reward.rep }) }, `♥${reward.rep}`));
+  if (reward.coins) out.push(h("span", { class: "rw rw-coin",
+    title: t("{n} Coin(s)", { n: reward.coins }) }, `¢${reward.coins}`));
   if (reward.artisan) out.push(h("span", { class: "rw rw-art",
-    title: `draw ${reward.artisan} Artisan Dragon(s)` }, `+${reward.artisan}Dr`));
+    title: t("draw {n} Artisan Dragon(s)", { n: reward.artisan }) },
+  `+${reward.artisan}${t("Dr")}`));
   if (reward.fancy) out.push(h("span", { class: "rw rw-fancy",
-    title: `draw ${reward.fancy} Fancy Dragon(s)` }, `+${reward.fancy}F`));
+    title: t("draw {n} Fancy Dragon(s)", { n: reward.fancy }) }, `+${reward.fancy}${t("F")}`));
   if (reward.good_choice) out.push(h("span", { class: "rw rw-any",
-    title: `${reward.good_choice} Good(s) of your choice` }, `★${reward.good_choice}`));
+    title: t("{n} Good(s) of your choice", { n: reward.good_choice }) },
+  `★${reward.good_choice}`));
   return out;
 }
 
 export function rewardText(reward) {
-  if (!reward) return "nothing";
+  if (!reward) return t("nothing");
   const parts = [];
-  if (reward.rep) parts.push(`${reward.rep} Reputation`);
-  if (reward.coins) parts.push(`${reward.coins} Coin${reward.coins > 1 ? "s" : ""}`);
-  if (reward.artisan) parts.push(`draw ${reward.artisan} Artisan Dragon${reward.artisan > 1 ? "s" : ""}`);
-  if (reward.fancy) parts.push(`draw ${reward.fancy} Fancy Dragon${reward.fancy > 1 ? "s" : ""}`);
-  if (reward.good_choice) parts.push(`${reward.good_choice} Good(s) of your choice`);
-  return parts.length ? parts.join(" + ") : "nothing";
+  if (reward.rep) parts.push(t("{n} Reputation", { n: reward.rep }));
+  if (reward.coins) parts.push(reward.coins === 1 ? t("{n} Coin", { n: 1 })
+    : t("{n} Coins", { n: reward.coins }));
+  if (reward.artisan) {
+    parts.push(reward.artisan === 1 ? t("draw {n} Artisan Dragon", { n: 1 })
+      : t("draw {n} Artisan Dragons", { n: reward.artisan }));
+  }
+  if (reward.fancy) {
+    parts.push(reward.fancy === 1 ? t("draw {n} Fancy Dragon", { n: 1 })
+      : t("draw {n} Fancy Dragons", { n: reward.fancy }));
+  }
+  if (reward.good_choice) parts.push(t("{n} Good(s) of your choice", { n: reward.good_choice }));
+  return parts.length ? parts.join(" + ") : t("nothing");
 }
 
 export function costText(cost) {
   return Object.entries(cost || {}).filter(([, n]) => n)
-    .map(([g, n]) => `${n} ${GOOD_NAMES[g] || g}`).join(", ") || "nothing";
+    .map(([g, n]) => t("{n} {good}", { n, good: goodName(g) })).join(t(", ")) || t("nothing");
 }
 
 function costIcons(cost) {
@@ -122,49 +140,55 @@ export function details(cat, kind, id) {
     const card = cat.artisans[id];
     const type = cat.artisanType(id);
     return { title: card ? card.name : id,
-      lines: [`Artisan Dragon · ${GOOD_NAMES[type] || type}`, `Fire up: ${FIRE_UP[type] || "?"}`,
-        `Gathering at its Shop gives 1 ${GOOD_NAMES[type] || type}.`] };
+      lines: [t("Artisan Dragon · {type}", { type: goodName(type) }),
+        t("Fire up: {ability}", { ability: FIRE_UP[type] ? t(FIRE_UP[type]) : "?" }),
+        t("Gathering at its Shop gives 1 {good}.", { good: goodName(type) })] };
   }
   if (kind === "shop") {
     const card = cat.shops[id];
-    if (!card) return { title: "Face-down Shop", lines: ["It is flipped at the end of the turn."] };
-    const lines = [`Shop · gives ${GOOD_NAMES[card.icon] || card.icon} when you Gather here.`];
+    if (!card) {
+      return { title: t("Face-down Shop"), lines: [t("It is flipped at the end of the turn.")] };
+    }
+    const lines = [t("Shop · gives {good} when you Gather here.", { good: goodName(card.icon) })];
     (card.slots || []).forEach((slot, i) => {
-      lines.push(`Slot ${i + 1}: takes ${acceptsOf(slot).map((a) => GOOD_NAMES[a] || a).join(" or ")}`
-        + ` dragons; reward: ${rewardText(slot.reward)}.`);
+      lines.push(t("Slot {slot}: takes {types} dragons; reward: {reward}.", { slot: i + 1,
+        types: acceptsOf(slot).map(goodName).join(t(" or ")), reward: rewardText(slot.reward) }));
     });
-    lines.push(card.ability_name ? `Ability (Gather only) — ${card.ability_name}: ${card.ability_text}`
-      : "No Shop ability (starter Shop).");
-    if (card.icon === "DRAGON" || card.icon === "COIN") lines.push("Cannot be Enchanted.");
+    lines.push(card.ability_name ? t("Ability (Gather only) — {name}: {text}",
+      { name: card.ability_name, text: card.ability_text })
+      : t("No Shop ability (starter Shop)."));
+    if (card.icon === "DRAGON" || card.icon === "COIN") lines.push(t("Cannot be Enchanted."));
     return { title: card.name, lines };
   }
   if (kind === "ench") {
     const card = cat.enchantments[id];
     if (!card) return { title: id, lines: [] };
-    const lines = [`Enchantment · cast on a ${GOOD_NAMES[card.icon] || card.icon} or rainbow Shop.`];
+    const lines = [t("Enchantment · cast on a {good} or rainbow Shop.",
+      { good: goodName(card.icon) })];
     if (card.set_cost) {
-      lines.push(`Cost per set: ${costText(setCost(card))}; Reputation for 1, 2, … sets: `
-        + `${(card.rep_by_sets || []).join(", ")}.`);
-    } else lines.push(`Cost: ${costText(card.cost)}.`);
-    lines.push(card.no_coins ? "Coins may NOT be spent on it." : "Coins may stand in for any Good.");
-    lines.push(`Reward: ${rewardText(card.reward)}.`);
+      lines.push(t("Cost per set: {cost}; Reputation for 1, 2, … sets: {reps}.",
+        { cost: costText(setCost(card)), reps: (card.rep_by_sets || []).join(", ") }));
+    } else lines.push(t("Cost: {cost}.", { cost: costText(card.cost) }));
+    lines.push(card.no_coins ? t("Coins may NOT be spent on it.")
+      : t("Coins may stand in for any Good."));
+    lines.push(t("Reward: {reward}.", { reward: rewardText(card.reward) }));
     return { title: card.name, lines };
   }
   if (kind === "fancy") {
     const card = cat.fancies[id];
     if (!card) return { title: id, lines: [] };
     return { title: card.name, lines: [
-      card.sun ? "☀ Sun Dragon: reveal it on your turn once its goal is met."
-        : "☾ Moon Dragon: scored at the end of the game if its goal is met.", card.text] };
+      card.sun ? t("☀ Sun Dragon: reveal it on your turn once its goal is met.")
+        : t("☾ Moon Dragon: scored at the end of the game if its goal is met."), card.text] };
   }
   if (kind === "companion") {
     const card = cat.companions[id];
-    return { title: card ? card.name : id, lines: ["Companion", card ? card.text : ""] };
+    return { title: card ? card.name : id, lines: [t("Companion"), card ? card.text : ""] };
   }
   if (kind === "supply" || kind === "good") {
-    return { title: GOOD_NAMES[id] || id, lines: [id === "COIN"
-      ? "Coins stand in for any Good when paying or gifting; 1 Reputation each at the end."
-      : "A Good. You may keep at most 7 of each."] };
+    return { title: goodName(id), lines: [id === "COIN"
+      ? t("Coins stand in for any Good when paying or gifting; 1 Reputation each at the end.")
+      : t("A Good. You may keep at most 7 of each.")] };
   }
   return { title: id, lines: [] };
 }
@@ -182,8 +206,8 @@ export function enchCard(cat, id, extra = {}) {
   const card = cat.enchantments[id] || { name: id, icon: "RAINBOW" };
   const body = [];
   if (card.set_cost) {
-    body.push(h("div", { class: "ench-cost" }, "per set: ", costIcons(setCost(card))));
-    body.push(h("div", { class: "ench-reward" }, "♥ by sets ", (card.rep_by_sets || []).join("/"),
+    body.push(h("div", { class: "ench-cost" }, t("per set: "), costIcons(setCost(card))));
+    body.push(h("div", { class: "ench-reward" }, t("♥ by sets "), (card.rep_by_sets || []).join("/"),
       " ", rewardIcons(card.reward)));
   } else {
     body.push(h("div", { class: "ench-cost" }, costIcons(card.cost)));
@@ -191,7 +215,7 @@ export function enchCard(cat, id, extra = {}) {
   }
   return h("div", { class: "card ench", ...extra },
     h("div", { class: "card-head" }, icon(card.icon), h("span", { class: "name" }, card.name),
-      card.no_coins ? h("span", { class: "nocoin", title: "Coins may not be spent" }, "⊘¢") : null),
+      card.no_coins ? h("span", { class: "nocoin", title: t("Coins may not be spent") }, "⊘¢") : null),
     body);
 }
 
@@ -201,12 +225,12 @@ export function fancyCard(cat, id, extra = {}, scored = false, now = undefined) 
   // `now`: what the goal would pay at this moment (your own unscored dragons only).
   const met = now === undefined ? null
     : h("span", { class: `tag ${now > 0 ? "met" : "unmet"}` },
-      now > 0 ? `✓ met: ${now} Rep now` : "✗ not met yet");
+      now > 0 ? t("✓ met: {n} Rep now", { n: now }) : t("✗ not met yet"));
   return h("div", { class: `card fancy ${card.sun ? "sun" : "moon"}${scored ? " scored" : ""}`, ...extra },
     h("div", { class: "card-head" },
-      h("span", { class: "fancy-kind", title: card.sun ? "Sun Dragon" : "Moon Dragon" },
+      h("span", { class: "fancy-kind", title: card.sun ? t("Sun Dragon") : t("Moon Dragon") },
         card.sun ? "☀" : "☾"),
-      h("span", { class: "name" }, card.name), scored ? h("span", { class: "tag" }, "scored") : null,
+      h("span", { class: "name" }, card.name), scored ? h("span", { class: "tag" }, t("scored")) : null,
       met),
     h("div", { class: "fancy-text" }, card.text));
 }

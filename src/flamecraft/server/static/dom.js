@@ -1,6 +1,8 @@
 // Tiny DOM helpers. Everything the page shows is built with textContent, never innerHTML,
 // so a player's name or a server message can never inject markup.
 
+import { LANGUAGES, language, setLanguage, t } from "./i18n.js";
+
 /** Builds an element: h("div", {class: "x", onclick: f}, "text", child, [more, children]). */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -36,7 +38,8 @@ export function fill(el, ...children) {
 
 /** Fetches JSON; throws an Error whose message is the server's one clear sentence. */
 export async function api(method, path, body) {
-  const init = { method, headers: {} };
+  // the server answers in the page's language (its error messages, and the texts it builds)
+  const init = { method, headers: { "Accept-Language": language() } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -45,7 +48,7 @@ export async function api(method, path, body) {
   try {
     response = await fetch(path, init);
   } catch {
-    throw new Error("The server cannot be reached. Check your connection and try again.");
+    throw new Error(t("The server cannot be reached. Check your connection and try again."));
   }
   let data = null;
   try {
@@ -57,7 +60,7 @@ export async function api(method, path, body) {
     const detail = data && (data.message || data.detail);
     const text = typeof detail === "string" ? detail
       : Array.isArray(detail) ? detail.map((d) => d.msg || String(d)).join("; ")
-      : `The server answered ${response.status}.`;
+      : t("The server answered {status}.", { status: response.status });
     throw new Error(text);
   }
   return data;
@@ -71,4 +74,14 @@ export async function copyText(text) {
   } catch {
     return false;
   }
+}
+
+/** The EN / 日本語 switch (the lobby's and the table's top bar): the chosen language is
+ * pressed; the other reloads the page in it. */
+export function languageSwitch() {
+  return h("span", { class: "lang-switch", role: "group", "aria-label": t("Language") },
+    LANGUAGES.map(([code, name]) => h("button", {
+      type: "button", class: "link lang", lang: code, "aria-pressed": String(code === language()),
+      dataset: { lang: code },
+      onclick: () => { if (code !== language()) setLanguage(code); } }, name)));
 }

@@ -1,7 +1,8 @@
 // The lobby: create a game (seats, deck, Companions, a name), share invite links, see the
 // open, running and finished games; and the waiting room of one game before it starts.
 
-import { api, copyText, fill, h } from "./dom.js";
+import { api, copyText, fill, h, languageSwitch } from "./dom.js";
+import { t } from "./i18n.js";
 import { SEAT_MARKS } from "./cards.js";
 
 const FALLBACK_BOTS = { ladder: [{ name: "random", about: "" }], default: "random" };
@@ -104,14 +105,14 @@ function absolute(link) {
 
 function linkRow(label, link) {
   const input = h("input", { class: "link-input", readonly: true, value: absolute(link),
-    "aria-label": `Invite link for ${label}`, onfocus: (e) => e.target.select() });
+    "aria-label": t("Invite link for {seat}", { seat: label }), onfocus: (e) => e.target.select() });
   const status = h("span", { class: "copied", "aria-live": "polite" });
   return h("div", { class: "link-row" }, h("span", { class: "link-label" }, label), input,
     h("button", { type: "button", onclick: async () => {
       const ok = await copyText(input.value);
       if (!ok) input.select();
-      fill(status, ok ? "copied" : "press Ctrl+C");
-    } }, "Copy"), status);
+      fill(status, ok ? t("copied") : t("press Ctrl+C"));
+    } }, t("Copy")), status);
 }
 
 /** The lobby page. */
@@ -129,49 +130,53 @@ export async function showLobby(root) {
     }));
     const n = Number(count.value);
     fill(seatsBox, Array.from({ length: n }, (_, i) => {
-      const prev = old[i] || { name: i === 0 ? "You" : `Bot ${i}`, kind: i === 0 ? "human" : "bot",
+      const prev = old[i] || { name: i === 0 ? t("You") : t("Bot {n}", { n: i }),
+        kind: i === 0 ? "human" : "bot",
         bot: defaultBot };
       // strongest first, each with its few words; the default is the strongest quick one
-      const bot = h("select", { class: "seat-bot", "aria-label": `Seat ${i + 1} bot strength`,
-        title: "Bot strength",
+      const bot = h("select", { class: "seat-bot",
+        "aria-label": t("Seat {n} bot strength", { n: i + 1 }), title: t("Bot strength"),
         hidden: prev.kind !== "bot" }, ladder.map((b) => h("option", { value: b.name,
         selected: b.name === prev.bot }, b.about ? `${b.name} — ${b.about}` : b.name)));
-      const kind = h("select", { class: "seat-kind", "aria-label": `Seat ${i + 1} player`,
+      const kind = h("select", { class: "seat-kind",
+        "aria-label": t("Seat {n} player", { n: i + 1 }),
         onchange: (e) => { bot.hidden = e.target.value !== "bot"; } },
-      h("option", { value: "human", selected: prev.kind === "human" }, "Person"),
-      h("option", { value: "bot", selected: prev.kind === "bot" }, "Bot"));
+      h("option", { value: "human", selected: prev.kind === "human" }, t("Person")),
+      h("option", { value: "bot", selected: prev.kind === "bot" }, t("Bot")));
       return h("div", { class: "seat-row" },
         h("span", { class: "seat-mark", "aria-hidden": "true" }, SEAT_MARKS[i]),
         h("input", { class: "seat-name", value: prev.name, maxlength: 24,
-          "aria-label": `Seat ${i + 1} name`, placeholder: `Seat ${i + 1}` }),
+          "aria-label": t("Seat {n} name", { n: i + 1 }),
+          placeholder: t("Seat {n}", { n: i + 1 }) }),
         kind, bot);
     }));
   };
   count.addEventListener("change", drawSeats);
   drawSeats();
 
-  const form = h("form", { class: "create", "aria-label": "New game" },
-    h("h2", {}, "New game"),
-    h("label", { class: "field" }, "Name ", h("input", { name: "name", id: "game-name",
-      value: "Flamecraft game", maxlength: 40 })),
-    h("label", { class: "field" }, "Players ", count),
-    h("p", { class: "muted small" }, "Each seat: a name, a person or a bot, and the bot's strength."),
+  const form = h("form", { class: "create", "aria-label": t("New game") },
+    h("h2", {}, t("New game")),
+    h("label", { class: "field" }, t("Name "), h("input", { name: "name", id: "game-name",
+      value: t("Flamecraft game"), maxlength: 40 })),
+    h("label", { class: "field" }, t("Players "), count),
+    h("p", { class: "muted small" },
+      t("Each seat: a name, a person or a bot, and the bot's strength.")),
     seatsBox,
-    h("fieldset", { class: "field" }, h("legend", {}, "Enchantment deck"),
+    h("fieldset", { class: "field" }, h("legend", {}, t("Enchantment deck")),
       h("label", {}, h("input", { type: "radio", name: "deck", value: "purple", checked: true }),
-        " Purple (first game)"),
-      h("label", {}, h("input", { type: "radio", name: "deck", value: "golden" }), " Golden")),
+        t(" Purple (first game)")),
+      h("label", {}, h("input", { type: "radio", name: "deck", value: "golden" }), t(" Golden"))),
     h("label", { class: "field" }, h("input", { type: "checkbox", name: "companions" }),
-      " Companions (optional module)"),
+      t(" Companions (optional module)")),
     h("label", { class: "field" }, h("input", { type: "checkbox", name: "hints", checked: true }),
-      " Hints (a player may ask for the three best choices; everyone sees whether they are on)"),
-    h("details", { class: "field" }, h("summary", {}, "More"),
-      h("label", {}, "Seed ", h("input", { name: "seed", type: "number", min: 0,
-        placeholder: "random" })),
+      t(" Hints (a player may ask for the three best choices; everyone sees whether they are on)")),
+    h("details", { class: "field" }, h("summary", {}, t("More")),
+      h("label", {}, t("Seed "), h("input", { name: "seed", type: "number", min: 0,
+        placeholder: t("random") })),
       h("p", { class: "muted small" },
-        "A chosen seed is for games with at most one person: with two or more, the deal is "
-        + "always the server's secret.")),
-    h("button", { type: "submit", class: "primary" }, "Create game"),
+        t("A chosen seed is for games with at most one person: with two or more, the deal is "
+        + "always the server's secret."))),
+    h("button", { type: "submit", class: "primary" }, t("Create game")),
     message);
 
   form.addEventListener("submit", async (event) => {
@@ -180,14 +185,15 @@ export async function showLobby(root) {
     const data = new FormData(form);
     const seats = [...seatsBox.querySelectorAll(".seat-row")].map((row, i) => {
       const kind = row.querySelector(".seat-kind").value;
-      const seat = { kind, name: row.querySelector(".seat-name").value.trim() || `Player ${i + 1}` };
+      const seat = { kind, name: row.querySelector(".seat-name").value.trim()
+        || t("Player {n}", { n: i + 1 }) };
       if (kind === "bot") seat.bot = row.querySelector(".seat-bot").value;
       return seat;
     });
     const seed = data.get("seed");
     // you against bots (one person, the rest bots): nobody to wait for, so it starts at once
     const alone = seats.filter((s) => s.kind === "human").length === 1;
-    const body = { name: String(data.get("name") || "").trim() || "Flamecraft game", seats,
+    const body = { name: String(data.get("name") || "").trim() || t("Flamecraft game"), seats,
       deck: data.get("deck") || "purple", companions: data.get("companions") === "on",
       seed: seed === "" || seed === null ? null : Number(seed), start: alone,
       hints: data.get("hints") === "on" };
@@ -200,19 +206,21 @@ export async function showLobby(root) {
       if (mine) rememberSeat(created.game_id, mine.seat, mine.token, body.name);
       location.href = mine ? mine.link : created.spectate;
     } catch (err) {
-      fill(message, h("p", { class: "error" }, `The game could not be created: ${err.message}`));
+      fill(message, h("p", { class: "error" },
+        t("The game could not be created: {error}", { error: err.message })));
       submit.disabled = false;
     }
   });
 
-  const list = h("div", { class: "game-list", "aria-live": "polite" }, "Loading games…");
-  const mineBox = h("section", { class: "my-games", "aria-label": "My games", hidden: true });
+  const list = h("div", { class: "game-list", "aria-live": "polite" }, t("Loading games…"));
+  const mineBox = h("section", { class: "my-games", "aria-label": t("My games"), hidden: true });
   fill(root, h("header", { class: "topbar" }, h("a", { class: "brand", href: "/" }, "Flamecraft"),
-    h("span", { class: "muted" }, "play in the browser")),
+    h("span", { class: "muted" }, t("play in the browser")), languageSwitch()),
   h("main", { class: "lobby" }, form,
     h("div", { class: "lobby-lists" },
       mineBox,
-      h("section", { class: "games", "aria-label": "Games" }, h("h2", {}, "Games"), list))));
+      h("section", { class: "games", "aria-label": t("Games") }, h("h2", {}, t("Games")),
+        list))));
   drawMyGames(mineBox);
 
   const refresh = async () => {
@@ -221,7 +229,8 @@ export async function showLobby(root) {
       const data = await api("GET", "/api/games");
       drawGames(list, data.games || []);
     } catch (err) {
-      fill(list, h("p", { class: "error" }, `The list of games could not be loaded: ${err.message}`));
+      fill(list, h("p", { class: "error" },
+        t("The list of games could not be loaded: {error}", { error: err.message })));
     }
     setTimeout(refresh, REFRESH_MS);
   };
@@ -247,33 +256,36 @@ async function drawMyGames(box) {
     - (order[b.info ? b.info.status : "x"] ?? 3));
   if (!kept.length) return;
   const link = (g) => `/play/${encodeURIComponent(g.game_id)}#seat=${g.seat}&token=${g.token}`;
-  fill(box, h("h2", {}, "My games ", h("span", { class: "muted small" }, "kept in this browser")),
+  fill(box, h("h2", {}, t("My games "), h("span", { class: "muted small" },
+    t("kept in this browser"))),
     h("ul", {}, kept.map(({ g, info }) => {
       const status = info ? info.status : "unknown";
       const seatName = info && info.seats[g.seat] ? info.seats[g.seat].name : "";
       const others = info ? info.seats.filter((s) => s.seat !== g.seat).map((s) => s.name) : [];
-      const what = status === "running" ? "running — continue" : status === "open"
-        ? "waiting to start" : status === "finished" ? "finished" : "";
+      const what = status === "running" ? t("running — continue") : status === "open"
+        ? t("waiting to start") : status === "finished" ? t("finished") : "";
       const li = h("li", { class: "game-entry my-game", dataset: { game: g.game_id } },
         h("strong", {}, (info && info.name) || g.name), " ",
-        h("span", { class: "muted" }, [seatName ? `as ${seatName}` : "",
-          others.length ? ` vs ${others.join(", ")}` : "", what ? ` · ${what}` : ""].join("")),
+        h("span", { class: "muted" }, [seatName ? t("as {name}", { name: seatName }) : "",
+          others.length ? t(" vs {names}", { names: others.join(t(", ")) }) : "",
+          what ? ` · ${what}` : ""].join("")),
         " ",
         h("a", { class: `button${status === "running" ? " primary" : ""}`, href: link(g) },
-          status === "finished" ? "Result" : "Open"), " ",
-        h("button", { class: "link small", "aria-label": `Forget ${g.name}`, onclick: () => {
+          status === "finished" ? t("Result") : t("Open")), " ",
+        h("button", { class: "link small", "aria-label": t("Forget {name}", { name: g.name }),
+          onclick: () => {
           forgetSeat(g.game_id, g.seat);
           li.remove();
           if (!box.querySelector("li")) box.hidden = true;
-        } }, "forget"));
+          } }, t("forget")));
       return li;
     })));
   box.hidden = false;
 }
 
 function drawGames(list, games) {
-  const groups = [["open", "Open — waiting to start"], ["running", "Running"],
-    ["finished", "Finished"]];
+  const groups = [["open", t("Open — waiting to start")], ["running", t("Running")],
+    ["finished", t("Finished")]];
   const sections = groups.map(([status, title]) => {
     const mine = games.filter((g) => g.status === status);
     if (!mine.length) return null;
@@ -281,15 +293,17 @@ function drawGames(list, games) {
       h("ul", {}, mine.map((g) => h("li", { class: "game-entry" },
         h("strong", {}, g.name || g.game_id), " ",
         h("span", { class: "muted" }, (g.seats || []).map((s) =>
-          `${s.name}${s.kind === "bot" ? ` (bot${s.bot ? `: ${s.bot}` : ""})` : s.joined ? " ✓" : ""}`
-          + (s.seat === g.first_player ? " — plays first" : "")).join(", ")),
+          `${s.name}${s.kind === "bot" ? (s.bot ? t(" (bot: {bot})", { bot: s.bot }) : t(" (bot)"))
+            : s.joined ? " ✓" : ""}`
+          + (s.seat === g.first_player ? t(" — plays first") : "")).join(t(", "))),
         " ",
         status === "finished"
-          ? [h("a", { class: "button", href: `/play/${g.game_id}` }, "Result"), " ",
-            h("a", { class: "button", href: `/play/${g.game_id}?replay=1` }, "Replay")]
-          : h("a", { class: "button", href: `/play/${g.game_id}` }, "Watch")))));
+          ? [h("a", { class: "button", href: `/play/${g.game_id}` }, t("Result")), " ",
+            h("a", { class: "button", href: `/play/${g.game_id}?replay=1` }, t("Replay"))]
+          : h("a", { class: "button", href: `/play/${g.game_id}` }, t("Watch"))))));
   }).filter(Boolean);
-  fill(list, sections.length ? sections : h("p", { class: "muted" }, "No games yet: create one."));
+  fill(list, sections.length ? sections
+    : h("p", { class: "muted" }, t("No games yet: create one.")));
 }
 
 /**
@@ -302,7 +316,7 @@ export function waitingRoom(root, info, seat, token) {
     let joined = false;
     let left = false;
     const message = h("div", { class: "form-message", role: "alert" });
-    const nameInput = h("input", { class: "join-name", maxlength: 24, "aria-label": "Your name",
+    const nameInput = h("input", { class: "join-name", maxlength: 24, "aria-label": t("Your name"),
       value: seat !== null && info.seats[seat] ? info.seats[seat].name : "" });
     const me = seat !== null && token;
     const act = async (what, body) => {
@@ -318,15 +332,16 @@ export function waitingRoom(root, info, seat, token) {
     const draw = (game) => {
       const seatRows = game.seats.map((s) => h("li", {},
         h("span", { class: "seat-mark" }, SEAT_MARKS[s.seat]), " ", s.name, " ",
-        h("span", { class: "muted" }, s.kind === "bot" ? "bot — always ready"
-          : s.joined ? "joined ✓" : "not joined yet"),
-        s.seat === seat ? h("strong", {}, " (you)") : null,
-        s.seat === game.first_player ? h("span", { class: "first-player" }, " — plays first") : null));
+        h("span", { class: "muted" }, s.kind === "bot" ? t("bot — always ready")
+          : s.joined ? t("joined ✓") : t("not joined yet")),
+        s.seat === seat ? h("strong", {}, t(" (you)")) : null,
+        s.seat === game.first_player ? h("span", { class: "first-player" }, t(" — plays first"))
+          : null));
       const controls = [];
       if (me) {
         const seatJoined = game.seats[seat] && game.seats[seat].joined;
         if (!seatJoined) {
-          controls.push(h("div", { class: "join" }, h("label", {}, "Your name ", nameInput),
+          controls.push(h("div", { class: "join" }, h("label", {}, t("Your name "), nameInput),
             h("button", { class: "primary", onclick: async () => {
               const name = nameInput.value.trim();
               const body = { seat, token };
@@ -337,7 +352,7 @@ export function waitingRoom(root, info, seat, token) {
                 left = false;
                 poll();
               }
-            } }, left ? "Join again" : "Join")));
+            } }, left ? t("Join again") : t("Join"))));
         } else {
           controls.push(h("button", { onclick: async () => {
             if (await act("leave", { seat, token })) {
@@ -345,34 +360,38 @@ export function waitingRoom(root, info, seat, token) {
               joined = false;
               poll();
             }
-          } }, "Leave"));
+          } }, t("Leave")));
         }
         if (seat === host(game)) {
           controls.push(h("button", { class: "primary start", onclick: async () => {
             if (await act("start", { seat, token })) poll();
-          } }, "Start the game"));
+          } }, t("Start the game")));
         }
       }
       fill(root, h("header", { class: "topbar" }, h("a", { class: "brand", href: "/" }, "Flamecraft"),
-        h("span", { class: "game-name" }, game.name || "")),
+        h("span", { class: "game-name" }, game.name || ""), languageSwitch()),
       h("main", { class: "waiting" },
-        h("h2", {}, `${game.name || "Game"}: waiting to start`),
+        h("h2", {}, t("{game}: waiting to start", { game: game.name || t("Game") })),
         h("ul", { class: "seat-list" }, seatRows),
         h("p", { class: "hints-setting" }, game.hints === false
-          ? "Hints off: the host turned them off for this game."
-          : "Hints on: each player may ask for the three best choices at their decision."),
+          ? t("Hints off: the host turned them off for this game.")
+          : t("Hints on: each player may ask for the three best choices at their decision.")),
         h("div", { class: "controls" }, controls),
         message,
         me && seat === host(game) ? h("p", { class: "muted" },
-          "Start whenever you like: people who have not joined can still open their link and play.")
-          : me ? h("p", { class: "muted" }, "The game starts when its creator presses Start.")
-            : h("p", { class: "muted" }, "You are watching: the table appears once the game starts."),
-        links ? h("section", { class: "invites" }, h("h3", {}, "Invite links"),
-          h("p", { class: "muted" }, "Send each person their own link (it is their seat's key)."),
+          t("Start whenever you like: people who have not joined can still open their link and "
+            + "play."))
+          : me ? h("p", { class: "muted" }, t("The game starts when its creator presses Start."))
+            : h("p", { class: "muted" },
+              t("You are watching: the table appears once the game starts.")),
+        links ? h("section", { class: "invites" }, h("h3", {}, t("Invite links")),
+          h("p", { class: "muted" },
+            t("Send each person their own link (it is their seat's key).")),
           links.seats.filter((s) => s.link && s.token).map((s) =>
-            linkRow(`${SEAT_MARKS[s.seat]} ${s.name}${s.seat === seat ? " (you)" : ""}`, s.link)),
-          linkRow("Spectators", links.spectate)) : null,
-        h("p", {}, h("a", { href: "/" }, "← Back to the lobby"))));
+            linkRow(`${SEAT_MARKS[s.seat]} ${s.name}${s.seat === seat ? t(" (you)") : ""}`,
+              s.link)),
+          linkRow(t("Spectators"), links.spectate)) : null,
+        h("p", {}, h("a", { href: "/" }, t("← Back to the lobby")))));
     };
     let timer = null;
     const poll = async () => {

@@ -3,6 +3,7 @@
 // first / previous / slider / next / last controls (and the ← → keys).
 
 import { api, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { Table } from "./table.js";
 
 export async function showReplay(root, cat, info) {
@@ -15,7 +16,7 @@ export async function showReplay(root, cat, info) {
   const table = new Table(root, cat, {
     readOnly: true,
     title: info.name || "",
-    replayLabel: "Replay",
+    replayLabel: t("Replay"),
     extraTop: () => controls(),
     stepLines: () => (current ? current.step_lines || 0 : 0),
     stepText: () => stepText(),
@@ -23,17 +24,19 @@ export async function showReplay(root, cat, info) {
 
   /** What happened at this step, as the table read it (its lines of the public log). */
   function stepText() {
-    if (!current || !current.step) return "The start of the game: the deal, before anyone chose.";
+    if (!current || !current.step) {
+      return t("The start of the game: the deal, before anyone chose.");
+    }
     const names = current.view.players.map((p) => p.name);
-    const who = names[current.actor] || `Seat ${current.actor + 1}`;
+    const who = names[current.actor] || t("Seat {n}", { n: current.actor + 1 });
     const n = current.step_lines || 0;
     const lines = n ? current.log.slice(current.log.length - n) : [];
     const own = lines.filter((l) => l.player === current.actor).map((l) => l.text);
     const rest = lines.filter((l) => l.player !== current.actor)
       .map((l) => `${names[l.player] || "?"}: ${l.text}`);
-    const said = [...own, ...rest].join("; ");
-    return [`Step ${current.step}: `, h("span", { class: "who" }, who), said ? ` — ${said}`
-      : " made a choice that changes nothing on the table (a decline)."];
+    const said = [...own, ...rest].join(t("; "));
+    return [t("Step {n}: ", { n: current.step }), h("span", { class: "who" }, who), said
+      ? ` — ${said}` : t(" made a choice that changes nothing on the table (a decline).")];
   }
 
   async function go(target) {
@@ -53,7 +56,8 @@ export async function showReplay(root, cat, info) {
         log: data.log || [], choosing: data.choosing || "", can_undo: false,
         status: "finished" });
     } catch (err) {
-      table.setNotice(`That step could not be loaded: ${err.message}`, "error");
+      table.setNotice(t("That step could not be loaded: {error}", { error: err.message }),
+        "error");
     } finally {
       loading = false;
     }
@@ -61,21 +65,22 @@ export async function showReplay(root, cat, info) {
 
   function controls() {
     const slider = h("input", { type: "range", min: 0, max: steps, value: step,
-      "aria-label": "Replay step", dataset: { focus: "replay-slider" },
+      "aria-label": t("Replay step"), dataset: { focus: "replay-slider" },
       onchange: (e) => go(Number(e.target.value)) });
-    return h("nav", { class: "replay-controls", "aria-label": "Replay controls" },
+    return h("nav", { class: "replay-controls", "aria-label": t("Replay controls") },
       h("button", { onclick: () => go(0), disabled: step === 0, dataset: { focus: "r-first" },
-        "aria-label": "First step" }, "« First"),
+        "aria-label": t("First step") }, t("« First")),
       h("button", { onclick: () => go(step - 1), disabled: step === 0,
-        dataset: { focus: "r-prev" }, "aria-label": "Previous step" }, "◀ Prev"),
+        dataset: { focus: "r-prev" }, "aria-label": t("Previous step") }, t("◀ Prev")),
       slider,
       h("button", { onclick: () => go(step + 1), disabled: step >= steps,
-        dataset: { focus: "r-next" }, "aria-label": "Next step" }, "Next ▶"),
+        dataset: { focus: "r-next" }, "aria-label": t("Next step") }, t("Next ▶")),
       h("button", { onclick: () => go(steps), disabled: step >= steps,
-        dataset: { focus: "r-last" }, "aria-label": "Last step" }, "Last »"),
-      h("span", { class: "replay-step", "aria-live": "polite" }, `Step ${step} of ${steps}`),
-      h("a", { class: "button", href: `/play/${gameId}` }, "Final table"),
-      h("a", { class: "button", href: "/" }, "Lobby"));
+        dataset: { focus: "r-last" }, "aria-label": t("Last step") }, t("Last »")),
+      h("span", { class: "replay-step", "aria-live": "polite" },
+        t("Step {n} of {steps}", { n: step, steps })),
+      h("a", { class: "button", href: `/play/${gameId}` }, t("Final table")),
+      h("a", { class: "button", href: "/" }, t("Lobby")));
   }
 
   document.addEventListener("keydown", (e) => {

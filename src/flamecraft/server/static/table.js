@@ -9,11 +9,12 @@
 // their texts are listed as buttons. Things that are not on the board (Fancy Dragons being
 // drawn, Goods from the supply, a Companion on offer) are drawn as tiles in the prompt.
 
-import { h, fill } from "./dom.js";
+import { h, fill, languageSwitch } from "./dom.js";
 import {
-  GOODS, GOOD_NAMES, SEAT_MARKS, SOURCE_LABELS, acceptsOf, artisanCard, companionCard, details,
-  enchCard, fancyCard, icon, rewardIcons,
+  GOODS, SEAT_MARKS, SOURCE_LABELS, acceptsOf, artisanCard, companionCard, details,
+  enchCard, fancyCard, goodName, icon, rewardIcons,
 } from "./cards.js";
+import { N_, t } from "./i18n.js";
 
 // Actions that gain something from the supply: their Good is a supply tile, not your own Good.
 const GAIN_KINDS = new Set(["take_good", "gain_good", "gain_two", "gain_set", "choose_type"]);
@@ -27,28 +28,28 @@ const SINCE_LINES = 6; // "since your last turn": at most this many (3 on a phon
 const SKIP_REST = new Set(["place", "fire", "ability", "firing", "companion", "trade"]);
 
 const HINTS = {
-  keep_fancy: "Pick the Fancy Dragon to keep (its goal is on the card).",
-  take_good: "Pick a Good to start with.",
-  visit: "Click a highlighted Shop to visit it.",
-  gather: "Gather: take the Shop's Goods, then you may place a dragon, fire one up, use the "
-    + "Shop ability.",
-  enchant: "Enchant: cast an Enchantment matching this Shop, then fire up all dragons here.",
-  give: "Visiting an occupied Shop: give each Flamekeeper there a Good or a Coin.",
-  gain_good: "Pick a Good to gain.",
-  draw_park: "Click a dragon in the Park, or the Artisan deck, to draw it.",
-  place: "Click a dragon in your hand, then a highlighted slot (or the other way round).",
-  fire: "Click a highlighted dragon to fire it up.",
-  use_ability: "Click the Shop's ability to use it.",
-  cast: "Click a highlighted Enchantment to cast it.",
-  pay: "Choose how to pay: with Goods, Coins, or both.",
-  gift: "Click one of your Goods, then the player to gift it to.",
-  discard: "You hold more than 6 dragons: click one to discard.",
-  discard_good: "You hold more than 7 of a Good: click one to discard.",
-  reveal: "A Sun Dragon's goal is met: click it to reveal it and score.",
-  reserve: "Click an Enchantment to reserve it.",
-  swap: "Click the dragon to swap with.",
-  return: "Click a Good to return.",
-  pick_companion: "Pick a Companion.",
+  keep_fancy: N_("Pick the Fancy Dragon to keep (its goal is on the card)."),
+  take_good: N_("Pick a Good to start with."),
+  visit: N_("Click a highlighted Shop to visit it."),
+  gather: N_("Gather: take the Shop's Goods, then you may place a dragon, fire one up, use the "
+    + "Shop ability."),
+  enchant: N_("Enchant: cast an Enchantment matching this Shop, then fire up all dragons here."),
+  give: N_("Visiting an occupied Shop: give each Flamekeeper there a Good or a Coin."),
+  gain_good: N_("Pick a Good to gain."),
+  draw_park: N_("Click a dragon in the Park, or the Artisan deck, to draw it."),
+  place: N_("Click a dragon in your hand, then a highlighted slot (or the other way round)."),
+  fire: N_("Click a highlighted dragon to fire it up."),
+  use_ability: N_("Click the Shop's ability to use it."),
+  cast: N_("Click a highlighted Enchantment to cast it."),
+  pay: N_("Choose how to pay: with Goods, Coins, or both."),
+  gift: N_("Click one of your Goods, then the player to gift it to."),
+  discard: N_("You hold more than 6 dragons: click one to discard."),
+  discard_good: N_("You hold more than 7 of a Good: click one to discard."),
+  reveal: N_("A Sun Dragon's goal is met: click it to reveal it and score."),
+  reserve: N_("Click an Enchantment to reserve it."),
+  swap: N_("Click the dragon to swap with."),
+  return: N_("Click a Good to return."),
+  pick_companion: N_("Pick a Companion."),
 };
 
 /** The keys of the things an action concerns (see the comment at the top). */
@@ -88,15 +89,15 @@ export function keysOf(action) {
 }
 
 const ERROR_TEXT = {
-  illegal: "That move is not allowed right now.",
-  stale: "The game moved on before your choice arrived; the board is up to date now — "
-    + "please choose again.",
-  out_of_turn: "It is not your turn yet.",
-  malformed: "The server did not understand that message.",
-  too_big: "That message was too large for the server.",
-  rate_limited: "Too many clicks at once — please slow down a little.",
-  bad_token: "This link does not match its seat. Ask the game's creator for your invite link.",
-  too_many: "The server is full for now (too many open tables or spectators): try again later.",
+  illegal: N_("That move is not allowed right now."),
+  stale: N_("The game moved on before your choice arrived; the board is up to date now — "
+    + "please choose again."),
+  out_of_turn: N_("It is not your turn yet."),
+  malformed: N_("The server did not understand that message."),
+  too_big: N_("That message was too large for the server."),
+  rate_limited: N_("Too many clicks at once — please slow down a little."),
+  bad_token: N_("This link does not match its seat. Ask the game's creator for your invite link."),
+  too_many: N_("The server is full for now (too many open tables or spectators): try again later."),
 };
 
 export class Table {
@@ -195,15 +196,15 @@ export class Table {
 
   connText() {
     if (this.opts.readOnly && !this.opts.send) return "";
-    if (this.conn === "open") return "● connected";
-    if (this.conn === "connecting") return "◌ connecting…";
+    if (this.conn === "open") return t("● connected");
+    if (this.conn === "connecting") return t("◌ connecting…");
     const secs = Math.max(1, Math.round((this.connInfo.retryInMs || 1000) / 1000));
-    return `○ connection lost — retrying in ${secs}s`;
+    return t("○ connection lost — retrying in {secs}s", { secs });
   }
 
   /** Shows a polite message (an error from the server, or a local problem). */
   showError(err) {
-    const base = ERROR_TEXT[err.code] || "Something went wrong.";
+    const base = ERROR_TEXT[err.code] ? t(ERROR_TEXT[err.code]) : t("Something went wrong.");
     const detail = err.message && err.code !== "stale" ? err.message : "";
     this.busy = false;
     this.skipping = undefined;
@@ -228,7 +229,7 @@ export class Table {
     if (!this.notice) return;
     el.appendChild(h("div", { class: `notice-box ${this.notice.kind}` },
       h("span", {}, this.notice.text),
-      h("button", { class: "link", "aria-label": "Dismiss message",
+      h("button", { class: "link", "aria-label": t("Dismiss message"),
         onclick: (e) => { e.stopPropagation(); this.notice = null; fill(el); } }, "✕")));
   }
 
@@ -239,7 +240,7 @@ export class Table {
     if (!action || this.busy || !this.opts.send) return;
     const ok = this.opts.send({ type: "act", version: this.msg.version, index });
     if (!ok) {
-      this.setNotice("Not connected right now — reconnecting; please try again in a moment.",
+      this.setNotice(t("Not connected right now — reconnecting; please try again in a moment."),
         "error");
       return;
     }
@@ -256,7 +257,7 @@ export class Table {
     this.root.classList.add("is-busy");
     for (const el of this.root.querySelectorAll(".selected")) el.classList.remove("selected");
     const prompt = this.root.querySelector(".prompt");
-    if (prompt) fill(prompt, h("p", { class: "prompt-text" }, "Sending your choice…"));
+    if (prompt) fill(prompt, h("p", { class: "prompt-text" }, t("Sending your choice…")));
   }
 
   undo() {
@@ -264,7 +265,7 @@ export class Table {
     if (this.opts.send({ type: "undo", version: this.msg.version })) {
       this.markBusy();
     } else {
-      this.setNotice("Not connected right now — reconnecting.", "error");
+      this.setNotice(t("Not connected right now — reconnecting."), "error");
     }
   }
 
@@ -396,14 +397,15 @@ export class Table {
   drawDetail(box) {
     box.classList.toggle("pinned", Boolean(this.detail && this.detail.pin));
     if (!this.detail) {
-      fill(box, h("p", { class: "muted" }, "Point at a card (or tap and hold it) to read it here."));
+      fill(box, h("p", { class: "muted" },
+        t("Point at a card (or tap and hold it) to read it here.")));
       return;
     }
     const spec = this.detail.spec;
     const cut = spec.indexOf(":");
     const info = details(this.cat, spec.slice(0, cut), spec.slice(cut + 1));
     fill(box, h("div", { class: "details-head" }, h("strong", {}, info.title),
-      h("button", { class: "link", "aria-label": "Close card details",
+      h("button", { class: "link", "aria-label": t("Close card details"),
         onclick: (e) => { e.stopPropagation(); this.hideDetail(); } }, "✕")),
     info.lines.map((line) => h("p", {}, line)), this.detailChoices());
   }
@@ -413,10 +415,11 @@ export class Table {
     const key = this.detail && this.detail.key;
     const cands = key ? this.clickableKeys().get(key) : null;
     if (!cands || !cands.length) return null;
-    return h("ul", { class: "detail-choices", "aria-label": "Choices here" },
-      cands.slice(0, 6).map((a) => h("li", {}, a.text,
+    return h("ul", { class: "detail-choices", "aria-label": t("Choices here") },
+      cands.slice(0, 6).map((a) => h("li", {}, shownText(a),
         a.facts ? h("span", { class: "facts" }, ` ${a.facts}`) : null)),
-      cands.length > 6 ? h("li", { class: "muted" }, `… ${cands.length - 6} more`) : null);
+      cands.length > 6 ? h("li", { class: "muted" },
+        t("… {n} more", { n: cands.length - 6 })) : null);
   }
 
   // ---------------------------------------------------------------- drawing
@@ -424,7 +427,7 @@ export class Table {
   render() {
     if (!this.msg) return;
     if (!this.msg.view) {
-      fill(this.root, h("p", { class: "loading" }, "The game has not started yet."));
+      fill(this.root, h("p", { class: "loading" }, t("The game has not started yet.")));
       return;
     }
     const focusKey = this.focusedKey() || this.refocus;
@@ -439,7 +442,7 @@ export class Table {
     this.root.classList.toggle("is-busy", this.busy);
     fill(this.root,
       this.drawTop(view),
-      h("section", { class: "prompt", "aria-live": "polite", "aria-label": "What to do now" },
+      h("section", { class: "prompt", "aria-live": "polite", "aria-label": t("What to do now") },
         this.drawPrompt(view)),
       h("div", { class: "notice", role: "alert" }),
       this.opts.extraTop ? this.opts.extraTop() : null,
@@ -448,7 +451,7 @@ export class Table {
         h("div", { class: "col-main" },
           this.drawTown(view), this.drawRows(view), this.drawTrack(view)),
         h("div", { class: "col-side" },
-          h("section", { class: "details", role: "region", "aria-label": "Card details" }),
+          h("section", { class: "details", role: "region", "aria-label": t("Card details") }),
           this.drawMe(view), this.drawOthers(view), this.drawLegal(), this.drawLog())));
     this.drawNotice(this.root.querySelector(".notice"));
     this.drawDetail(this.root.querySelector(".details"));
@@ -494,8 +497,9 @@ export class Table {
       el.classList.add("can");
       el.tabIndex = 0;
       if (el.tagName !== "BUTTON") el.setAttribute("role", "button");
-      const label = cands.length === 1 ? labelOf(cands[0]) : `${cands.length} choices: `
-        + cands.slice(0, 4).map(labelOf).join("; ");
+      const label = cands.length === 1 ? labelOf(cands[0])
+        : t("{n} choices: {list}", { n: cands.length, list: cands.slice(0, 4).map(labelOf)
+          .join(t("; ")) });
       el.setAttribute("aria-label", label);
       el.title = label;
     }
@@ -508,7 +512,8 @@ export class Table {
       tile.classList.add("can");
       tile.tabIndex = 0;
       if (tile.tagName !== "BUTTON") tile.setAttribute("role", "button");
-      const label = cands.length === 1 ? labelOf(cands[0]) : `${cands.length} choices`;
+      const label = cands.length === 1 ? labelOf(cands[0])
+        : t("{n} choices", { n: cands.length });
       tile.setAttribute("aria-label", label);
       tile.title = label;
       tiles.push(tile);
@@ -527,48 +532,53 @@ export class Table {
     if (kind === "ench") return enchCard(this.cat, id, { dataset: { key, detail: key } });
     if (kind === "companion") return companionCard(this.cat, id, { dataset: { key, detail: key } });
     if (kind === "supply" || kind === "good") {
-      return h("button", { class: "good-tile", dataset: { key } }, icon(id), " ",
-        GOOD_NAMES[id] || id);
+      return h("button", { class: "good-tile", dataset: { key } }, icon(id), " ", goodName(id));
     }
     if (kind === "player") {
       const p = Number(id);
-      const name = this.msg.view.players[p] ? this.msg.view.players[p].name : `seat ${p + 1}`;
+      const name = this.msg.view.players[p] ? this.msg.view.players[p].name
+        : t("seat {n}", { n: p + 1 });
       return h("button", { class: "pill", dataset: { key } }, `${SEAT_MARKS[p] || ""} ${name}`);
     }
     if (kind === "to") {
       return h("button", { class: "pill", dataset: { key } },
-        id === "deck" ? "the bottom of the Artisan deck" : "the supply");
+        id === "deck" ? t("the bottom of the Artisan deck") : t("the supply"));
     }
-    if (kind === "deck") return h("button", { class: "pill", dataset: { key } }, "the Artisan deck");
+    if (kind === "deck") {
+      return h("button", { class: "pill", dataset: { key } }, t("the Artisan deck"));
+    }
     return h("button", { class: "pill", dataset: { key } }, id);
   }
 
   drawTop(view) {
     const me = this.msg.seat;
-    const role = this.opts.readOnly ? (this.opts.replayLabel || "Replay")
-      : me === null || me === undefined ? "Spectating" : `You are ${view.players[me].name}`;
+    const role = this.opts.readOnly ? (this.opts.replayLabel || t("Replay"))
+      : me === null || me === undefined ? t("Spectating")
+        : t("You are {name}", { name: view.players[me].name });
+    const first = view.players[view.first_player];
     return h("header", { class: "topbar" },
       h("a", { class: "brand", href: "/" }, "Flamecraft"),
       h("span", { class: "game-name" }, this.opts.title || ""),
-      h("span", { class: "turn" }, view.turn ? `Turn ${view.turn}` : "Setup"),
-      view.players[view.first_player] ? h("span", { class: "first-player" },
-        `${view.players[view.first_player].name} `
-        + `${view.players[view.first_player].name === "You" ? "play" : "plays"} first`) : null,
-      view.end_triggered && !view.over ? h("span", { class: "tag warn" }, "final round") : null,
+      h("span", { class: "turn" }, view.turn ? t("Turn {n}", { n: view.turn }) : t("Setup")),
+      first ? h("span", { class: "first-player" }, first.name === "You"
+        ? t("{name} play first", { name: first.name })
+        : t("{name} plays first", { name: first.name })) : null,
+      view.end_triggered && !view.over ? h("span", { class: "tag warn" }, t("final round")) : null,
       h("span", { class: "role" }, role),
       this.opts.readOnly || this.msg.hints === undefined ? null
         : h("span", { class: `tag hints-${this.msg.hints ? "on" : "off"}`,
-          title: this.msg.hints ? "The player deciding may ask for the three best choices"
-            : "The host turned hints off for this game" },
-        this.msg.hints ? "hints on" : "hints off"),
+          title: this.msg.hints ? t("The player deciding may ask for the three best choices")
+            : t("The host turned hints off for this game") },
+        this.msg.hints ? t("hints on") : t("hints off")),
       h("span", { class: `conn conn-${this.conn}`, "aria-live": "polite" }, this.connText()),
       this.opts.sound ? h("button", { class: "link sound", "aria-pressed": String(this.opts.sound.on()),
-        title: "A short sound when your turn comes (off unless you turn it on)",
+        title: t("A short sound when your turn comes (off unless you turn it on)"),
         onclick: () => { this.opts.sound.toggle(); this.render(); } },
-      this.opts.sound.on() ? "♪ Sound on" : "♪ Sound off") : null,
+      this.opts.sound.on() ? t("♪ Sound on") : t("♪ Sound off")) : null,
       this.msg.can_undo && !this.opts.readOnly
         ? h("button", { class: "undo", onclick: () => this.undo(), disabled: this.busy,
-          dataset: { focus: "undo" } }, "↶ Undo") : null);
+          dataset: { focus: "undo" } }, t("↶ Undo")) : null,
+      languageSwitch());
   }
 
   drawPrompt(view) {
@@ -576,14 +586,17 @@ export class Table {
     const out = [];
     if (view.over) {
       const winners = (view.winners || []).map((w) => names[w]);
-      out.push(h("p", { class: "prompt-text" }, `Game over — ${winners.join(" and ")} `
-        + `${winners.length > 1 ? "share the win" : "wins"}`
-        + (view.rating ? ` (rating: ${view.rating})` : "") + ". See the scores below."));
+      const who = winners.join(t(" and "));
+      const over = winners.length > 1 ? t("Game over — {names} share the win", { names: who })
+        : t("Game over — {name} wins", { name: who });
+      const rating = view.rating ? t(" (rating: {rating})", { rating: view.rating }) : "";
+      out.push(h("p", { class: "prompt-text" }, t("{over}{rating}. See the scores below.",
+        { over, rating })));
       if (this.opts.finishedButtons) out.push(this.opts.finishedButtons());
       return out;
     }
     if (this.busy) {
-      out.push(h("p", { class: "prompt-text" }, "Sending your choice…"));
+      out.push(h("p", { class: "prompt-text" }, t("Sending your choice…")));
       return out;
     }
     const actor = view.to_act;
@@ -594,24 +607,28 @@ export class Table {
     } else if (this.myTurn) {
       out.push(this.drawSince(view));
       out.push(h("p", { class: "prompt-text mine" },
-        h("strong", {}, "Your turn"), ` — choose ${choosing}.`));
+        h("strong", {}, t("Your turn")), t(" — choose {what}.", { what: choosing })));
       const kinds = [...new Set(this.legal.map((a) => a.kind))];
-      const hints = kinds.map((k) => HINTS[k]).filter(Boolean);
+      const hints = kinds.map((k) => HINTS[k]).filter(Boolean).map((x) => t(x));
       if (hints.length) out.push(h("p", { class: "hint" }, hints.slice(0, 2).join(" ")));
     } else if (actor !== undefined && actor >= 0) {
-      const who = names[actor] || `seat ${actor + 1}`;
+      const who = names[actor] || t("seat {n}", { n: actor + 1 });
       // What another seat is deciding is not sent (it can depend on its hidden cards).
-      const doing = view.current === actor ? "taking their turn" : "choosing";
-      out.push(h("p", { class: "prompt-text" }, this.opts.readOnly || this.msg.seat == null
-        ? `${who} is ${doing}…` : `Waiting for ${who} — ${doing}…`));
+      const turn = view.current === actor;
+      const watching = this.opts.readOnly || this.msg.seat == null;
+      out.push(h("p", { class: "prompt-text" }, watching
+        ? (turn ? t("{name} is taking their turn…", { name: who })
+          : t("{name} is choosing…", { name: who }))
+        : (turn ? t("Waiting for {name} — taking their turn…", { name: who })
+          : t("Waiting for {name} — choosing…", { name: who }))));
     }
     if (this.sel) {
-      out.push(h("p", { class: "hint" }, "Now click a highlighted thing, or pick one:"));
+      out.push(h("p", { class: "hint" }, t("Now click a highlighted thing, or pick one:")));
       out.push(h("div", { class: "choices" },
         this.sel.cands.map((a) => h("button", { class: "choice", dataset: { focus: `c${a.index}` },
           onclick: () => this.send(a.index) }, labelOf(a))),
         h("button", { class: "choice cancel", onclick: () => { this.sel = null; this.render(); } },
-          "Cancel")));
+          t("Cancel"))));
     } else if (this.myTurn) {
       const buttons = this.legal.filter((a) => !keysOf(a).length || BUTTON_TOO.has(a.kind));
       // a decline is never the first button (a quick click must not skip a choice)
@@ -623,9 +640,9 @@ export class Table {
           dataset: { focus: `c${a.index}`, ...(a.detail ? { detail: a.detail } : {}) },
           onclick: () => this.send(a.index) }, capital(labelOf(a)))),
         skip ? h("button", { class: "choice decline skip-rest", dataset: { focus: "skip-rest" },
-          title: "Declines this step and every optional one after it in this turn "
-            + "(placing, firing up, the Shop ability); stops at any other choice",
-          onclick: () => this.skipRest() }, "Skip the rest of my turn") : null));
+          title: t("Declines this step and every optional one after it in this turn "
+            + "(placing, firing up, the Shop ability); stops at any other choice"),
+          onclick: () => this.skipRest() }, t("Skip the rest of my turn")) : null));
       }
       if (this.msg.hints && this.opts.hint) out.push(this.drawHints());
     }
@@ -638,32 +655,33 @@ export class Table {
   drawHints() {
     const version = this.msg.version;
     const got = this.hinted && this.hinted.version === version ? this.hinted : null;
-    const box = h("section", { class: "hints-box", "aria-label": "Hints", "aria-live": "polite" });
+    const box = h("section", { class: "hints-box", "aria-label": t("Hints"),
+      "aria-live": "polite" });
     if (!got) {
       box.appendChild(h("button", { class: "hint-button", dataset: { focus: "hint" },
-        title: "The three best choices as a bot sees them from your view (your cards only)",
-        onclick: () => this.askHint() }, "💡 Hint"));
+        title: t("The three best choices as a bot sees them from your view (your cards only)"),
+        onclick: () => this.askHint() }, t("💡 Hint")));
       return box;
     }
     if (got.loading) {
-      box.appendChild(h("p", { class: "muted" }, "Thinking about your choices…"));
+      box.appendChild(h("p", { class: "muted" }, t("Thinking about your choices…")));
       return box;
     }
     if (got.error) {
-      box.appendChild(h("p", { class: "error" }, `No hint: ${got.error}`));
+      box.appendChild(h("p", { class: "error" }, t("No hint: {error}", { error: got.error })));
       return box;
     }
-    box.appendChild(h("p", { class: "hints-head" }, h("strong", {}, "Hints"),
-      " — from your view only, the rest of your turn planned:"));
+    box.appendChild(h("p", { class: "hints-head" }, h("strong", {}, t("Hints")),
+      t(" — from your view only, the rest of your turn planned:")));
     box.appendChild(h("ol", { class: "hints-list" }, got.hints.map((hint, rank) => {
       const action = this.legal.find((a) => a.text === hint.action);
       const win = hint.win === null || hint.win === undefined ? ""
-        : `${Math.round(100 * hint.win)}% to win`;
-      const gap = rank === 0 ? "best" : `${hint.loss.toFixed(1)} Rep behind`;
+        : t("{pct}% to win", { pct: Math.round(100 * hint.win) });
+      const gap = rank === 0 ? t("best") : t("{loss} Rep behind", { loss: hint.loss.toFixed(1) });
       return h("li", { class: "hint-item" },
         h("div", { class: "hint-line" },
           action ? h("button", { class: "choice hint-play", dataset: { focus: `h${rank}` },
-            title: "Make this choice", onclick: () => this.send(action.index) },
+            title: t("Make this choice"), onclick: () => this.send(action.index) },
           capital(labelOf(action))) : h("strong", {}, hint.action),
           " ", h("span", { class: "hint-gap" }, gap),
           win ? h("span", { class: "hint-win" }, win) : null),
@@ -702,13 +720,13 @@ export class Table {
     // on a phone, fewer: the prompt stays short enough to leave the Town in view
     const phone = window.matchMedia && window.matchMedia("(max-width: 760px)").matches;
     const shown = lines.slice(phone ? -3 : -SINCE_LINES);
-    return h("div", { class: "since", "aria-label": "Since your last turn" },
-      h("strong", {}, "Since your last turn: "),
+    return h("div", { class: "since", "aria-label": t("Since your last turn") },
+      h("strong", {}, t("Since your last turn: ")),
       h("ul", {}, shown.map((line) => h("li", {},
         names[line.player] ? h("span", { class: "who" }, `${names[line.player]}: `) : null,
         line.text))),
       lines.length > shown.length ? h("span", { class: "muted small" },
-        `… and ${lines.length - shown.length} earlier (see the log)`) : null);
+        t("… and {n} earlier (see the log)", { n: lines.length - shown.length })) : null);
   }
 
   /** The keys of the things the last move concerned (see lastMove()). */
@@ -748,16 +766,17 @@ export class Table {
       }
       if (space.face_down) {
         shops.push(h("div", { class: "shop facedown", dataset: { detail: "shop:?" } },
-          h("div", { class: "shop-head" }, h("span", { class: "name" }, "Face-down Shop")),
-          h("p", { class: "muted" }, "New: flipped at the end of the turn.")));
+          h("div", { class: "shop-head" }, h("span", { class: "name" }, t("Face-down Shop"))),
+          h("p", { class: "muted" }, t("New: flipped at the end of the turn."))));
         return;
       }
       shops.push(this.drawShop(view, space, i));
     });
-    return h("section", { class: "town", "aria-label": "Town" },
-      h("h2", {}, "Town ", h("span", { class: "muted small" },
-        `${view.decks.shop} Shop${view.decks.shop === 1 ? "" : "s"} in the deck · `
-        + `${empty} empty space${empty === 1 ? "" : "s"}`)),
+    return h("section", { class: "town", "aria-label": t("Town") },
+      h("h2", {}, t("Town "), h("span", { class: "muted small" },
+        `${view.decks.shop === 1 ? t("{n} Shop in the deck", { n: 1 })
+          : t("{n} Shops in the deck", { n: view.decks.shop })} · `
+        + (empty === 1 ? t("{n} empty space", { n: 1 }) : t("{n} empty spaces", { n: empty })))),
       h("div", { class: "shops" }, shops));
   }
 
@@ -773,12 +792,12 @@ export class Table {
             detail: `artisan:${dragon}` } }));
       }
       return h("div", { class: "slot empty", dataset: { key },
-        title: `empty slot ${i + 1}` },
+        title: t("empty slot {n}", { n: i + 1 }) },
       h("span", { class: "accepts" }, acceptsOf(def).map((a) => icon(a))),
       h("span", { class: "reward" }, rewardIcons(def.reward)));
     });
     const here = shop.visitors.map((p) => h("span", { class: `token seat-${p}`,
-      title: `${view.players[p].name} is here` },
+      title: t("{name} is here", { name: view.players[p].name }) },
     `${SEAT_MARKS[p]} ${view.players[p].name}`));
     const amount = card.icon_amount && card.icon_amount > 1 ? `${card.icon_amount}×` : "";
     return h("article", { class: `shop icon-bg-${card.icon}`,
@@ -801,27 +820,28 @@ export class Table {
     const row = view.enchantment_row.map((e) => enchCard(this.cat, e,
       { dataset: { key: `ench:${e}`, detail: `ench:${e}` } }));
     return h("div", { class: "rows" },
-      h("section", { class: "park", "aria-label": "Park" },
-        h("h2", {}, "Park"),
+      h("section", { class: "park", "aria-label": t("Park") },
+        h("h2", {}, t("Park")),
         h("div", { class: "row-cards" }, park,
           h("div", { class: "card deck", dataset: { key: "deck:artisan" } },
-            h("span", { class: "name" }, "Artisan deck"),
-            h("span", { class: "count" }, `${view.decks.artisan} left`)))),
-      h("section", { class: "ench-row", "aria-label": "Enchantments" },
-        h("h2", {}, "Enchantments ", h("span", { class: "muted small" },
-          `${view.decks.enchantment} in the deck · ${view.decks.fancy} Fancy Dragons in their deck`)),
+            h("span", { class: "name" }, t("Artisan deck")),
+            h("span", { class: "count" }, t("{n} left", { n: view.decks.artisan }))))),
+      h("section", { class: "ench-row", "aria-label": t("Enchantments") },
+        h("h2", {}, t("Enchantments "), h("span", { class: "muted small" },
+          t("{n} in the deck · {fancy} Fancy Dragons in their deck",
+            { n: view.decks.enchantment, fancy: view.decks.fancy }))),
         h("div", { class: "row-cards" }, row)));
   }
 
   drawTrack(view) {
     const top = Math.max(30, ...view.players.map((p) => p.reputation + 5));
-    return h("section", { class: "track", "aria-label": "Reputation track" },
-      h("h2", {}, "Reputation"),
+    return h("section", { class: "track", "aria-label": t("Reputation track") },
+      h("h2", {}, t("Reputation")),
       view.players.map((p, i) => h("div", { class: "track-row" },
         h("span", { class: "track-name" }, `${SEAT_MARKS[i]} ${p.name}`),
         h("span", { class: "track-bar" }, h("span", { class: `track-fill seat-${i}`,
           style: { width: `${Math.min(100, (100 * p.reputation) / top)}%` } })),
-        h("span", { class: "track-num", "aria-label": `${p.reputation} Reputation` },
+        h("span", { class: "track-num", "aria-label": t("{n} Reputation", { n: p.reputation }) },
           `♥${p.reputation}`))));
   }
 
@@ -835,16 +855,17 @@ export class Table {
       type: mine ? "button" : undefined, tabindex: mine ? -1 : undefined,
       dataset: mine ? { key: "good:COIN", detail: "good:COIN" } : { detail: "good:COIN" } },
     icon("COIN"), h("span", { class: "n" }, String(p.coins))));
-    return h("div", { class: "goods", "aria-label": "Goods and Coins" }, items);
+    return h("div", { class: "goods", "aria-label": t("Goods and Coins") }, items);
   }
 
   publicBits(view, p) {
     const shop = p.position ? this.cat.shops[p.position] : null;
     const bits = [
       h("span", {}, `♥${p.reputation}`),
-      h("span", {}, `${p.hand_count} dragon${p.hand_count === 1 ? "" : "s"} in hand`),
-      h("span", {}, `${p.fancy_count} Fancy`),
-      shop ? h("span", {}, `at ${shop.name}`) : null,
+      h("span", {}, p.hand_count === 1 ? t("{n} dragon in hand", { n: 1 })
+        : t("{n} dragons in hand", { n: p.hand_count })),
+      h("span", {}, t("{n} Fancy", { n: p.fancy_count })),
+      shop ? h("span", {}, t("at {shop}", { shop: shop.name })) : null,
     ];
     return h("div", { class: "pub" }, bits);
   }
@@ -861,21 +882,23 @@ export class Table {
     const scored = p.scored.map((f) => fancyCard(this.cat, f,
       { dataset: { key: `fancy:${f}`, detail: `fancy:${f}` } }, true));
     return h("section", { class: `player me seat-${seat}${view.to_act === seat ? " acting" : ""}`,
-      "aria-label": "Your side" },
-    h("h2", {}, `${SEAT_MARKS[seat]} ${p.name} `, h("span", { class: "tag" }, "you")),
+      "aria-label": t("Your side") },
+    h("h2", {}, `${SEAT_MARKS[seat]} ${p.name} `, h("span", { class: "tag" }, t("you"))),
     this.publicBits(view, p),
     this.goodsRow(p, true),
-    h("h3", {}, `Hand (${hand.length}/6)`),
-    h("div", { class: "hand" }, hand.length ? hand : h("span", { class: "muted" }, "no dragons")),
-    h("h3", {}, "Fancy Dragons"),
-    h("p", { class: "muted small" }, "Secret goals: ☀ reveal on your turn once met, ☾ scored at the end."),
+    h("h3", {}, t("Hand ({n}/6)", { n: hand.length })),
+    h("div", { class: "hand" }, hand.length ? hand
+      : h("span", { class: "muted" }, t("no dragons"))),
+    h("h3", {}, t("Fancy Dragons")),
+    h("p", { class: "muted small" },
+      t("Secret goals: ☀ reveal on your turn once met, ☾ scored at the end.")),
     h("div", { class: "fancies" }, fancy, scored),
-    p.reserved ? [h("h3", {}, "Reserved Enchantment"),
+    p.reserved ? [h("h3", {}, t("Reserved Enchantment")),
       enchCard(this.cat, p.reserved, { dataset: { key: `ench:${p.reserved}`,
         detail: `ench:${p.reserved}` } })] : null,
-    p.companion ? [h("h3", {}, "Companion"), companionCard(this.cat, p.companion,
+    p.companion ? [h("h3", {}, t("Companion")), companionCard(this.cat, p.companion,
       { dataset: { key: `companion:${p.companion}`, detail: `companion:${p.companion}` } })] : null,
-    p.achievements && p.achievements.length ? [h("h3", {}, "Achievements"),
+    p.achievements && p.achievements.length ? [h("h3", {}, t("Achievements")),
       h("ul", {}, p.achievements.map((a) => h("li", {},
         (this.cat.achievements[a] || { name: a }).name)))] : null);
   }
@@ -884,20 +907,20 @@ export class Table {
     const seat = this.readOnlySeat();
     const others = view.players.map((p, i) => ({ p, i })).filter(({ i }) => i !== seat);
     if (!others.length) return null;
-    return h("section", { class: "others", "aria-label": "Other players" },
+    return h("section", { class: "others", "aria-label": t("Other players") },
       others.map(({ p, i }) => h("article", { class: `player other seat-${i}`
         + `${view.to_act === i ? " acting" : ""}`, dataset: { key: `player:${i}` } },
       h("h3", {}, `${SEAT_MARKS[i]} ${p.name}`, view.to_act === i
-        ? h("span", { class: "tag" }, "to act") : null),
+        ? h("span", { class: "tag" }, t("to act")) : null),
       this.publicBits(view, p),
       this.goodsRow(p, false),
-      p.reserved ? h("div", { class: "small" }, "Reserved: ",
+      p.reserved ? h("div", { class: "small" }, t("Reserved: "),
         h("span", { class: "ench-chip", dataset: { detail: `ench:${p.reserved}` } },
           (this.cat.enchantments[p.reserved] || { name: p.reserved }).name)) : null,
-      p.scored.length ? h("div", { class: "small" }, "Scored: ", p.scored.map((f) =>
+      p.scored.length ? h("div", { class: "small" }, t("Scored: "), p.scored.map((f) =>
         h("span", { class: "ench-chip", dataset: { detail: `fancy:${f}` } },
           (this.cat.fancies[f] || { name: f }).name))) : null,
-      p.companion ? h("div", { class: "small" }, "Companion: ",
+      p.companion ? h("div", { class: "small" }, t("Companion: "),
         h("span", { class: "ench-chip", dataset: { detail: `companion:${p.companion}` },
           tabindex: 0 }, (this.cat.companions[p.companion] || { name: p.companion }).name))
         : null)));
@@ -912,12 +935,12 @@ export class Table {
   drawLegal() {
     if (!this.myTurn) return null;
     return h("details", { class: "legal", open: true },
-      h("summary", {}, `All choices (${this.legal.length}) — or press its number`),
+      h("summary", {}, t("All choices ({n}) — or press its number", { n: this.legal.length })),
       h("ol", {}, this.legal.map((a, i) => h("li", {}, h("button", {
         class: "legal-item", disabled: this.busy,
         dataset: { focus: `l${a.index}`, ...(a.detail ? { detail: a.detail } : {}) },
         onclick: () => this.send(a.index) }, h("span", { class: "num" }, `${i + 1}`),
-      " ", a.text, a.facts ? h("span", { class: "facts" }, ` ${a.facts}`) : null)))));
+      " ", shownText(a), a.facts ? h("span", { class: "facts" }, ` ${a.facts}`) : null)))));
   }
 
   drawLog() {
@@ -925,43 +948,50 @@ export class Table {
     const names = this.msg.view.players.map((p) => p.name);
     // the newest lines first; a long game's whole log only on request (it is redrawn often)
     const shown = this.wholeLog ? lines : lines.slice(-LOG_LINES);
-    return h("section", { class: "log", "aria-label": "Game log" },
-      h("h2", {}, "Log ", h("span", { class: "muted small" }, "newest first")),
+    return h("section", { class: "log", "aria-label": t("Game log") },
+      h("h2", {}, t("Log "), h("span", { class: "muted small" }, t("newest first"))),
       h("ol", { class: "log-lines", tabindex: 0 }, shown.slice().reverse().map((line) => h("li", {},
-        h("span", { class: "muted" }, line.turn ? `T${line.turn} ` : "Setup "),
+        h("span", { class: "muted" }, line.turn ? t("T{n} ", { n: line.turn }) : t("Setup ")),
         line.player !== undefined && line.player !== null && names[line.player]
           ? h("strong", {}, `${names[line.player]}: `) : null, line.text))),
       lines.length > shown.length ? h("button", { class: "link small", dataset: { focus: "log-all" },
         onclick: () => { this.wholeLog = true; this.render(); } },
-      `Show all ${lines.length} lines`) : null);
+      t("Show all {n} lines", { n: lines.length })) : null);
   }
 
   drawScores(view) {
     const sources = Object.keys(SOURCE_LABELS).filter((s) =>
       view.players.some((p) => p.reputation_sources && p.reputation_sources[s]));
     const winners = new Set(view.winners || []);
-    return h("section", { class: "scores", "aria-label": "Final scores" },
-      h("h2", {}, "Final scores"),
+    return h("section", { class: "scores", "aria-label": t("Final scores") },
+      h("h2", {}, t("Final scores")),
       h("div", { class: "table-wrap" }, h("table", {},
         h("thead", {}, h("tr", {}, h("th", {}, ""), view.players.map((p, i) =>
           h("th", { scope: "col" }, `${SEAT_MARKS[i]} ${p.name}`, winners.has(i) ? " ★" : "")))),
         h("tbody", {},
-          sources.map((s) => h("tr", {}, h("th", { scope: "row" }, SOURCE_LABELS[s]),
+          sources.map((s) => h("tr", {}, h("th", { scope: "row" }, t(SOURCE_LABELS[s])),
             view.players.map((p) => h("td", {}, String((p.reputation_sources || {})[s] || 0))))),
-          h("tr", { class: "total" }, h("th", { scope: "row" }, "Total Reputation"),
+          h("tr", { class: "total" }, h("th", { scope: "row" }, t("Total Reputation")),
             view.players.map((p) => h("td", {}, String(p.reputation)))),
-          h("tr", {}, h("th", { scope: "row" }, "Dragons in hand (tie-break)"),
+          h("tr", {}, h("th", { scope: "row" }, t("Dragons in hand (tie-break)")),
             view.players.map((p) => h("td", {}, String(p.hand_count)))),
-          h("tr", {}, h("th", { scope: "row" }, "Goods left (tie-break)"),
+          h("tr", {}, h("th", { scope: "row" }, t("Goods left (tie-break)")),
             view.players.map((p) => h("td", {}, String(GOODS.reduce((n, g) =>
               n + (p.goods[g] || 0), 0)))))))),
-      h("p", { class: "muted small" }, "★ winner. Ties: most dragons in hand, then most Goods."));
+      h("p", { class: "muted small" },
+        t("★ winner. Ties: most dragons in hand, then most Goods.")));
   }
 }
 
-/** An action as a person reads it: its stable text and its facts (core/describe.py). */
+/** An action's text as this page reads it: ``say`` (the text in the page's language, sent
+ * when it is not English), else its stable text. */
+export function shownText(action) {
+  return action.say || action.text;
+}
+
+/** An action as a person reads it: its text and its facts (core/describe.py). */
 export function labelOf(action) {
-  return action.facts ? `${action.text} ${action.facts}` : action.text;
+  return action.facts ? `${shownText(action)} ${action.facts}` : shownText(action);
 }
 
 function isDecline(action) {

@@ -1,0 +1,90 @@
+"""The language each client of the server reads: English or Japanese, per request and per
+WebSocket, so two seats of one game may play in two languages at once.
+
+A client says its language with ``?lang=en|ja`` (what the browser's WebSocket sends: a
+browser cannot set a WebSocket's headers), else with the standard ``Accept-Language`` header
+(what the browser's ``fetch`` sends, set to the page's language); anything else reads
+English. Error *codes* never change with the language; their ``message`` does.
+
+The texts themselves come from the message catalogues (``flamecraft.i18n``): the ``web``
+domain for the server's own sentences, the ``game`` domain for the game's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import cache
+from typing import Any
+
+from ..core.tr import Translate, same
+from ..i18n import LANGUAGES, catalogue, translator
+
+DEFAULT = "en"
+
+
+def _supported(tag: str) -> str | None:
+    """The language a tag ("ja", "ja-JP", "en-GB") asks for, if the project speaks it."""
+    base = tag.strip().lower().replace("_", "-").split("-")[0]
+    return base if base in LANGUAGES else None
+
+
+def accept_language(header: str | None) -> str | None:
+    """The first language of an ``Accept-Language`` header (by quality, then order) that the
+    project speaks, or None."""
+    if not header:
+        return None
+    ranked: list[tuple[float, int, str]] = []
+    for order, part in enumerate(header.split(",")):
+        tag, _, params = part.partition(";")
+        quality = 1.0
+        for param in params.split(";"):
+            name, _, value = param.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        lang = _supported(tag)
+        if lang is not None and quality > 0:
+            ranked.append((-quality, order, lang))
+    return min(ranked)[2] if ranked else None
+
+
+def client_language(query: Mapping[str, str], headers: Mapping[str, str]) -> str:
+    """A client's language: ``?lang=`` if it names one the project speaks, else the
+    ``Accept-Language`` header's, else English."""
+    asked = query.get("lang")
+    if asked and _supported(asked) == asked.lower():
+        return asked.lower()
+    return accept_language(headers.get("accept-language")) or DEFAULT
+
+
+def header_language(headers: Iterable[tuple[bytes, bytes]]) -> str:
+    """The language of a raw ASGI request's headers (for the middleware's errors)."""
+    for name, value in headers:
+        if name.lower() == b"accept-language":
+            return accept_language(value.decode("latin-1")) or DEFAULT
+    return DEFAULT
+
+
+def web_tr(lang: str) -> Translate:
+    """The server's own sentences (the ``web`` domain) in ``lang``."""
+    return same if lang == DEFAULT else translator(lang, "web").gettext
+
+
+def game_tr(lang: str) -> Translate:
+    """The game's sentences (the ``game`` domain: choices, facts, log lines) in ``lang``."""
+    return same if lang == DEFAULT else translator(lang, "game").gettext
+
+
+def say(lang: str, msgid: str, params: Mapping[str, Any] | None = None) -> str:
+    """A server sentence in ``lang``, its ``{placeholders}`` filled (English: the msgid)."""
+    text = web_tr(lang)(msgid)
+    return text.format(**params) if params else text
+
+
+@cache
+def page_catalogue(lang: str) -> dict[str, Any]:
+    """What the browser loads to speak ``lang`` (GET /api/i18n/{lang}): the ``web`` domain's
+    translations, msgid → text, straight from the catalogue."""
+    return {"lang": lang, "messages": catalogue(lang, "web")}
