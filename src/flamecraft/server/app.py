@@ -28,7 +28,9 @@ from ..bots import DEFAULT_OPPONENT, bot_notes
 from ..core.board import CATALOG
 from ..core.events import log_for
 from ..core.goods import GOOD_KEYS
+from ..core.tr import N_
 from ..core.view import view
+from ..i18n import LANGUAGES
 from .actions_json import event_things
 from .games import (
     FINISHED,
@@ -42,6 +44,7 @@ from .games import (
     token_ok,
 )
 from .guards import STATUS_CODES, BodyLimit, SecurityHeaders, error_body
+from .language import DEFAULT, client_language, page_catalogue, say
 from .settings import Settings
 
 log = logging.getLogger("flamecraft.server")
@@ -161,13 +164,23 @@ def _error(code: str, message: str, status: int) -> JSONResponse:
     return JSONResponse(error_body(code, message), status)
 
 
-def _validation_message(exc: RequestValidationError) -> str:
+def _validation_message(exc: RequestValidationError, lang: str = DEFAULT) -> str:
+    """The first problem of a request body. pydantic's own words are English: another
+    language says what is wrong in its words, then quotes them."""
     errors = exc.errors()
     if not errors:
-        return "malformed request"
+        return say(lang, N_("malformed request"))
     first = errors[0]
     where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
-    return f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg"))
+    english = f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg"))
+    if lang == DEFAULT:
+        return english
+    return say(lang, N_("the request is malformed: {detail}"), {"detail": english})
+
+
+def request_language(request: Request | WebSocket) -> str:
+    """The language a client reads (``language.py``: ``?lang=``, else Accept-Language)."""
+    return client_language(request.query_params, request.headers)
 
 
 # ---------------------------------------------------------------- the app
@@ -197,28 +210,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(GameError)
     async def game_error(request: Request, exc: GameError) -> JSONResponse:
-        return _error(exc.code, exc.message, exc.status)
+        return _error(exc.code, exc.message_in(request_language(request)), exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return _error("malformed", _validation_message(exc), 400)
+        return _error("malformed", _validation_message(exc, request_language(request)), 400)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        message = str(exc.detail) if exc.detail else "the request failed"
+        lang = request_language(request)
+        message = str(exc.detail) if exc.detail else say(lang, N_("the request failed"))
+        path = {"path": request.url.path}
         if exc.status_code == 400 and "parsing the body" in message:
-            message = "the body is not JSON, or is nested too deeply"
+            message = say(lang, N_("the body is not JSON, or is nested too deeply"))
         elif exc.status_code == 404 and message == "Not Found":
-            message = f"there is nothing at {request.url.path}"
+            message = say(lang, N_("there is nothing at {path}"), path)
         elif exc.status_code == 405:
-            message = f"{request.method} is not allowed on {request.url.path}"
+            message = say(lang, N_("{method} is not allowed on {path}"),
+                          {**path, "method": request.method})
         return _error(STATUS_CODES.get(exc.status_code, "error"), message, exc.status_code)
 
     @app.exception_handler(Exception)
     async def server_fault(request: Request, exc: Exception) -> JSONResponse:
         log.error("error answering %s %s", request.method, request.url.path, exc_info=exc)
-        return _error("internal", "the server failed on this request; nothing was changed",
-                      500)
+        return _error("internal", say(request_language(request), N_(
+            "the server failed on this request; nothing was changed")), 500)
 
     # The last added runs first: the headers go on every answer, the limit's too.
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
@@ -256,6 +272,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def cards() -> dict[str, Any]:
         return catalog_json()
 
+    @app.get("/api/i18n/{lang}")
+    async def page_language(lang: str) -> dict[str, Any]:
+        """The browser client's texts in ``lang`` (the ``web`` catalogue as msgid → text;
+        English: none, its texts are the msgids)."""
+        if lang not in LANGUAGES:
+            raise GameError("not_found", N_("there is no language {lang}: there are {langs}"),
+                            404, lang=repr(lang), langs=", ".join(LANGUAGES))
+        return page_catalogue(lang)
+
     @app.get("/api/bots")
     async def bots() -> dict[str, Any]:
         """The bots offered, strongest first, each with a few words (``bots.bot_notes``,
@@ -270,7 +295,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         per_minute = settings.games_per_minute
         limit = creations.setdefault(client, TokenBucket(per_minute / 60.0, per_minute))
         if not limit.allow():
-            raise GameError("rate_limited", "too many new games: wait a minute", 429)
+            raise GameError("rate_limited", N_("too many new games: wait a minute"), 429)
         if len(creations) > 10000:
             creations.clear()
         return await games.create(body.name, [s.model_dump() for s in body.seats], body.deck,
@@ -312,8 +337,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def finished(game_id: str) -> Session:
         session = await games.need(game_id)
         if session.table.row.status != FINISHED:
-            raise GameError("not_finished", "the record and the replay are available once the "
-                            "game is finished (they name every hidden card)")
+            raise GameError("not_finished", N_("the record and the replay are available once "
+                                               "the game is finished (they name every hidden "
+                                               "card)"))
         return session
 
     @app.get("/api/games/{game_id}/record")
@@ -339,7 +365,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         states = await asyncio.to_thread(games.replay_states, session)
         steps = len(states) - 1
         if not 0 <= step <= steps:
-            raise GameError("malformed", f"step must be 0–{steps}, not {step}", 400)
+            raise GameError("malformed", N_("step must be 0–{last}, not {step}"), 400,
+                            last=steps, step=step)
         table = session.table
         shown = table.log[:table.log_ends[step - 1]] if step else []
         log_lines = [{"turn": e.turn, "player": e.seat, "text": line, **event_things(e)}
@@ -374,20 +401,24 @@ def seat_key(websocket: WebSocket) -> tuple[str | None, str | None]:
     return websocket.query_params.get("seat"), websocket.query_params.get("token") or None
 
 
-async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
-    await websocket.send_text(json.dumps({"type": "error", "code": code, "message": message}))
+async def _refuse(websocket: WebSocket, exc: GameError, close_code: int) -> None:
+    message = exc.message_in(request_language(websocket))
+    await websocket.send_text(json.dumps({"type": "error", "code": exc.code,
+                                          "message": message}))
     await websocket.close(close_code)
 
 
 async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Settings) -> None:
-    """One WebSocket client: sends it every state, reads its moves (checked and bounded)."""
+    """One WebSocket client: sends it every state, reads its moves (checked and bounded), in
+    the language it asked for (``?lang=``)."""
     try:
         session = await games.get(game_id)
     except GameError as exc:
-        await _refuse(websocket, exc.code, exc.message, 4500)
+        await _refuse(websocket, exc, 4500)
         return
     if session is None:
-        await _refuse(websocket, "not_found", f"there is no game {game_id!r}", 4404)
+        await _refuse(websocket, GameError("not_found", N_("there is no game {game}"),
+                                           game=repr(game_id)), 4404)
         return
     seat_text, token = seat_key(websocket)
     seat: int | None = None
@@ -397,14 +428,15 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
         except ValueError:
             seat = -1
         if not token_ok(session.table.row, seat, token):
-            await _refuse(websocket, "bad_token", "this link does not open a seat of this "
-                          "game (check that it was copied whole)", 4403)
+            await _refuse(websocket, GameError("bad_token", N_(
+                "this link does not open a seat of this game (check that it was copied "
+                "whole)")), 4403)
             return
-    conn = Connection(seat, token, settings.send_queue)
+    conn = Connection(seat, token, settings.send_queue, request_language(websocket))
     try:
         games.subscribe(session, conn, websocket.client.host if websocket.client else "?")
     except GameError as exc:
-        await _refuse(websocket, exc.code, exc.message, 4429)
+        await _refuse(websocket, exc, 4429)
         return
     sender = asyncio.create_task(_send_all(websocket, conn))
     limit = TokenBucket(settings.max_messages_per_second, settings.message_burst)
@@ -419,15 +451,16 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
                 data = message.get("bytes") or b""
             size = len(data.encode() if isinstance(data, str) else data)
             if size > settings.max_message_bytes:
-                conn.error("too_big", f"messages are limited to {settings.max_message_bytes} "
-                           f"bytes; this one has {size}")
+                conn.error("too_big", N_("messages are limited to {limit} bytes; this one has "
+                                         "{size}"), limit=settings.max_message_bytes, size=size)
                 continue
             if not limit.allow():
                 if time.monotonic() - warned > 1.0:
                     warned = time.monotonic()
-                    conn.error("rate_limited", f"more than {settings.message_burst} messages "
-                               f"at once or {settings.max_messages_per_second} a second: slow "
-                               "down (this one was ignored)")
+                    conn.error("rate_limited", N_("more than {burst} messages at once or {rate} "
+                                                  "a second: slow down (this one was ignored)"),
+                               burst=settings.message_burst,
+                               rate=settings.max_messages_per_second)
                 continue
             await _handle(data, session, conn, games)
     except WebSocketDisconnect:
@@ -454,10 +487,11 @@ async def _handle(data: str | bytes, session: Session, conn: Connection, games: 
     try:
         msg = json.loads(data)
     except (ValueError, UnicodeDecodeError):
-        conn.error("malformed", "messages must be JSON objects")
+        conn.error("malformed", N_("messages must be JSON objects"))
         return
     except RecursionError:  # "[[[[…]]]]": a few KiB nested thousands deep
-        conn.error("malformed", "messages must be JSON objects, nested at most a few levels")
+        conn.error("malformed", N_("messages must be JSON objects, nested at most a few "
+                                   "levels"))
         return
     kind = msg.get("type") if isinstance(msg, dict) else None
     try:
@@ -470,29 +504,30 @@ async def _handle(data: str | bytes, session: Session, conn: Connection, games: 
         elif kind == "act":
             version, index, typed = msg.get("version"), msg.get("index"), msg.get("text")
             if not _whole(version):
-                conn.error("malformed", "an act message needs the whole-number 'version' of "
-                           "the state it answers")
+                conn.error("malformed", N_("an act message needs the whole-number 'version' "
+                                           "of the state it answers"))
             elif _whole(index):
                 await games.act(session, conn.seat, version, index=index)
             elif isinstance(typed, str) and index is None:
                 await games.act(session, conn.seat, version, typed=typed)
             else:
-                conn.error("malformed", "an act message needs a whole-number 'index' (or a "
-                           "'text') of one of the legal actions")
+                conn.error("malformed", N_("an act message needs a whole-number 'index' (or "
+                                           "a 'text') of one of the legal actions"))
         elif kind == "undo":
             version = msg.get("version")
             if not _whole(version):
-                conn.error("malformed", "an undo message needs the whole-number 'version' of "
-                           "the state it answers")
+                conn.error("malformed", N_("an undo message needs the whole-number "
+                                           "'version' of the state it answers"))
             else:
                 await games.undo(session, conn.seat, version)
         else:
-            conn.error("malformed", "unknown message type: expected 'act', 'undo' or 'ping'")
+            conn.error("malformed", N_("unknown message type: expected 'act', 'undo' or "
+                                       "'ping'"))
     except GameError as exc:
-        conn.error(exc.code, exc.message)
+        conn.failed(exc)
     except Exception:
         log.exception("error handling a message in game %s", session.id)
-        conn.error("internal", "the server failed on this message; nothing was changed")
+        conn.error("internal", N_("the server failed on this message; nothing was changed"))
 
 
 def app_from_env() -> FastAPI:

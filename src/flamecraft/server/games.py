@@ -41,7 +41,7 @@ from ..core.engine import (
     to_act,
     winners,
 )
-from ..core.errors import FlamecraftError, IllegalActionError
+from ..core.errors import FlamecraftError, IllegalActionError, error_text
 from ..core.events import Event, log_text
 from ..core.serialize import GameRecord
 from ..core.setup_game import new_game

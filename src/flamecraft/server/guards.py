@@ -13,6 +13,9 @@ import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from ..core.tr import N_
+from .language import header_language, say
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -66,7 +69,8 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        too_big = f"requests are limited to {self.limit} bytes"
+        too_big = say(header_language(scope.get("headers", ())),
+                      N_("requests are limited to {limit} bytes"), {"limit": self.limit})
         for name, value in scope.get("headers", ()):
             if name == b"content-length" and value.isdigit() and int(value) > self.limit:
                 await send_error(send, 413, "too_big", too_big)

@@ -86,9 +86,10 @@ export function rewardIcons(reward) {
     title: t("{n} Coin(s)", { n: reward.coins }) }, `¢${reward.coins}`));
   if (reward.artisan) out.push(h("span", { class: "rw rw-art",
     title: t("draw {n} Artisan Dragon(s)", { n: reward.artisan }) },
-  `+${reward.artisan}${t("Dr")}`));
+  "+" + reward.artisan + t("Dr")));
   if (reward.fancy) out.push(h("span", { class: "rw rw-fancy",
-    title: t("draw {n} Fancy Dragon(s)", { n: reward.fancy }) }, `+${reward.fancy}${t("F")}`));
+    title: t("draw {n} Fancy Dragon(s)", { n: reward.fancy }) },
+  "+" + reward.fancy + t("F")));
   if (reward.good_choice) out.push(h("span", { class: "rw rw-any",
     title: t("{n} Good(s) of your choice", { n: reward.good_choice }) },
   `★${reward.good_choice}`));

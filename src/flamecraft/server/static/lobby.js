@@ -293,8 +293,8 @@ function drawGames(list, games) {
       h("ul", {}, mine.map((g) => h("li", { class: "game-entry" },
         h("strong", {}, g.name || g.game_id), " ",
         h("span", { class: "muted" }, (g.seats || []).map((s) =>
-          `${s.name}${s.kind === "bot" ? (s.bot ? t(" (bot: {bot})", { bot: s.bot }) : t(" (bot)"))
-            : s.joined ? " ✓" : ""}`
+          s.name + (s.kind === "bot" ? (s.bot ? t(" (bot: {bot})", { bot: s.bot }) : t(" (bot)"))
+            : s.joined ? " ✓" : "")
           + (s.seat === g.first_player ? t(" — plays first") : "")).join(t(", "))),
         " ",
         status === "finished"
@@ -388,7 +388,7 @@ export function waitingRoom(root, info, seat, token) {
           h("p", { class: "muted" },
             t("Send each person their own link (it is their seat's key).")),
           links.seats.filter((s) => s.link && s.token).map((s) =>
-            linkRow(`${SEAT_MARKS[s.seat]} ${s.name}${s.seat === seat ? t(" (you)") : ""}`,
+            linkRow(`${SEAT_MARKS[s.seat]} ${s.name}` + (s.seat === seat ? t(" (you)") : ""),
               s.link)),
           linkRow(t("Spectators"), links.spectate)) : null,
         h("p", {}, h("a", { href: "/" }, t("← Back to the lobby")))));

@@ -774,8 +774,8 @@ export class Table {
     });
     return h("section", { class: "town", "aria-label": t("Town") },
       h("h2", {}, t("Town "), h("span", { class: "muted small" },
-        `${view.decks.shop === 1 ? t("{n} Shop in the deck", { n: 1 })
-          : t("{n} Shops in the deck", { n: view.decks.shop })} · `
+        (view.decks.shop === 1 ? t("{n} Shop in the deck", { n: 1 })
+          : t("{n} Shops in the deck", { n: view.decks.shop })) + " · "
         + (empty === 1 ? t("{n} empty space", { n: 1 }) : t("{n} empty spaces", { n: empty })))),
       h("div", { class: "shops" }, shops));
   }
