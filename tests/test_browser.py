@@ -126,10 +126,12 @@ def browser() -> Iterator[Browser]:
 class Tab:
     """One browser page and the JavaScript errors it raised (a test fails on any)."""
 
-    def __init__(self, browser: Browser, viewport: dict[str, int], shots: Path):
+    def __init__(self, browser: Browser, viewport: dict[str, int], shots: Path,
+                 locale: str | None = None):
         phone = viewport["width"] < 600
+        # locale: the browser's language (navigator.languages; test_browser_ja.py)
         self.context = browser.new_context(viewport=viewport,  # type: ignore[arg-type]
-                                           has_touch=phone, is_mobile=phone)
+                                           has_touch=phone, is_mobile=phone, locale=locale)
         self.page: Page = self.context.new_page()
         self.page.set_default_timeout(15000)
         self.errors: list[str] = []
@@ -157,11 +159,12 @@ class Tab:
 
 @pytest.fixture
 def tabs(browser: Browser, tmp_path: Path) -> Iterator[Any]:
-    """Opens pages on demand: ``tabs(viewport)``; closes them and checks for JS errors."""
+    """Opens pages on demand: ``tabs(viewport, locale)``; closes them and checks for JS
+    errors."""
     opened: list[Tab] = []
 
-    def open_tab(viewport: dict[str, int] = LAPTOP) -> Tab:
-        tab = Tab(browser, viewport, tmp_path)
+    def open_tab(viewport: dict[str, int] = LAPTOP, locale: str | None = None) -> Tab:
+        tab = Tab(browser, viewport, tmp_path, locale)
         opened.append(tab)
         return tab
 

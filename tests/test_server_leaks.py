@@ -6,7 +6,9 @@ another seat's pending choice of drawn Fancy Dragons, in a deck, among the cards
 face down in Town, and the seat has never held, been shown or seen it face up (a card a seat
 gifted, put back or saw on top of the Artisan deck, one drawn from the Park in view of all, or
 one fired up in its owner's hand, is one it knows). The messages are checked for the ids of
-those cards and, in the texts a person reads (log, choices), for their names.
+those cards and, in the texts a person reads (log, choices), for their names — in English and
+in Japanese (issue 16: the translated texts keep card names as printed). The byte oracle of
+tests/test_events.py is run over the Japanese state messages too.
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ from typing import Any
 
 import pytest
 
-from flamecraft import apply_in_place, parse_action, start
+from flamecraft import apply_in_place, legal_actions, parse_action, start, to_act
 from flamecraft.core import actions as A
 from flamecraft.core.board import CATALOG
 from flamecraft.core.frames import D_ARTISAN_LOOK, D_KEEP_DRAWN_FANCY
 from flamecraft.core.serialize import GameRecord
 from flamecraft.core.state import GameState
+from flamecraft.server.games import Games
+from test_events import Interfaces, _hidden_changed
 from test_server_api import client_for, new_game, next_state, settings, ws_url
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -36,9 +40,12 @@ COMP = [c.id for c in CATALOG.companions]
 NAME = {c.id: c.name for c in (*CATALOG.artisans, *CATALOG.fancies, *CATALOG.shops,
                                 *CATALOG.enchantments, *CATALOG.companions)}
 BY_NAME = {name: card for card, name in NAME.items()}
-# Every card name, longest first, so that "Fortune Cookie" is read before "Cookie".
-NAMES = re.compile(r"\b(" + "|".join(re.escape(n) for n in sorted(BY_NAME, key=len, reverse=True))
-                   + r")\b")
+# Every card name, longest first, so that "Fortune Cookie" is read before "Cookie"; a name is
+# a whole word in English, and in Japanese ("Cutletを置く": kana are word characters for \b)
+# a run of Latin letters.
+NAMES = re.compile(r"(?<![A-Za-z0-9])("
+                   + "|".join(re.escape(n) for n in sorted(BY_NAME, key=len, reverse=True))
+                   + r")(?![A-Za-z0-9])")
 
 
 def seen_now(s: GameState, seat: int) -> set[str]:
@@ -103,22 +110,29 @@ def leaks(msg: dict[str, Any], secret: set[str], log_from: int = 0) -> list[str]
     found = sorted(strings({k: v for k, v in msg.items() if k != "log"}) & secret)
     texts = [line["text"] for line in msg.get("log", [])[log_from:]]
     texts += [a["text"] for a in msg.get("legal", [])]
+    texts += [a["say"] for a in msg.get("legal", []) if "say" in a]  # in the reader's language
+    texts += [a["facts"] for a in msg.get("legal", [])]
     texts += (msg.get("view") or {}).get("legal_actions", [])
     found += [f"{card} (by name)" for card in sorted(named(texts) & secret)]
     return found
 
 
-def play_and_record(c: Any, kinds: str, seed: int, **options: Any
+def play_and_record(c: Any, kinds: str, seed: int, lang: str = "en", **options: Any
                     ) -> tuple[GameRecord, dict[int | None, list[dict[str, Any]]]]:
     """Plays a whole game: bots on the server, each person's seat by a scripted client
-    choosing at random; returns the record and every message each connection received."""
+    choosing at random, every connection reading ``lang``; returns the record and every
+    message each connection received."""
+    def url(game: dict[str, Any], seat: int | None = None) -> str:
+        plain = ws_url(game, seat)
+        return plain if lang == "en" else plain + ("&" if "?" in plain else "?") + f"lang={lang}"
+
     chosen = seed if kinds.split(",").count("human") <= 1 else None  # issue 12: fair deals
     game = new_game(c, kinds, start=True, seed=chosen, **options)
     people = [i for i, k in enumerate(kinds.split(",")) if k == "human"]
     got: dict[int | None, list[dict[str, Any]]] = {p: [] for p in [*people, None]}
     rng = random.Random(seed)
-    with c.websocket_connect(ws_url(game)) as spy:
-        conns = {p: c.websocket_connect(ws_url(game, p)) for p in people}
+    with c.websocket_connect(url(game)) as spy:
+        conns = {p: c.websocket_connect(url(game, p)) for p in people}
         socks = {p: conn.__enter__() for p, conn in conns.items()}
         try:
             last = {p: next_state(socks[p], got[p]) for p in people}
@@ -142,17 +156,21 @@ def play_and_record(c: Any, kinds: str, seed: int, **options: Any
     return record, got
 
 
-@pytest.mark.parametrize("kinds, seed, options", [
-    ("human,random,human", 31, {}),
-    ("random,human", 32, {"deck": "golden"}),
-    ("human,random,random,human,random", 33, {"companions": True}),
+@pytest.mark.parametrize("kinds, seed, lang, options", [
+    ("human,random,human", 31, "en", {}),
+    ("random,human", 32, "en", {"deck": "golden"}),
+    ("human,random,random,human,random", 33, "en", {"companions": True}),
+    ("human,random,human", 34, "ja", {"companions": True}),
+    ("human,random,random,human", 35, "ja", {"deck": "golden"}),
 ])
 def test_no_message_shows_a_seat_what_is_hidden_from_it(tmp_path: Path, kinds: str, seed: int,
+                                                       lang: str,
                                                        options: dict[str, Any]) -> None:
     """Issue 7, nothing leaked: in whole games, no message to a seat or to a spectator names a
-    card hidden from it at the moment of that message (ids anywhere, names in the texts)."""
+    card hidden from it at the moment of that message (ids anywhere, names in the texts), in
+    English and in Japanese (issue 16)."""
     with client_for(settings(tmp_path)) as c:
-        record, got = play_and_record(c, kinds, seed, **options)
+        record, got = play_and_record(c, kinds, seed, lang, **options)
     o = record.options
     s = start(o.players, record.seed, o.deck, o.names, o.companions)
     states, shown = [s.copy()], [set[str]()]
@@ -195,3 +213,42 @@ def test_the_leak_check_finds_a_leak() -> None:
     by_name = leaks({"log": [{"text": f"keep {NAME[theirs]}"}]}, secret)
     assert by_name == [f"{theirs} (by name)"]
     assert leaks({"log": [{"text": f"keep {NAME[mine]}"}]}, secret) == []
+
+
+def test_the_leak_check_reads_names_in_japanese() -> None:
+    """A card name inside a Japanese sentence (no spaces around it) is found."""
+    s = start(2, 1)
+    theirs = ART[s.hand[1][0]]
+    secret = hidden(s, 0, seen_now(s, 0))
+    assert leaks({"log": [{"text": f"{NAME[theirs]}を手元に残す"}]}, secret) == \
+        [f"{theirs} (by name)"]
+    assert leaks({"legal": [{"text": "gather", "say": f"{NAME[theirs]}を起動する",
+                             "facts": ""}]}, secret) == [f"{theirs} (by name)"]
+
+
+@pytest.mark.parametrize(("players", "deck", "companions"), [(2, "golden", True),
+                                                              (4, "purple", False)])
+def test_leak_oracle_in_japanese(players: int, deck: str, companions: bool) -> None:
+    """Issue 16 over issue 11's oracle: at every step of a whole random game, for every seat,
+    two changes of what the seat cannot see leave every byte of its Japanese state message
+    (choices, facts, what is being chosen, the log) unchanged."""
+    rng = random.Random(players)
+    s = start(players, 200 + players, deck, companions=companions)
+    interfaces = Interfaces(s)
+    table = interfaces.table
+
+    def received(state: GameState, seat: int) -> str:
+        table.state = state
+        return Games._state_text(table, seat, Games._common(table), "ja")
+
+    steps = said = 0
+    while not s.over:
+        for seat in range(players):
+            truth = received(s, seat)
+            for k in (1, 2):
+                other = _hidden_changed(s, seat, 1000 * steps + k)
+                assert received(other, seat) == truth, f"seat {seat}, step {steps}"
+            said += to_act(s) == seat and '"say":' in truth  # its choices, in Japanese
+        s = interfaces.play(s, rng.choice(legal_actions(s)))
+        steps += 1
+    assert said > steps // 2  # the messages checked were Japanese ones

@@ -13,6 +13,7 @@ from .core.actions import Action
 from .core.engine import legal_actions
 from .core.errors import GameOverError
 from .core.state import GameState
+from .core.tr import N_
 
 
 def random_action(state: GameState, rng: random.Random) -> Action:
@@ -32,11 +33,12 @@ DEFAULT_BOT = "random"
 # The opponents a new player gets (``flamecraft play``): the strongest bot that answers within
 # about a second a move. The bots for play, strongest first, each with a few words.
 DEFAULT_OPPONENT = "planner"
+# (The notes are msgids: the web lobby shows them in the player's language.)
 BOT_NOTES: tuple[tuple[str, str], ...] = (
-    ("ismcts", "searches many futures; the strongest, about a second a move"),
-    ("planner", "plans its whole turn; a solid player, quick"),
-    ("greedy", "looks one step ahead; a beginner"),
-    ("random", "any legal move; for testing"),
+    ("ismcts", N_("searches many futures; the strongest, about a second a move")),
+    ("planner", N_("plans its whole turn; a solid player, quick")),
+    ("greedy", N_("looks one step ahead; a beginner")),
+    ("random", N_("any legal move; for testing")),
 )
 
 

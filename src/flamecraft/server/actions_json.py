@@ -10,7 +10,9 @@ The table is complete: a test checks every kind, so a new action kind cannot go 
 
 Each action also carries its facts (``core/describe.py``: what it costs and gives, the same
 words the terminal shows) and ``detail``, the card it concerns as the page's card-details
-spec (``artisan:<id>``, ``ench:<id>``…), for the hover card of a listed choice.
+spec (``artisan:<id>``, ``ench:<id>``…), for the hover card of a listed choice. In another
+language than English the facts are in that language, and ``say`` holds the action's words in
+it; ``text`` stays the stable English text, what a client sends back or matches a hint with.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from ..core.engine import legal_actions
 from ..core.events import Event
 from ..core.goods import COIN, GOOD_KEYS
 from ..core.state import GameState
+from ..core.tr import Translate, same
 
 _ART = [c.id for c in CATALOG.artisans]
 _SHOP = [c.id for c in CATALOG.shops]
@@ -113,20 +116,25 @@ def detail_of(choice: Choice, args: dict[str, Any]) -> str | None:
     return None
 
 
-def action_json(s: GameState, action: Action, index: int) -> dict[str, Any]:
+def action_json(s: GameState, action: Action, index: int,
+                tr: Translate = same) -> dict[str, Any]:
     """One legal action as the browser receives it: its stable text, unchanged, and its
-    facts apart (the page shows ``text`` and ``facts`` together; it sends back ``index``)."""
-    choice = describe(s, action)
+    facts apart (the page shows ``text`` and ``facts`` together; it sends back ``index``);
+    in another language (``tr``), ``say``: the action in that language."""
+    choice = describe(s, action, tr)
     args = _ARGS[action[0]](action)
-    return {"index": index, "text": choice.text, "facts": choice.facts,
-            "card": choice.card, "detail": detail_of(choice, args),
-            "kind": KIND_NAMES[action[0]], "args": args}
+    out = {"index": index, "text": choice.text, "facts": choice.facts,
+           "card": choice.card, "detail": detail_of(choice, args),
+           "kind": KIND_NAMES[action[0]], "args": args}
+    if choice.words and choice.words != choice.text:
+        out["say"] = choice.words
+    return out
 
 
-def legal_json(s: GameState) -> list[dict[str, Any]]:
+def legal_json(s: GameState, tr: Translate = same) -> list[dict[str, Any]]:
     """The legal actions of the player to act, in the engine's order (``index`` is what an
-    ``act`` message sends back)."""
-    return [action_json(s, a, i) for i, a in enumerate(legal_actions(s))]
+    ``act`` message sends back), described in ``tr``'s language."""
+    return [action_json(s, a, i, tr) for i, a in enumerate(legal_actions(s))]
 
 
 def event_things(e: Event) -> dict[str, Any]:

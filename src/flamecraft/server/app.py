@@ -26,10 +26,9 @@ from starlette.websockets import WebSocketDisconnect
 
 from ..bots import DEFAULT_OPPONENT, bot_notes
 from ..core.board import CATALOG
-from ..core.events import log_for
+from ..core.events import log_for, log_text
 from ..core.goods import GOOD_KEYS
 from ..core.tr import N_
-from ..core.view import view
 from ..i18n import LANGUAGES
 from .actions_json import event_things
 from .games import (
@@ -42,9 +41,10 @@ from .games import (
     Session,
     entry_json,
     token_ok,
+    view_in,
 )
 from .guards import STATUS_CODES, BodyLimit, SecurityHeaders, error_body
-from .language import DEFAULT, client_language, page_catalogue, say
+from .language import DEFAULT, client_language, game_tr, page_catalogue, say, web_tr
 from .settings import Settings
 
 log = logging.getLogger("flamecraft.server")
@@ -97,8 +97,12 @@ def _reward(r: Any) -> dict[str, int]:
 
 
 @cache
-def catalog_json() -> dict[str, Any]:
-    """Every card the browser may draw, by id (GET /api/cards)."""
+def catalog_json(lang: str = DEFAULT) -> dict[str, Any]:
+    """Every card the browser may draw, by id (GET /api/cards). In another language than
+    English the card texts are ``cardtext.card_text``'s in it (names stay as printed), and
+    each Artisan Dragon carries its fire-up text (English pages keep their own summary)."""
+    if lang != DEFAULT:
+        return _catalog_in(lang)
     from ..core.cards import ANY_SLOT, SHOP_ICONS
 
     c = CATALOG
@@ -135,6 +139,21 @@ def catalog_json() -> dict[str, Any]:
                          for x in c.achievements],
         "goods": list(GOOD_KEYS),
     }
+
+
+def _catalog_in(lang: str) -> dict[str, Any]:
+    """The English catalog with every card text in ``lang``."""
+    from ..cardtext import card_text
+
+    out = json.loads(json.dumps(catalog_json()))  # a deep copy: the English one is cached
+    for shop in out["shops"]:
+        shop["ability_text"] = card_text(shop["id"], lang) if shop["ability_text"] else ""
+    for artisan in out["artisans"]:
+        artisan["fire_up"] = card_text(artisan["id"], lang)
+    for kind in ("fancies", "companions", "achievements"):
+        for card in out[kind]:
+            card["text"] = card_text(card["id"], lang)
+    return out
 
 
 # ---------------------------------------------------------------- limits
@@ -176,6 +195,20 @@ def _validation_message(exc: RequestValidationError, lang: str = DEFAULT) -> str
     if lang == DEFAULT:
         return english
     return say(lang, N_("the request is malformed: {detail}"), {"detail": english})
+
+
+# The texts of index.html, seen before the client's script has loaded its catalogue (and
+# without script at all): the page is served with them in the request's language.
+PAGE_TEXTS = (N_("Loading Flamecraft…"),
+              N_("Flamecraft needs JavaScript to run in the browser."))
+
+
+def page_in(html: str, lang: str) -> str:
+    """index.html in ``lang``: its ``<html lang>`` and its texts (``PAGE_TEXTS``)."""
+    html = html.replace('<html lang="en">', f'<html lang="{lang}">', 1)
+    for text in PAGE_TEXTS:
+        html = html.replace(f">{text}<", f">{say(lang, text)}<")
+    return html
 
 
 def request_language(request: Request | WebSocket) -> str:
@@ -242,20 +275,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # --- pages
 
-    def page() -> Response:
+    def page(request: Request) -> Response:
         index = settings.static_dir / "index.html"
-        if index.is_file():
-            return FileResponse(index, headers={"Cache-Control": "no-cache"})
-        return HTMLResponse("<!doctype html><title>Flamecraft</title><p>The browser client "
-                            "is not installed (src/flamecraft/server/static/index.html).</p>")
+        headers = {"Cache-Control": "no-cache", "Vary": "Accept-Language"}
+        if not index.is_file():
+            return HTMLResponse("<!doctype html><title>Flamecraft</title><p>The browser client "
+                                "is not installed (src/flamecraft/server/static/index.html).</p>")
+        lang = request_language(request)
+        if lang == DEFAULT:
+            return FileResponse(index, headers=headers)
+        return HTMLResponse(page_in(index.read_text(encoding="utf-8"), lang), headers=headers)
 
     @app.get("/", include_in_schema=False)
-    async def lobby_page() -> Response:
-        return page()
+    async def lobby_page(request: Request) -> Response:
+        return page(request)
 
     @app.get("/play/{game_id}", include_in_schema=False)
-    async def play_page(game_id: str) -> Response:
-        return page()
+    async def play_page(request: Request, game_id: str) -> Response:
+        return page(request)
 
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False),
               name="static")
@@ -269,8 +306,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "games_loaded": len(games.sessions)}
 
     @app.get("/api/cards")
-    async def cards() -> dict[str, Any]:
-        return catalog_json()
+    async def cards(request: Request) -> dict[str, Any]:
+        return catalog_json(request_language(request))
 
     @app.get("/api/i18n/{lang}")
     async def page_language(lang: str) -> dict[str, Any]:
@@ -282,12 +319,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return page_catalogue(lang)
 
     @app.get("/api/bots")
-    async def bots() -> dict[str, Any]:
+    async def bots(request: Request) -> dict[str, Any]:
         """The bots offered, strongest first, each with a few words (``bots.bot_notes``,
-        which the terminal lists too), and the default opponent."""
+        which the terminal lists too) in the client's language, and the default opponent."""
         ladder = bot_notes()
+        words = web_tr(request_language(request))
         return {"bots": [name for name, _ in ladder], "default": DEFAULT_OPPONENT,
-                "ladder": [{"name": name, "about": about} for name, about in ladder]}
+                "ladder": [{"name": name, "about": words(about) if about else ""}
+                           for name, about in ladder]}
 
     @app.post("/api/games", status_code=201)
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
@@ -360,8 +399,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return await games.review(game_id)
 
     @app.get("/api/games/{game_id}/replay/{step}")
-    async def replay(game_id: str, step: int) -> dict[str, Any]:
+    async def replay(game_id: str, step: int, request: Request) -> dict[str, Any]:
         session = await finished(game_id)
+        lang = request_language(request)
+        tr = game_tr(lang)
         states = await asyncio.to_thread(games.replay_states, session)
         steps = len(states) - 1
         if not 0 <= step <= steps:
@@ -369,14 +410,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             last=steps, step=step)
         table = session.table
         shown = table.log[:table.log_ends[step - 1]] if step else []
-        log_lines = [{"turn": e.turn, "player": e.seat, "text": line, **event_things(e)}
-                     for e, line in log_for(shown, None)]
+        log_lines = [{"turn": e.turn, "player": e.seat, "text": log_text(e, None, tr),
+                      **event_things(e)} for e, _line in log_for(shown, None)]
         # what happened at this step, as the table read it: its own lines of the public log
         # (none for a decline, which changes nothing on the table), and who acted
         began = table.log_ends[step - 2] if step > 1 else 0
         happened = len(log_for(table.log[began:table.log_ends[step - 1]], None)) if step else 0
         actor = table.actions[step - 1].seat if step else None
-        return {"step": step, "steps": steps, "view": view(states[step], None),
+        return {"step": step, "steps": steps, "view": view_in(states[step], None, lang),
                 "log": log_lines, "step_lines": happened, "actor": actor}
 
     # --- the live table

@@ -30,6 +30,7 @@ from functools import lru_cache, partial
 from typing import Any, TypeVar
 
 from ..bots import BOTS, DEFAULT_BOT, DEFAULT_OPPONENT, random_action
+from ..cardtext import rating_title
 from ..core.actions import Action
 from ..core.engine import (
     apply,
@@ -58,7 +59,7 @@ from ..sessions import (
 from .actions_json import event_things, legal_json
 from .botpool import BotLanes
 from .language import DEFAULT as DEFAULT_LANGUAGE
-from .language import game_tr, say
+from .language import error_tr, game_tr, say
 from .names import check_seat_names, clean
 from .pubsub import Bus, make_bus
 from .settings import Settings
@@ -98,7 +99,7 @@ class GameError(Exception):
         if lang == DEFAULT_LANGUAGE:
             return self.message
         if self.error is not None:
-            return error_text(self.error, game_tr(lang))
+            return error_text(self.error, error_tr(lang))
         return say(lang, self.msgid, self.params)
 
 
@@ -282,6 +283,14 @@ def log_line(e: Event, lang: str) -> LogLine:
         actor, other = log_text(e, e.seat, tr), log_text(e, None, tr)
     return (_dumps({**line, "text": actor}),
             None if other is None else _dumps({**line, "text": other}), e.seat, e.also)
+
+
+def view_in(s: GameState, seat: int | None, lang: str) -> dict[str, Any]:
+    """``view(s, seat)`` as ``lang`` reads it: the same, but for the solo rating's title."""
+    out = view(s, seat)
+    if lang != DEFAULT_LANGUAGE and "rating" in out:
+        out["rating"] = rating_title(out["rating"], lang)
+    return out
 
 
 def result_of(s: GameState) -> dict[str, Any]:
@@ -667,7 +676,7 @@ class Games:
             # What is being decided is told to the seat deciding only: whether another seat
             # has a decision at all can depend on its hidden cards (core/events.py).
             "choosing": describe_decision(s, tr) if acting and s is not None else "",
-            "view": view(s, seat) if s is not None else None,
+            "view": view_in(s, seat, lang) if s is not None else None,
             "legal": legal_json(s, tr) if acting and s is not None else [],
             "can_undo": t.can_undo(seat),
         })
@@ -714,7 +723,7 @@ class Games:
             names.append(given)
         try:
             tidy = check_seat_names(names)
-            game_name = clean(name or "", "the game name")
+            game_name = clean(name or "", game_name=True)
         except SetupError as exc:
             raise GameError("malformed", str(exc), 400, error=exc) from None
         if deck not in ("purple", "golden"):
@@ -792,7 +801,7 @@ class Games:
         def change(row: GameRow) -> GameRow | None:
             self._check_token(row, seat, token)
             try:
-                wanted = clean(name or "", f"the name {name!r}")
+                wanted = clean(name or "")
             except SetupError as exc:
                 raise GameError("malformed", str(exc), 400, error=exc) from None
             seat_row = row.seats[seat]

@@ -77,6 +77,15 @@ def game_tr(lang: str) -> Translate:
     return same if lang == DEFAULT else translator(lang, "game").gettext
 
 
+def error_tr(lang: str) -> Translate:
+    """An error's words in ``lang``: the game's (``sessions``, the engine) or the server's own
+    (``names.py``), whichever catalogue holds its msgid."""
+    if lang == DEFAULT:
+        return same
+    game, web = game_tr(lang), web_tr(lang)
+    return lambda msgid: game(msgid) if game(msgid) != msgid else web(msgid)
+
+
 def say(lang: str, msgid: str, params: Mapping[str, Any] | None = None) -> str:
     """A server sentence in ``lang``, its ``{placeholders}`` filled (English: the msgid)."""
     text = web_tr(lang)(msgid)

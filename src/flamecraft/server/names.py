@@ -11,6 +11,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
+from ..core.tr import N_
 from ..sessions import SetupError, check_names
 
 # Unicode categories never allowed: controls, format characters (every zero-width and
@@ -19,35 +20,51 @@ _CONTROL = frozenset({"Cc"})
 _INVISIBLE = frozenset({"Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
-def _bad_character(text: str) -> str | None:
-    """What is wrong with the first character a name may not hold, or None."""
+# What is wrong, for a seat's name and for the game's (msgids: the player reads them).
+_CONTROL_IN = {False: N_("the name {name} holds a control character ({code}): use visible "
+                         "letters, digits and spaces"),
+               True: N_("the game name holds a control character ({code}): use visible "
+                        "letters, digits and spaces")}
+_INVISIBLE_IN = {False: N_("the name {name} holds an invisible character ({code}): use "
+                           "visible letters, digits and spaces"),
+                 True: N_("the game name holds an invisible character ({code}): use visible "
+                          "letters, digits and spaces")}
+
+
+def _bad_character(text: str) -> tuple[bool, str] | None:
+    """The first character a name may not hold — (whether it is a control character, its
+    code point) — or None."""
     for ch in text:
         category = unicodedata.category(ch)
         if category in _CONTROL:
-            return f"a control character (U+{ord(ch):04X})"
+            return True, f"U+{ord(ch):04X}"
         if category in _INVISIBLE or ch in "\u115f\u1160\u3164\uffa0":  # Hangul fillers
-            return f"an invisible character (U+{ord(ch):04X})"
+            return False, f"U+{ord(ch):04X}"
     return None
 
 
-def clean(text: str, what: str) -> str:
-    """``text`` NFKC-normalised with its spaces tidied; raises SetupError naming ``what`` if
-    it holds a control or invisible character."""
+def clean(text: str, game_name: bool = False) -> str:
+    """``text`` NFKC-normalised with its spaces tidied; raises SetupError naming the name
+    (or the game name) if it holds a control or invisible character."""
+    given = text
     bad = _bad_character(text)
     if bad is None:
         text = unicodedata.normalize("NFKC", text)
         bad = _bad_character(text)  # NFKC never makes one, but a name must not rely on it
     if bad is not None:
-        raise SetupError(f"{what} holds {bad}: use visible letters, digits and spaces")
+        control, code = bad
+        message = (_CONTROL_IN if control else _INVISIBLE_IN)[game_name]
+        raise SetupError(message, {"code": code} if game_name
+                         else {"name": repr(given), "code": code})
     return " ".join(text.split())
 
 
 def check_seat_names(names: Sequence[str]) -> tuple[str, ...]:
     """Seat names as ``sessions.check_names`` wants them, each cleaned and no two equal when
     case-folded."""
-    tidy = [clean(n, f"the name {n!r}") for n in names]
+    tidy = [clean(n) for n in names]
     folded = [n.casefold() for n in tidy]
     if len(set(folded)) != len(folded):
-        raise SetupError("two players have the same name (names are compared without regard "
-                         "to case or to the width of letters)")
+        raise SetupError(N_("two players have the same name (names are compared without "
+                            "regard to case or to the width of letters)"))
     return check_names(tidy)

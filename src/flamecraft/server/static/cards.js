@@ -17,22 +17,24 @@ export function goodName(key) {
   const k = String(key).toUpperCase();
   return GOOD_WORDS[k] ? t(GOOD_WORDS[k]) : k;
 }
+// (the letters are abbreviations of the names: translated, as the names are)
 const ICON_TEXT = {
-  BREAD: "Br", MEAT: "Me", IRON: "Ir", POTION: "Po", CRYSTAL: "Cr", PLANT: "Pl",
-  COIN: "¢", RAINBOW: "★", ANY: "★", DRAGON: "Dr",
+  BREAD: N_("Br"), MEAT: N_("Me"), IRON: N_("Ir"), POTION: N_("Po"), CRYSTAL: N_("Cr"),
+  PLANT: N_("Pl"), COIN: "¢", RAINBOW: "★", ANY: "★", DRAGON: N_("Dr"),
 };
 
 // Published fire-up abilities: every Artisan Dragon of one type shares one (rules, Artisan
-// Dragon Abilities). The catalog does not carry them, so they are written out here.
+// Dragon Abilities). In English the page says them in these words; in another language the
+// catalog carries each dragon's ("fire_up", generated from the card data by the server).
 export const FIRE_UP = {
-  BREAD: N_("Draw 1 Artisan Dragon: any face-up dragon in the Park, or the top of the deck."),
-  MEAT: N_("Place an Artisan Dragon from your hand on any empty matching slot in Town and gain "
-    + "the slot's reward."),
-  IRON: N_("Gain 2 of one Good produced by this Shop or by an Artisan Dragon here."),
-  POTION: N_("Swap this dragon with another Artisan Dragon in Town, then fire up the dragon "
-    + "that arrived here."),
-  CRYSTAL: N_("Gain any 3 different Goods."),
-  PLANT: N_("Gift 1 Good to another player, then gain 2 Reputation."),
+  BREAD: "Draw 1 Artisan Dragon: any face-up dragon in the Park, or the top of the deck.",
+  MEAT: "Place an Artisan Dragon from your hand on any empty matching slot in Town and gain "
+    + "the slot's reward.",
+  IRON: "Gain 2 of one Good produced by this Shop or by an Artisan Dragon here.",
+  POTION: "Swap this dragon with another Artisan Dragon in Town, then fire up the dragon "
+    + "that arrived here.",
+  CRYSTAL: "Gain any 3 different Goods.",
+  PLANT: "Gift 1 Good to another player, then gain 2 Reputation.",
 };
 
 export const SOURCE_LABELS = {
@@ -73,7 +75,7 @@ export function icon(key, extra = "") {
   const k = String(key).toUpperCase();
   const name = goodName(k);
   return h("span", { class: `icon icon-${k} ${extra}`, title: name, "aria-label": name,
-    role: "img" }, ICON_TEXT[k] || k.slice(0, 2));
+    role: "img" }, ICON_TEXT[k] ? t(ICON_TEXT[k]) : k.slice(0, 2));
 }
 
 /** A reward ({rep, coins, artisan, fancy, good_choice}) as icons with words for screen readers. */
@@ -142,7 +144,7 @@ export function details(cat, kind, id) {
     const type = cat.artisanType(id);
     return { title: card ? card.name : id,
       lines: [t("Artisan Dragon · {type}", { type: goodName(type) }),
-        t("Fire up: {ability}", { ability: FIRE_UP[type] ? t(FIRE_UP[type]) : "?" }),
+        t("Fire up: {ability}", { ability: (card && card.fire_up) || FIRE_UP[type] || "?" }),
         t("Gathering at its Shop gives 1 {good}.", { good: goodName(type) })] };
   }
   if (kind === "shop") {
