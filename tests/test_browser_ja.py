@@ -60,11 +60,13 @@ def proper_nouns(base: str, players: list[str]) -> list[str]:
 
 
 def english_left(page: Page, nouns: list[str]) -> list[str]:
-    """The English words of the page's visible text once the proper nouns are taken out."""
+    """The English words of the page's visible text once the proper nouns are taken out,
+    each with the line it stands in."""
     text = page.evaluate("() => document.body.innerText")
     for name in nouns:
-        text = text.replace(name, " ")
-    return sorted(set(WORD.findall(text)))
+        text = text.replace(name, "\u2003")
+    return sorted({f"{word} (in {line.strip()[:80]!r})" for line in text.splitlines()
+                   for word in WORD.findall(line)})
 
 
 def assert_japanese(page: Page, nouns: list[str], where: str) -> None:
