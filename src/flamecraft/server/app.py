@@ -145,7 +145,7 @@ def _catalog_in(lang: str) -> dict[str, Any]:
     """The English catalog with every card text in ``lang``."""
     from ..cardtext import card_text
 
-    out = json.loads(json.dumps(catalog_json()))  # a deep copy: the English one is cached
+    out: dict[str, Any] = json.loads(json.dumps(catalog_json()))  # a copy: English is cached
     for shop in out["shops"]:
         shop["ability_text"] = card_text(shop["id"], lang) if shop["ability_text"] else ""
     for artisan in out["artisans"]:

@@ -188,9 +188,9 @@ class Table:
                 step = self.prepare(parse_action(self.state, row.text))
             except FlamecraftError as exc:
                 raise GameError("broken", N_("game {game}: stored action {number} ({action}) "
-                                             "no longer replays: {error}"), 500,
+                                             "no longer replays: {problem}"), 500,
                                 game=self.row.id, number=number, action=repr(row.text),
-                                error=str(exc)) from None
+                                problem=str(exc)) from None
             self.commit(step, row)
 
     def human(self, seat: int) -> bool:

@@ -153,9 +153,10 @@ export function details(cat, kind, id) {
       return { title: t("Face-down Shop"), lines: [t("It is flipped at the end of the turn.")] };
     }
     const lines = [t("Shop · gives {good} when you Gather here.", { good: goodName(card.icon) })];
+    const or = t(" or "); // (a t() inside another's arguments is not extracted)
     (card.slots || []).forEach((slot, i) => {
       lines.push(t("Slot {slot}: takes {types} dragons; reward: {reward}.", { slot: i + 1,
-        types: acceptsOf(slot).map(goodName).join(t(" or ")), reward: rewardText(slot.reward) }));
+        types: acceptsOf(slot).map(goodName).join(or), reward: rewardText(slot.reward) }));
     });
     lines.push(card.ability_name ? t("Ability (Gather only) — {name}: {text}",
       { name: card.ability_name, text: card.ability_text })

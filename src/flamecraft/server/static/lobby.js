@@ -93,6 +93,11 @@ function recalledLinks(gameId) {
   }
 }
 
+/** A game's name, or "Game" for one without. */
+function untitled(game) {
+  return game.name || t("Game");
+}
+
 /** The seat that may start the game: the first person's. */
 function host(game) {
   const first = (game.seats || []).find((s) => s.kind !== "bot");
@@ -371,7 +376,7 @@ export function waitingRoom(root, info, seat, token) {
       fill(root, h("header", { class: "topbar" }, h("a", { class: "brand", href: "/" }, "Flamecraft"),
         h("span", { class: "game-name" }, game.name || ""), languageSwitch()),
       h("main", { class: "waiting" },
-        h("h2", {}, t("{game}: waiting to start", { game: game.name || t("Game") })),
+        h("h2", {}, t("{game}: waiting to start", { game: untitled(game) })),
         h("ul", { class: "seat-list" }, seatRows),
         h("p", { class: "hints-setting" }, game.hints === false
           ? t("Hints off: the host turned them off for this game.")
