@@ -92,9 +92,9 @@ def create_game(page: Page, base: str, seats: list[tuple[str, str]], seed: int |
 
 
 def test_a_whole_game_in_japanese(server: str, tabs: Any) -> None:  # noqa: F811
-    """A Japanese browser: the lobby, a whole game against a bot, the scores and the replay,
-    all in Japanese with nothing English left but names; a server error (an out-of-range
-    choice) is shown in Japanese."""
+    """A Japanese browser: the lobby, a whole game against a bot with a hint, the scores, the
+    review and the replay, all in Japanese with nothing English left but names; a server
+    error (an out-of-range choice) is shown in Japanese."""
     tab = tabs(LAPTOP, JA)
     page = tab.page
     nouns = proper_nouns(server, ["Ada", "Robo"])
@@ -123,6 +123,12 @@ def test_a_whole_game_in_japanese(server: str, tabs: Any) -> None:  # noqa: F811
     while wait_my_turn_or_end(page):
         steps += 1
         assert steps < MAX_STEPS
+        if steps == 8:  # a hint: its reasons, in Japanese, and its choices as buttons
+            page.click(".hint-button")
+            page.wait_for_selector(".hint-item")
+            assert "最善" in page.inner_text(".hint-item")
+            assert_japanese(page, nouns, "hints")
+            tab.shot("ja-table-hint")
         if steps % 20 == 0:
             assert_japanese(page, nouns, f"table, step {steps}")
         if steps == 30:
@@ -135,6 +141,13 @@ def test_a_whole_game_in_japanese(server: str, tabs: Any) -> None:  # noqa: F811
     assert "評判の合計" in page.inner_text(".scores")
     assert_japanese(page, nouns, "final table")
     tab.shot("ja-table-final", full=True)
+
+    page.get_by_role("button", name="振り返り").click()
+    page.wait_for_selector(".review svg.win-chart polyline", timeout=60000)
+    assert "大きなミス" in page.inner_text(".review")
+    assert_japanese(page, nouns, "review")
+    page.locator(".review").scroll_into_view_if_needed()
+    tab.shot("ja-review")
 
     page.get_by_role("link", name="リプレイを見る").click()
     page.wait_for_selector(".replay-controls")

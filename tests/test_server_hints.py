@@ -157,3 +157,35 @@ def test_the_review_is_for_finished_games_only(client: TestClient) -> None:
     assert sum(len(bad) for bad in rv["mistakes"]) > 0  # random play makes mistakes
     again = client.get(f"/api/games/{gid}/review").json()  # cached: the same answer
     assert json.dumps(again, sort_keys=True) == json.dumps(rv, sort_keys=True)
+
+
+def _japanese(text: str) -> bool:
+    return any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def test_hints_and_the_review_in_japanese(client: TestClient) -> None:
+    """Issue 16: asked in Japanese (Accept-Language), a hint's reasons are Japanese and its
+    actions the same stable texts as in English (the same choices, same values); the review's
+    reasons and choices are Japanese, its numbers the same as in English."""
+    ja = {"Accept-Language": "ja"}
+    game = new_game(client, "human,human", start=True)
+    first = game["game"]["first_player"]
+    _waiting(client, game, first)
+    key = {"seat": first, "token": game["seats"][first]["token"]}
+    path = f"/api/games/{game['game_id']}/hint"
+    en_hints = client.post(path, json=key).json()["hints"]
+    ja_hints = client.post(path, json=key, headers=ja).json()["hints"]
+    assert [(h["action"], h["value"]) for h in ja_hints] == \
+        [(h["action"], h["value"]) for h in en_hints]
+    assert all(_japanese(h["reason"]) for h in ja_hints)
+    assert not any(_japanese(h["reason"]) for h in en_hints)
+
+    done = finished_game(client, "random,random")
+    path = f"/api/games/{done['game_id']}/review"
+    en, jp = client.get(path).json(), client.get(path, headers=ja).json()
+    assert en["result"] == jp["result"] and en["chances"] == jp["chances"]
+    assert [d["loss"] for d in en["decisions"]] == [d["loss"] for d in jp["decisions"]]
+    said = [d for d in jp["decisions"] if d["best_reason"]]
+    assert said and all(_japanese(d["best_reason"]) for d in said)
+    assert sum(_japanese(d["chosen"]) for d in jp["decisions"]) > len(jp["decisions"]) // 2
+    assert not any(_japanese(d["chosen"] + d["best_reason"]) for d in en["decisions"])

@@ -38,6 +38,7 @@ from ..core.frames import (
 from ..core.goals import MEASURE_FUNCTIONS, fancy_value
 from ..core.goods import NUM_GOODS
 from ..core.state import EMPTY, GameState
+from ..core.tr import N_
 from ..core.turn import affordable
 
 _ENCH: Final = CATALOG.enchantments
@@ -540,10 +541,11 @@ def value(s: GameState, p: int, w: Weights = DEFAULT) -> float:
 
 # The parts of ``value`` by name, as ``value_terms`` gives them (hints explain with them).
 TERMS = ("rep", "coins", "goods", "targets", "dragons", "fancy", "pending", "next_shop")
-TERM_NAMES = {"rep": "Reputation", "coins": "Coins", "goods": "Goods",
-              "targets": "Enchantment targets", "dragons": "dragons in hand",
-              "fancy": "Fancy Dragons", "pending": "the rest of the turn",
-              "next_shop": "next turn's Shop"}
+# (msgids: a hint's reason names them in the reader's language, ai/hints.py)
+TERM_NAMES = {"rep": N_("Reputation"), "coins": N_("Coins"), "goods": N_("Goods"),
+              "targets": N_("Enchantment targets"), "dragons": N_("dragons in hand"),
+              "fancy": N_("Fancy Dragons"), "pending": N_("the rest of the turn"),
+              "next_shop": N_("next turn's Shop")}
 
 
 def value_terms(s: GameState, p: int, w: Weights = DEFAULT) -> dict[str, float]:

@@ -387,16 +387,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return session.table.record().to_json()
 
     @app.post("/api/games/{game_id}/hint")
-    async def hint(game_id: str, body: SeatAuth) -> dict[str, Any]:
+    async def hint(game_id: str, body: SeatAuth, request: Request) -> dict[str, Any]:
         """The three best choices for the seat to act, from its view only (its key in the
         body, as for acting); refused when the host turned hints off."""
-        return await games.hint(game_id, body.seat, body.token)
+        return await games.hint(game_id, body.seat, body.token, request_language(request))
 
     @app.get("/api/games/{game_id}/review")
-    async def review(game_id: str) -> dict[str, Any]:
+    async def review(game_id: str, request: Request) -> dict[str, Any]:
         """A finished game's review: every decision valued, the biggest mistakes per seat,
         each seat's win chance over the game. Refused before the game is over."""
-        return await games.review(game_id)
+        return await games.review(game_id, request_language(request))
 
     @app.get("/api/games/{game_id}/replay/{step}")
     async def replay(game_id: str, step: int, request: Request) -> dict[str, Any]:

@@ -27,11 +27,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from functools import lru_cache, partial
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..bots import BOTS, DEFAULT_BOT, DEFAULT_OPPONENT, random_action
 from ..cardtext import rating_title
 from ..core.actions import Action
+from ..core.describe import describe
 from ..core.engine import (
     apply,
     describe_decision,
@@ -47,7 +48,7 @@ from ..core.events import Event, log_text
 from ..core.serialize import GameRecord
 from ..core.setup_game import new_game
 from ..core.state import GameState, Options
-from ..core.tr import N_
+from ..core.tr import N_, Translate
 from ..core.view import view
 from ..sessions import (
     BOT_NAMES,
@@ -59,11 +60,14 @@ from ..sessions import (
 from .actions_json import event_things, legal_json
 from .botpool import BotLanes
 from .language import DEFAULT as DEFAULT_LANGUAGE
-from .language import error_tr, game_tr, say
+from .language import error_tr, game_tr, say, web_tr
 from .names import check_seat_names, clean
 from .pubsub import Bus, make_bus
 from .settings import Settings
 from .store import ActionRow, GameRow, SeatRow, Store, open_store
+
+if TYPE_CHECKING:
+    from ..ai.review import Decision
 
 log = logging.getLogger("flamecraft.server")
 
@@ -326,24 +330,50 @@ def entry_json(row: GameRow) -> dict[str, Any]:
     return out
 
 
-def hint_json(s: GameState, seat: int, seed: str, samples: int) -> list[dict[str, Any]]:
-    """The top three hints as JSON (run in a worker thread or process)."""
+def hint_json(s: GameState, seat: int, seed: str, samples: int,
+              lang: str = DEFAULT_LANGUAGE) -> list[dict[str, Any]]:
+    """The top three hints as JSON, their reasons in ``lang`` (run in a worker thread or
+    process). ``action`` stays the stable text: the client matches it with a legal action."""
     from ..ai.hints import HINT_BUDGET, hints
     from ..ai.interface import Seat
 
     budget = replace(HINT_BUDGET, samples=samples)
-    return [h.to_json() for h in hints(Seat(s, seat), random.Random(seed), budget)[:3]]
+    found = hints(Seat(s, seat), random.Random(seed), budget, tr=web_tr(lang))
+    return [h.to_json() for h in found[:3]]
 
 
-def review_json(record: GameRecord, samples: int) -> dict[str, Any]:
-    """A finished game's review as JSON, with each seat's biggest mistakes (worst first)."""
+def review_json(record: GameRecord, samples: int,
+                lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    """A finished game's review as JSON, with each seat's biggest mistakes (worst first),
+    its reasons and its choices in ``lang``."""
     from ..ai.review import REVIEW_BUDGET, review
 
-    rv = review(record, None, replace(REVIEW_BUDGET, samples=samples))
+    rv = review(record, None, replace(REVIEW_BUDGET, samples=samples), tr=web_tr(lang))
+    if lang != DEFAULT_LANGUAGE:
+        rv.decisions = said_decisions(record, rv.decisions, game_tr(lang))
     out = rv.to_json()
     bad = rv.mistakes(top=len(rv.decisions))
     out["mistakes"] = [[asdict(d) for d in bad if d.seat == p][:3] for p in range(len(rv.names))]
     out["seconds"] = round(rv.seconds, 2)
+    return out
+
+
+def said_decisions(record: GameRecord, decisions: list[Decision],
+                   tr: Translate) -> list[Decision]:
+    """Reviewed decisions with their chosen and best actions in ``tr``'s words (a review
+    keeps the stable texts, which are English)."""
+    by_number = {d.number: d for d in decisions}
+    o = record.options
+    s = start(o.players, record.seed, o.deck, o.names, o.companions,
+              first_player=o.first_player)
+    out = []
+    for number, typed in enumerate(record.actions, 1):
+        d = by_number.get(number)
+        if d is not None:
+            chosen, best = (describe(s, parse_action(s, x), tr).words or x
+                            for x in (d.chosen, d.best))
+            out.append(replace(d, chosen=chosen, best=best))
+        s = apply(s, parse_action(s, typed))
     return out
 
 
@@ -398,8 +428,8 @@ class Session:
         self.common: dict[str, Any] | None = None  # the part every seat shares, this version
         self.replay: list[GameState] | None = None
         self.hinting = asyncio.Lock()  # one hint computed at a time per game
-        self.hinted: tuple[int, dict[str, Any]] | None = None  # (version, answer): the last
-        self.review: asyncio.Future[dict[str, Any]] | None = None  # once asked (finished)
+        self.hinted: tuple[int, str, dict[str, Any]] | None = None  # version, language, answer
+        self.review: dict[str, asyncio.Future[dict[str, Any]]] = {}  # per language, once asked
 
     @property
     def id(self) -> str:
@@ -1021,11 +1051,13 @@ class Games:
 
     # --- hints and the review (ai/hints.py, ai/review.py)
 
-    async def hint(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
+    async def hint(self, game_id: str, seat: int, token: str,
+                   lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
         """The three best choices for ``seat``, which must be the one to act, from its own
-        view only (the hidden cards re-dealt), if the game allows hints. Seeded like the
-        terminal's ``hint``; computed in the search lane (botpool.py), one at a time per
-        game, and kept for the version it answers (asking again costs nothing)."""
+        view only (the hidden cards re-dealt), if the game allows hints, with reasons in
+        ``lang``. Seeded like the terminal's ``hint``; computed in the search lane
+        (botpool.py), one at a time per game, and kept for the version and language it
+        answers (asking again costs nothing)."""
         session = await self.need(game_id)
         t = session.table
         self._check_token(t.row, seat, token)
@@ -1038,30 +1070,31 @@ class Games:
                 raise GameError("out_of_turn", N_("hints are for the choice you are making "
                                                   "now, and it is not your turn to choose"))
             version = session.version
-            if session.hinted is not None and session.hinted[0] == version:
-                return session.hinted[1]
+            if session.hinted is not None and session.hinted[:2] == (version, lang):
+                return session.hinted[2]
             seed = f"{t.row.seed}:{len(t.actions)}:hint"
             found = await self.lanes.run(hint_json, s.copy(), seat, seed,
-                                         self.settings.hint_samples)
+                                         self.settings.hint_samples, lang)
             answer = {"version": version, "step": len(t.actions), "seat": seat,
                       "hints": found}
-            session.hinted = (version, answer)
+            session.hinted = (version, lang, answer)
             return answer
 
-    async def review(self, game_id: str) -> dict[str, Any]:
+    async def review(self, game_id: str, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
         """A finished game's review (every seat's decisions, from the whole record: it
-        names every hidden card, so never before the game is over). Computed once per
-        loaded game, in the search lane; the asks while it is computed wait for it."""
+        names every hidden card, so never before the game is over), in ``lang``. Computed
+        once per loaded game and language, in the search lane; the asks while it is
+        computed wait for it."""
         session = await self.need(game_id)
         if session.table.row.status != FINISHED:
             raise GameError("not_finished", N_("a review is available once the game is "
                                                "finished (it shows every seat's cards)"))
-        if session.review is None or (session.review.done()
-                                      and session.review.exception() is not None):
+        asked = session.review.get(lang)
+        if asked is None or (asked.done() and asked.exception() is not None):
             record = session.table.record()
-            session.review = asyncio.ensure_future(self.lanes.run(review_json, record,
-                                                                  self.settings.review_samples))
-        return await asyncio.shield(session.review)
+            asked = session.review[lang] = asyncio.ensure_future(self.lanes.run(
+                review_json, record, self.settings.review_samples, lang))
+        return await asyncio.shield(asked)
 
     # --- finished games
 
