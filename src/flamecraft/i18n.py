@@ -220,7 +220,7 @@ def extract(domain: str, root: Path) -> Catalog:
     from babel.messages.frontend import parse_mapping_cfg
 
     with (LOCALE_DIR / f"{domain}.cfg").open(encoding="utf-8") as handle:
-        method_map, options_map = parse_mapping_cfg(handle)
+        method_map, options_map = parse_mapping_cfg(handle)  # type: ignore[no-untyped-call]
     template = Catalog(project="flamecraft", copyright_holder="the flamecraft authors",
                        charset="utf-8")
     keywords = {k: None for k in KEYWORDS[domain]}
