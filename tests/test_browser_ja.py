@@ -220,3 +220,31 @@ def test_japanese_on_a_phone(server: str, tabs: Any) -> None:  # noqa: F811
     assert not over, over
     tab.shot("ja-phone-table", full=True)
     assert data(page)["myturn"] == "1"
+
+
+def test_the_waiting_room_in_japanese(server: str, tabs: Any) -> None:  # noqa: F811
+    """Two people: the creator's waiting room (seats, invite links, start) and the guest's
+    (join, leave) read in Japanese; the guest's browser is English and switches there."""
+    host, guest = tabs(LAPTOP, JA), tabs(LAPTOP, "en-US")
+    a, b = host.page, guest.page
+    nouns = proper_nouns(server, ["Ada", "Bea"])
+    create_game(a, server, [("human", "Ada"), ("human", "Bea")], seed=None)
+    a.wait_for_selector(".invites")
+    assert "招待リンク" in a.inner_text(".invites")
+    invite = a.locator(".link-row", has_text="Bea").locator("input").input_value()
+    assert_japanese(a, nouns, "waiting room (host)")
+    b.goto(invite)
+    b.wait_for_selector(".join-name")
+    assert "Join" in b.inner_text(".controls")
+    b.click(".lang-switch button[data-lang=ja]")
+    b.wait_for_function("() => document.documentElement.lang === 'ja'"
+                        " && document.querySelector('.join-name')")
+    b.get_by_role("button", name="参加する", exact=True).click()
+    a.wait_for_function("() => document.querySelector('.seat-list').textContent"
+                        ".split('参加済み ✓').length === 3")
+    assert_japanese(b, nouns, "waiting room (guest)")
+    host.shot("ja-waiting-room")
+    a.click("button.start")
+    for page in (a, b):
+        page.wait_for_selector(".board")
+        assert_japanese(page, nouns, "table after the waiting room")
