@@ -37,9 +37,11 @@ from .core.errors import FlamecraftError, StateFormatError
 from .core.serialize import GameRecord, dump_record, dump_state, load_record, load_state
 from .core.setup_game import MAX_PLAYERS, MIN_PLAYERS
 from .core.state import GameState
+from .core.tr import N_
 from .core.view import view
+from .i18n import LANGUAGES, language_from_env, translator
 from .render import render, scores
-from .tui import add_play_arguments, cmd_play
+from .tui import add_lang_argument, add_play_arguments, chosen_language, cmd_play
 
 PROG = "flamecraft"
 MAX_DECISIONS = 100_000  # a random game that has not ended after this many choices is a bug
@@ -103,13 +105,14 @@ def _read(path: str) -> str:
         with open(path, encoding="utf-8") as fh:
             return fh.read()
     except FileNotFoundError:
-        raise CliError(f"{path}: no such file") from None
+        raise CliError.of(N_("{path}: no such file"), path=path) from None
     except IsADirectoryError:
-        raise CliError(f"{path}: is a directory, not a file") from None
+        raise CliError.of(N_("{path}: is a directory, not a file"), path=path) from None
     except UnicodeDecodeError:
-        raise CliError(f"{_label(path)}: not a text file (not UTF-8)") from None
+        raise CliError.of(N_("{path}: not a text file (not UTF-8)"), path=_label(path)) from None
     except OSError as exc:
-        raise CliError(f"{_label(path)}: cannot read: {exc.strerror or exc}") from None
+        raise CliError.of(N_("{path}: cannot read: {error}"), path=_label(path),
+                          error=exc.strerror or exc) from None
 
 
 def _load_state(path: str) -> GameState:
@@ -234,7 +237,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     """Prints the board as one seat sees it (from its view only, so nothing hidden leaks)."""
     s = _load_state(args.state)
     observer = _observer(s, args.as_)
-    sys.stdout.write(render(view(s, observer), CATALOG))
+    sys.stdout.write(render(view(s, observer), CATALOG, lang=chosen_language(args)))
     return 0
 
 
@@ -521,6 +524,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--as", dest="as_", metavar="PLAYER",
                    help="player number (1-based) or name, or 'spectator' "
                         "(default: the player to act)")
+    add_lang_argument(p)
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("replay", help="replay a game record and print the result")
@@ -643,21 +647,34 @@ def _error(message: str) -> None:
     print(f"{PROG}: {message}", file=sys.stderr)
 
 
+def _language(argv: Sequence[str] | None) -> str:
+    """The language errors are reported in: ``--lang`` if the command line has it (even
+    when the rest of it is wrong), else the environment's."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    for k, word in enumerate(words):
+        value = word[len("--lang="):] if word.startswith("--lang=") else (
+            words[k + 1] if word == "--lang" and k + 1 < len(words) else "")
+        if value in LANGUAGES:
+            return value
+    return language_from_env(os.environ)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs one subcommand; returns the exit status (0 ok, 1 error, 2 usage error)."""
     parser = build_parser()
+    tr = translator(_language(argv), "terminal").gettext
     try:
         args = parser.parse_args(list(argv) if argv is not None else None)
         status: int = args.func(args)
         sys.stdout.flush()
         return status
     except UsageError as exc:
-        print(str(exc), file=sys.stderr)
+        print(exc.text(tr), file=sys.stderr)
         return 2
     except SystemExit as exc:  # --help
         return exc.code if isinstance(exc.code, int) else 0
     except CliError as exc:
-        _error(str(exc))
+        _error(exc.text(tr))
         return 1
     except FlamecraftError as exc:
         _error(str(exc))

@@ -482,7 +482,6 @@ class Session:
         Dragons' values now (their goals read only public facts and its own), the kinds of
         the seats, and the name of the decision at hand; in the language of ``style``."""
         style = style or Style(False)
-        tr = style.game
         s = self.state
         v = view(s, seat)
         acting = not s.over and to_act(s) == seat
@@ -602,12 +601,12 @@ def _saved_seats(raw: Any, names: list[str], path: str) -> list[Seat]:
     return seats
 
 
-def write_file(path: str, content: str) -> None:
+def write_file(path: str, content: str, tr: Callable[[str], str] = same) -> None:
     """Writes a save whole or not at all (the command line's atomic writer)."""
     try:
         write_atomically(path, content)
     except CliError as exc:
-        raise SetupError(str(exc)) from None
+        raise SetupError(exc.text(tr)) from None
 
 
 # ---------------------------------------------------------------- the end
@@ -920,7 +919,7 @@ class Game:
                           "bad")
             return False
         try:
-            write_file(path, self.session.to_json())
+            write_file(path, self.session.to_json(), tr)
         except SetupError as exc:
             self.term.say(str(exc), "bad")
             return False
@@ -963,7 +962,7 @@ class Game:
         if self.session.state.over:
             return False
         try:
-            write_file(self.autosave, self.session.to_json())
+            write_file(self.autosave, self.session.to_json(), self.tr)
         except SetupError as exc:
             self._say_if_possible("\n" + self.tr("{why}; the game could not be saved: {error}")
                                   .format(why=why, error=exc))
@@ -1075,7 +1074,7 @@ def _int_in(low: int, high: int, what: str,
 def interactive_setup(term: Terminal) -> Setup:
     """A short setup at the keyboard; Enter accepts each default (you against 3 bots)."""
     tr = term.style.tr
-    term.show([term.style.head("FLAMECRAFT") + tr(" — a new game. Press Enter to accept the "
+    term.show([term.style.head(tr("FLAMECRAFT")) + tr(" — a new game. Press Enter to accept the "
                                                   "value in brackets.")])
     players = _ask_until(term, tr("Players ({low}–{high})").format(low=MIN_PLAYERS,
                                                                    high=MAX_PLAYERS),
@@ -1085,9 +1084,8 @@ def interactive_setup(term: Terminal) -> Setup:
                         .format(n=players), "1", _int_in(1, players, tr("people"), tr))
     bot = DEFAULT_OPPONENT
     if people < players and len(BOTS) > 1:
-        term.show([tr("Opponents, strongest first:")]
-                  + wrap([f"  {name:<8} {term.style.cards.bot_note(note)}"
-                          for name, note in bot_notes()], term.width))
+        notes = [f"  {name:<8} {term.style.cards.bot_note(note)}" for name, note in bot_notes()]
+        term.show([tr("Opponents, strongest first:"), *wrap(notes, term.width)])
         bot = _ask_until(term, tr("Opponents"), DEFAULT_OPPONENT, seat_kind_in(tr))
     kinds = [HUMAN] * people + [bot] * (players - people)
     names = _ask_until(term, tr("Names, comma-separated"), tr(", ").join(default_names(kinds,

@@ -399,7 +399,7 @@ def header(style: Style, v: dict[str, Any], width: int = 80) -> list[str]:
     names = [pl["name"] for pl in v["players"]]
     d = v["decks"]
     if v["over"]:
-        return [style.head("FLAMECRAFT")
+        return [style.head(style.tr("FLAMECRAFT"))
                 + tr(" — game over after turn {turn}").format(turn=v["turn"])]
     items = [tr("turn {turn}").format(turn=v["turn"]) if v["turn"] else tr("setup"),
              tr("playing: {name}").format(name=names[v["current"]]) if v["turn"]
@@ -408,7 +408,7 @@ def header(style: Style, v: dict[str, Any], width: int = 80) -> list[str]:
         items.append(style.bad(tr("LAST ROUND")))
     items.append(tr("decks: Artisan {artisan} Fancy {fancy} Ench {enchantment} Shop {shop}")
                  .format(**d))
-    return flow(style.head("FLAMECRAFT") + " ", items, width, " · ")
+    return flow(style.head(style.tr("FLAMECRAFT")) + " ", items, width, " · ")
 
 
 def town_cells(style: Style, v: dict[str, Any], cards: Cards, width: int) -> list[str]:
@@ -803,7 +803,7 @@ def summary(style: Style, sv: dict[str, Any], catalog: Catalog, width: int = 80,
 
 def handover(style: Style, name: str) -> list[str]:
     tr = style.tr
-    return ["", style.head("FLAMECRAFT"), "",
+    return ["", style.head(style.tr("FLAMECRAFT")), "",
             tr("Pass the keyboard to {name}.").format(name=style.bold(name)),
             tr("{name}, press Enter when the others cannot see the screen.").format(name=name)]
 
