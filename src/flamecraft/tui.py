@@ -96,9 +96,6 @@ COMMAND_WORDS = {"help": N_("help"), "town": N_("town"), "hand": N_("hand"), "ro
                  "load": N_("load"), "quit": N_("quit"), "choices": N_("choices"),
                  "achievements": N_("achievements"), "hint": N_("hint"),
                  "review": N_("review")}
-# Samples of the hidden cards per decision when the end screen reviews the game: fewer than
-# `flamecraft review` takes (8), so that a person waits seconds, not a minute.
-TERMINAL_REVIEW_SAMPLES = 2
 ECHO = 40  # the most of a bad input an error message repeats
 # Choices that decline (skip, end the turn): listed after the others, so that a quick "1"
 # never skips something (a Sun Dragon's reveal before "end turn").
@@ -997,8 +994,8 @@ class Game:
         if reviewable:
             self.term.say(tr("Type 'review' to see your biggest mistakes and your win chance "
                              "over the game."))
-        prompt = (tr("Game over. Press Enter to leave (or: review, save FILE, log, board, card "
-                     "NAME): ") if reviewable else
+        prompt = (tr("Game over. Press Enter to leave (or: review, save, log, board, card): ")
+                  if reviewable else
                   tr("Game over. Press Enter to leave (or: save FILE, log, board, card NAME): "))
         while True:
             line = self.typed(self.term.ask(prompt))
@@ -1034,16 +1031,13 @@ class Game:
 
     def review_lines(self) -> list[str]:
         """The review of the game just ended for the people at the keyboard
-        (``ai/review.py``, as ``flamecraft review`` runs it, with fewer samples so that it
-        takes seconds): their biggest mistakes and every seat's win chance over the game."""
-        from .ai.hints import Budget
-        from .ai.review import REVIEW_BUDGET, review
+        (``ai/review.py``, with the budget ``flamecraft review`` uses): their biggest
+        mistakes and every seat's win chance over the game."""
+        from .ai.review import review
 
         people = [p for p, seat in enumerate(self.session.seats) if seat.human]
         self.term.say(self.tr("Reviewing the game (a few seconds)…"), "dim")
-        budget = Budget(samples=TERMINAL_REVIEW_SAMPLES, beam=REVIEW_BUDGET.beam,
-                        depth=REVIEW_BUDGET.depth)
-        rv = review(self.session.record(), people, budget)
+        rv = review(self.session.record(), people)
         return review_screen(self.style, rv, self.term.width)
 
 

@@ -1,0 +1,210 @@
+"""``flamecraft play`` in Japanese (issue 16), through the real program in a pty: a whole game
+whose every screen fits 80 display columns and shows no English word but card and player
+names; ``--lang`` and the locale variables choose the language; Japanese command words work;
+the end screen offers the game's review in both languages (issue 15 §3)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pexpect
+
+from flamecraft import apply_in_place, parse_action, start
+from flamecraft.core.board import CATALOG
+from flamecraft.i18n import display_width, translator
+from flamecraft.screen_text import wrap_line
+from flamecraft.tui_screen import HELP, Style, strip_ansi, summary
+from test_play import _finish, _spawn
+
+PROMPT = "あなた> "
+GAME_OVER = "ゲーム終了。Enter"
+# What may stay in Latin letters on a Japanese screen besides card names: player and bot
+# names, the keys and commands a person types, and file names.
+ALLOWED = {"Ember", "planner", "Enter", "flamecraft", "play", "load", "review", "json", "end"}
+CARD_NAMES = sorted({card.name for table in (CATALOG.shops, CATALOG.artisans,
+                                             CATALOG.enchantments, CATALOG.fancies,
+                                             CATALOG.companions, CATALOG.achievements)
+                     for card in table}
+                    | {shop.ability_name for shop in CATALOG.shops if shop.ability_name},
+                    key=len, reverse=True)
+
+
+def english_words(screen: str) -> list[str]:
+    """The Latin-letter words of a screen that are not card names (a Shop name the Town
+    cuts short, "Potable Potio…", counts as its name) nor in ``ALLOWED``."""
+    text = strip_ansi(screen)
+    for name in CARD_NAMES:
+        text = text.replace(name, " ")
+    text = re.sub(r"[A-Za-z' ]+…", lambda m: " " if any(
+        name.startswith(m.group()[:-1].strip()) for name in CARD_NAMES) else m.group(), text)
+    return [w for w in re.findall(r"[A-Za-z]{2,}", text) if w not in ALLOWED]
+
+
+def _lines(screen: str) -> list[str]:
+    return strip_ansi(screen).replace("\r", "").split("\n")
+
+
+def test_a_whole_game_in_japanese_fits_80_columns_with_no_english_left(tmp_path: Path) -> None:
+    """Issue 16: a 2-player game in Japanese, a person answering "1" to the end: every line
+    of every screen is at most 80 display columns (a Japanese character takes two), a screen
+    before a choice has at most 24 lines, and no English UI word is left."""
+    child = _spawn(tmp_path, "--lang", "ja", "--players", "2", "--seed", "11", "--bot-delay",
+                   "0")
+    child.expect_exact("フレイムクラフト、シード 11")
+    screens = []
+    while child.expect([PROMPT, GAME_OVER]) == 0:
+        screens.append(child.before)
+        child.sendline("1")
+    end = child.before
+    child.sendline("保存 end.json")
+    child.expect_exact("end.jsonに保存しました")
+    child.expect_exact(GAME_OVER)
+    child.sendline("")
+    _finish(child)
+    assert len(screens) > 20
+    for k, screen in enumerate(screens):
+        lines = _lines(screen)
+        assert max(display_width(line) for line in lines) <= 80, (k, screen)
+        summary_screen = lines[lines.index(next(x for x in lines if x.startswith(
+            "フレイムクラフト 手番") or x.startswith("フレイムクラフト 準備"))):]
+        assert len(summary_screen) <= 24, (k, screen)
+        assert english_words(screen) == [], (k, english_words(screen), screen)
+    assert max(display_width(line) for line in _lines(end)) <= 80
+    assert "評判の内訳" in end and "月のドラゴン" in end and "勝者" in end
+    assert english_words(end) == [], english_words(end)
+    record = json.loads((tmp_path / "end.json").read_text(encoding="utf-8"))
+    assert record["options"]["names"] == ["あなた", "Ember"]  # the default name, in Japanese
+    s = start(2, 11, "purple", ("あなた", "Ember"))
+    for typed in record["actions"]:  # the record keeps the stable English action texts
+        apply_in_place(s, parse_action(s, typed))
+    assert s.over
+
+
+def test_the_locale_variables_choose_japanese_and_lang_overrides_them(tmp_path: Path) -> None:
+    """LC_ALL, then LC_MESSAGES, then LANG: ja_* is Japanese; --lang wins over them."""
+    child = _spawn(tmp_path, "--players", "2", "--seed", "3", "--bot-delay", "0",
+                   LANG="ja_JP.UTF-8", LC_ALL="", LC_MESSAGES="")
+    child.expect_exact("フレイムクラフト、シード 3、魔法は紫のデッキ")
+    child.expect_exact(PROMPT)
+    child.sendline("終了")
+    child.expect_exact("終わる前にゲームを保存しますか?")
+    child.sendline("")
+    child.expect_exact("さようなら。")
+    _finish(child)
+    child = _spawn(tmp_path, "--lang", "en", "--players", "2", "--seed", "3", "--bot-delay",
+                   "0", LANG="ja_JP.UTF-8", LC_ALL="", LC_MESSAGES="")
+    child.expect_exact("Flamecraft, seed 3, purple Enchantments.")
+    child.expect_exact("You> ")
+    child.sendline("quit")
+    child.sendline("")
+    _finish(child)
+    child = _spawn(tmp_path, "--players", "2", "--seed", "3", "--bot-delay", "0",
+                   LANG="ja_JP.UTF-8", LC_ALL="C.UTF-8", LC_MESSAGES="")
+    child.expect_exact("Flamecraft, seed 3")  # LC_ALL comes first
+    child.expect_exact("You> ")
+    child.sendline("quit")
+    child.sendline("")
+    _finish(child)
+
+
+def test_japanese_commands_numbers_and_errors(tmp_path: Path) -> None:
+    """Japanese command words (手札, 町, ヘルプ) and the English ones both work in Japanese;
+    full-width digits from an input method pick a choice; a bad answer is told in Japanese
+    and the question asked again."""
+    child = _spawn(tmp_path, "--lang", "ja", "--players", "2", "--seed", "11", "--bot-delay",
+                   "0", "--no-color")
+    child.expect_exact(PROMPT)
+    child.sendline("ヘルプ")
+    child.expect_exact("ターミナルでの遊び方")
+    child.expect_exact(PROMPT)
+    help_text = child.before
+    assert max(display_width(line) for line in _lines(help_text)) <= 80
+    child.sendline("hand")
+    child.expect_exact("あなたの働きドラゴン")
+    child.expect_exact(PROMPT)
+    child.sendline("町")
+    child.expect_exact("スロット1:")
+    child.expect_exact(PROMPT)
+    child.sendline("99")
+    child.expect_exact("選択肢99はありません: 1から")
+    child.expect_exact(PROMPT)
+    child.sendline("xyzzy")
+    child.expect_exact("'xyzzy'に合う選択肢がありません")
+    child.expect_exact(PROMPT)
+    child.sendline("カード draco bell")
+    child.expect_exact("Draco Bell — お店、アイコン:")
+    child.expect_exact(PROMPT)
+    child.sendline("1")  # keep a Fancy Dragon (it cannot be undone: a card was drawn)
+    child.expect_exact(PROMPT)
+    child.sendline("１")  # a full-width 1: visit a Shop
+    child.expect_exact(PROMPT)
+    child.sendline("戻す")
+    child.expect_exact("戻しました:")
+    child.expect_exact(PROMPT)
+    child.sendline("終了")
+    child.sendline("")
+    _finish(child)
+
+
+def _play_to_the_end(child: pexpect.spawn, prompt: str, over: str) -> str:
+    while child.expect([prompt, over]) == 0:
+        child.sendline("1")
+    return str(child.before)
+
+
+def test_the_end_screen_offers_a_review_in_both_languages(tmp_path: Path) -> None:
+    """Issue 15 §3: the end screen says how to see the game's review; ``review`` (or
+    振り返り) shows the person's biggest mistakes and the win chance over the game, within
+    80 columns, and the end prompt comes back."""
+    for lang, prompt, over, word, marks in (
+            ("en", "You> ", r"Game over\. Press Enter", "review",
+             ("REVIEW", "BIGGEST MISTAKES", "WIN CHANCE OVER THE GAME", "best choice")),
+            ("ja", PROMPT, GAME_OVER, "振り返り",
+             ("振り返り", "大きなミス", "勝率の推移", "最善手"))):
+        child = _spawn(tmp_path, "--lang", lang, "--players", "2", "--seed", "11",
+                       "--bot-delay", "0", "--no-color")
+        end = _play_to_the_end(child, prompt, over)
+        assert ("Type 'review'" if lang == "en" else "「振り返り」(review) と入力") in end
+        child.sendline(word)
+        child.expect(over)
+        shown = child.before
+        for mark in marks:
+            assert mark in shown, (mark, shown)
+        assert [x for x in _lines(shown) if display_width(x) > 80] == []
+        child.sendline("")
+        _finish(child)
+
+
+def test_wrapping_breaks_japanese_between_characters_but_not_before_closing_marks() -> None:
+    """Japanese has no spaces: a long line breaks between characters, never putting 。 or 、
+    at the start of a line; English still breaks only at spaces."""
+    line = "  " + "あいうえお、かきくけこ。" * 8
+    lines = wrap_line(line, 30)
+    assert all(display_width(x) <= 30 for x in lines)
+    assert not any(x.strip()[0] in "、。" for x in lines)
+    assert "".join(x.strip() for x in lines) == line.strip()
+    english = "  the quick brown fox jumps over the lazy dog " * 3
+    assert all(w.isalpha() for x in wrap_line(english.rstrip(), 30) for w in x.split())
+    assert wrap_line("\x1b[1m太字\x1b[0mの文" * 10, 20)[0].startswith("\x1b[1m")
+
+
+def test_japanese_help_and_summaries_fit_the_screen() -> None:
+    """The help and the first screens of a game fit 80×24 in Japanese (display width)."""
+    tr = translator("ja", "terminal").gettext
+    assert max(display_width(line) for line in tr(HELP).splitlines()) <= 80
+    from flamecraft.tui import Seat, Session
+    s = start(4, 2)
+    session = Session(s, 2, [Seat("human", "あなた")] + [Seat("planner", n) for n in
+                                                         ("Ember", "Cinder", "Ash")])
+    style = Style(False, "ja")
+    from flamecraft import legal_actions, to_act
+    for _ in range(40):
+        if session.state.over:
+            break
+        p = to_act(session.state)
+        lines = summary(style, session.screen_view(p, style), CATALOG, 80, 24)
+        assert max(display_width(line) for line in lines) <= 80
+        assert len(lines) <= 23
+        session.play(legal_actions(session.state)[0])
