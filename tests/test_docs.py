@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from flamecraft import carddocs
-from flamecraft.core import frames
+from flamecraft.core import cardtext, frames
 from flamecraft.core.board import CATALOG
 from flamecraft.core.cards import COMPANION_HOOKS, DATA_FILES, MEASURES, OP_SCHEMA, Op
 from flamecraft.core.serialize import (
@@ -125,10 +125,11 @@ def test_cards_md_lists_every_companion_achievement_and_rating() -> None:
 
 
 def test_every_primitive_has_words() -> None:
-    """carddocs can word every primitive of OP_SCHEMA (a new one must be given words)."""
+    """The card texts (core/cardtext.py, which carddocs uses) can word every primitive of
+    OP_SCHEMA (a new one must be given words)."""
     for name in OP_SCHEMA:
         params = {"cond": "lowest_rep"} if name == "if" else {}
-        assert carddocs.op_words(CATALOG, Op(name, params))
+        assert cardtext.op_words(CATALOG, Op(name, params))
 
 
 # --- docs/adding-a-card.md and docs/card-data-format.md ------------------------------------------

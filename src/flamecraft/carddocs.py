@@ -30,10 +30,12 @@ from .core.cards import (
     FancyCard,
     Op,
     Provenance,
-    Reward,
     ShopCard,
     load_catalog,
 )
+from .core.cardtext import goods_words as _goods_words
+from .core.cardtext import ops_words
+from .core.cardtext import reward_words as _reward_words
 from .core.goods import GOOD_KEYS, GOOD_NAMES, NUM_GOODS
 
 DEFAULT_OUTPUT = Path(__file__).resolve().parents[2] / "docs" / "cards.md"
@@ -49,32 +51,6 @@ PILE_NAMES = (*GOOD_NAMES, "Other icons (rainbow, dragon, coin)")
 def _cell(value: str) -> str:
     """A value safe inside a Markdown table cell."""
     return value.replace("|", "\\|").replace("\n", " ")
-
-
-def _goods_words(counts: Sequence[int]) -> str:
-    parts = [f"{n} {GOOD_NAMES[g]}" for g, n in enumerate(counts) if n]
-    if len(parts) > 1:
-        return ", ".join(parts[:-1]) + " and " + parts[-1]
-    return parts[0] if parts else "nothing"
-
-
-def _reward_words(reward: Reward) -> str:
-    """A reward in words (``Reward.text`` without its "Good(s)")."""
-    parts = []
-    if reward.rep:
-        parts.append(f"{reward.rep} Reputation")
-    if reward.coins:
-        parts.append(f"{reward.coins} Coin" + ("s" if reward.coins > 1 else ""))
-    if reward.good_choice:
-        n = reward.good_choice
-        parts.append(f"{n} Good{'s' if n > 1 else ''} of your choice")
-    if reward.artisan:
-        n = reward.artisan
-        parts.append("an Artisan Dragon" if n == 1 else f"{n} Artisan Dragons")
-    if reward.fancy:
-        n = reward.fancy
-        parts.append("a Fancy Dragon" if n == 1 else f"{n} Fancy Dragons")
-    return " + ".join(parts) if parts else "nothing"
 
 
 # --- effect primitives: as the data writes them -----------------------------------------------
@@ -109,170 +85,6 @@ def op_toml(catalog: Catalog, op: Op) -> str:
 def ops_toml(catalog: Catalog, list_id: int) -> str:
     """An op list in the inline-TOML form of the data files."""
     return "[ " + ", ".join(op_toml(catalog, op) for op in catalog.op_lists[list_id]) + " ]"
-
-
-# --- effect primitives: in words ----------------------------------------------------------------
-
-_WHERE = {
-    "hand": "in your hand",
-    "park": "in the Park",
-    "here": "at this Shop",
-    "other_shop": "at another Shop in Town (resolved as if you were visiting that Shop)",
-}
-_CONDITIONS = {"lowest_rep": "no other player has less Reputation than you"}
-
-
-def _gain_words(params: Any) -> str:
-    parts = []
-    goods = params.get("goods")
-    if goods and any(goods):
-        parts.append(_goods_words(goods))
-    if params.get("good_choice"):
-        n = params["good_choice"]
-        parts.append(f"{n} Good{'s' if n > 1 else ''} of your choice")
-    if params.get("coins"):
-        n = params["coins"]
-        parts.append(f"{n} Coin{'s' if n > 1 else ''}")
-    rep = params.get("rep", 0)
-    per = params.get("rep_per_enchantment_here", 0)
-    if rep or per:
-        text = f"{rep} Reputation" if rep else ""
-        if per:
-            text += (" plus " if rep else "") + f"{per} Reputation per Enchantment at this Shop"
-        parts.append(text)
-    words = "gain " + ", ".join(parts) if parts else ""
-    draws = []
-    if params.get("artisan"):
-        n = params["artisan"]
-        draws.append(f"draw {n} Artisan Dragon{'s' if n > 1 else ''} (from the Park or the "
-                     "top of the deck)")
-    if params.get("fancy"):
-        n = params["fancy"]
-        draws.append(f"draw {n} Fancy Dragon{'s' if n > 1 else ''}")
-    return ", and ".join([w for w in (words, *draws) if w]) or "gain nothing"
-
-
-def _sub(catalog: Catalog, params: Any, name: str) -> str:
-    list_id = params.get(name, -1)
-    return ops_words(catalog, list_id) if list_id >= 0 else ""
-
-
-def op_words(catalog: Catalog, op: Op) -> str:
-    """One primitive in plain words, as ``effects.py`` runs it."""
-    p = op.params
-    then = _sub(catalog, p, "then")
-    otherwise = _sub(catalog, p, "otherwise")
-    if_done = f"; if you do: {then}" if then else ""
-    if_not = f"; if not: {otherwise}" if otherwise else ""
-    name = op.name
-    if name == "gain":
-        return _gain_words(p)
-    if name == "gain_same":
-        return f"gain {p.get('n', 1)} Goods of one type of your choice"
-    if name == "gain_distinct":
-        return f"gain {p.get('n', 3)} different Goods of your choice"
-    if name == "gain_from_here":
-        return (f"gain {p.get('n', 2)} of one Good produced where the dragon is (the Shop's "
-                "icon, any Good at a rainbow Shop, or any Artisan Dragon there)")
-    if name == "trade":
-        if "give" in p:
-            what = f"return {_goods_words(p['give'])} (only if you have it all)"
-        elif "give_any" in p:
-            what = f"return {p['give_any']} Goods of any types, one at a time"
-        elif "give_same" in p:
-            what = f"return {p['give_same']} Goods of one type"
-        else:
-            n = p.get("give_coins", 0)
-            what = (f"return {n} Coin{'s' if n != 1 else ''} (only if you have "
-                    f"{'them' if n != 1 else 'it'})")
-        return what + (f"; then {then}" if then else "")
-    if name == "return_up_to":
-        item = "Coins" if p.get("item", "goods") == "coins" else "Goods"
-        text = f"you may return up to {p.get('max', 1)} {item}, one at a time"
-        if "per" in p:
-            text += f"; for each, gain {_reward_words(p['per'])}"
-        if "bonus" in p:
-            text += f"; if you returned {p.get('bonus_at', 0)}, gain {_reward_words(p['bonus'])}"
-        return text
-    if name == "reserve":
-        text = "if you have no reserved Enchantment, you may reserve 1 from the face-up row"
-        if p.get("exchange"):
-            text += ("; if you have one, you may exchange it with 1 in the row (yours takes "
-                     "its place)")
-        return text
-    if name == "fire_up":
-        excluded = p.get("exclude", ())
-        where = _WHERE[p.get("where", "here")]
-        text = f"you may fire up 1 Artisan Dragon {where}"
-        if excluded:
-            text += " (not a " + " or ".join(GOOD_NAMES[g] for g in excluded) + " Dragon)"
-        text += " that has not been fired up this turn"
-        return text + (f"; if there is none: {otherwise}" if otherwise else "")
-    if name == "fancy_draw":
-        n = p.get("n", 1)
-        keep = p.get("keep", n)
-        if keep >= n:
-            return f"draw {n} Fancy Dragon{'s' if n > 1 else ''}"
-        return (f"draw {n} Fancy Dragons, keep {keep}, and put the others on the bottom of the "
-                "Fancy deck")
-    if name == "fancy_return":
-        return ("you may put 1 of your unscored Fancy Dragons on the bottom of the Fancy deck"
-                + if_done + if_not)
-    if name == "artisan_look":
-        return (f"look at the top {p.get('n', 3)} cards of the Artisan deck, put 1 in your hand "
-                "and the others on the bottom of the deck")
-    if name == "score_moon_now":
-        return ("you may score 1 of your unscored Moon Dragons whose goal is met now (not an "
-                "end-only one)" + if_done + if_not)
-    if name == "gift":
-        most = p.get("max", 1)
-        text = ("you may gift" if p.get("optional") else "gift") + (
-            f" up to {most} Goods (or Coins) to other players, one at a time" if most > 1
-            else " 1 Good (or Coin) to another player")
-        if "per" in p:
-            each = "for each" if most > 1 else "if you do"
-            text += f"; {each}, gain {_reward_words(p['per'])}"
-        return text + (f"; if you gave any: {then}" if then else "")
-    if name == "gift_each":
-        text = "you may gift exactly 1 Good (or Coin) to each other player"
-        if p.get("per_gift_rep"):
-            text += f"; if you do, gain {p['per_gift_rep']} Reputation per gift"
-        return text + (f", then {then}" if then else "")
-    if name == "gift_artisan":
-        return "you may gift 1 Artisan Dragon from your hand to another player" + if_done
-    if name == "place":
-        source = "your hand" if p.get("source", "hand") == "hand" else "the Park"
-        scope = "at this Shop" if p.get("scope", "anywhere") == "here" else "anywhere in Town"
-        cost = p.get("cost")
-        head = "you may " if p.get("optional") else ""
-        if cost:
-            head += f"return {_goods_words(cost)} to "
-        return (f"{head}place 1 Artisan Dragon from {source} on an empty matching slot {scope}, "
-                "gaining the slot's reward")
-    if name == "swap_two":
-        return ("you may swap 2 Artisan Dragons in Town (slot icons ignored, no rewards, not a "
-                "placement)")
-    if name == "swap_and_fire":
-        return ("swap this dragon with another Artisan Dragon in Town (slot icons ignored, no "
-                "rewards), then fire up the dragon that arrived, if it has not been fired up "
-                "this turn")
-    if name == "park_cycle":
-        return (f"you may put up to {p.get('max', 2)} Park dragons on the bottom of the Artisan "
-                "deck, one at a time; if you do, refill the Park at once")
-    if name == "if":
-        return (f"if {_CONDITIONS[p['cond']]}: {then or 'nothing'}"
-                + (f"; otherwise: {otherwise}" if otherwise else ""))
-    if name == "forage":
-        return (f"choose 1 Good type; gain 1 of it for each Artisan Dragon of that type in the "
-                f"Park, at most {p.get('max', 3)}")
-    if name == "exchange_good":
-        return "return 1 Good to gain 1 Good of a different type of your choice"
-    raise ValueError(f"no words for primitive {name!r}")
-
-
-def ops_words(catalog: Catalog, list_id: int) -> str:
-    """An op list in plain words, its steps in order."""
-    return "; then ".join(op_words(catalog, op) for op in catalog.op_lists[list_id])
 
 
 # --- the page ------------------------------------------------------------------------------------

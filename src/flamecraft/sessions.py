@@ -8,32 +8,40 @@ or chance was used; ``reveals`` says when that happens.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .core.board import CATALOG
 from .core.events import Event
 from .core.frames import D_ARTISAN_LOOK
 from .core.state import GameState
+from .core.tr import N_
 
 BOT_NAMES = ("Ember", "Cinder", "Ash", "Blaze", "Soot")  # no card has these names
 
 
 class SetupError(ValueError):
-    """A game cannot be set up as asked; its message names the problem."""
+    """A game cannot be set up as asked; its message names the problem. As the engine's
+    errors, it may keep its message as a msgid and its values apart (``core/errors.py``), so
+    that ``error_text(exc, tr)`` says it in the reader's language."""
+
+    def __init__(self, message: str, params: Mapping[str, str] | None = None):
+        self.msgid = message
+        self.params = dict(params) if params else {}
+        super().__init__(message.format(**self.params) if self.params else message)
 
 
 def check_names(names: Sequence[str]) -> tuple[str, ...]:
     """Names as given, tidied; each must be non-empty, unique, not a number or 'spectator'."""
     tidy = tuple(" ".join(n.split()) for n in names)
     if any(not n for n in tidy):
-        raise SetupError("a name is empty")
+        raise SetupError(N_("a name is empty"))
     if len({n.lower() for n in tidy}) != len(tidy):
-        raise SetupError("two players have the same name")
+        raise SetupError(N_("two players have the same name"))
     if any(n.isdigit() or n.lower() == "spectator" for n in tidy):
-        raise SetupError("a name may not be a number or 'spectator'")
+        raise SetupError(N_("a name may not be a number or 'spectator'"))
     if any(len(n) > 20 for n in tidy):
-        raise SetupError("a name may have at most 20 characters")
+        raise SetupError(N_("a name may have at most 20 characters"))
     return tidy
 
 
@@ -75,17 +83,21 @@ def table_notes(before: GameState, after: GameState) -> list[Event]:
     solo what Town Bustle did at the end of a turn. They are events of no action (-1)."""
     out = []
     seat = before.stack[-1][1] if before.stack else 0
-    def note(line: str) -> None:
-        out.append(Event(after.turn, seat, (-1, -1, -1, -1), line, line))
+
+    def note(msgid: str, card: str = "") -> None:
+        line = msgid.format(card=card)
+        out.append(Event(after.turn, seat, (-1, -1, -1, -1), line, line, note=msgid,
+                         note_card=card))
     if after.end_triggered and not before.end_triggered:
-        deck = "Artisan" if not after.artisan_deck else "Enchantment"
-        note(f"the {deck} deck is empty: the end is triggered. Final round: each player "
-             "takes one more turn")
+        note(N_("the Artisan deck is empty: the end is triggered. Final round: each player "
+                "takes one more turn") if not after.artisan_deck else
+             N_("the Enchantment deck is empty: the end is triggered. Final round: each "
+                "player takes one more turn"))
     if after.n == 1 and len(after.ench_removed) > len(before.ench_removed):
-        gone = CATALOG.enchantments[after.ench_removed[-1]].name
-        note(f"Town Bustle: {gone} leaves the Enchantment row and the game")
+        note(N_("Town Bustle: {card} leaves the Enchantment row and the game"),
+             CATALOG.enchantments[after.ench_removed[-1]].name)
     if (after.n == 1 and after.turn > before.turn and before.park and after.artisan_deck
             and after.artisan_deck[0] in before.park):
-        note(f"Town Bustle: {CATALOG.artisans[after.artisan_deck[0]].name} goes from the "
-             "Park to the bottom of the Artisan deck")
+        note(N_("Town Bustle: {card} goes from the Park to the bottom of the Artisan deck"),
+             CATALOG.artisans[after.artisan_deck[0]].name)
     return out

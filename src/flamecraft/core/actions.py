@@ -11,6 +11,7 @@ from typing import Final
 
 from .cards import Catalog
 from .goods import item_name
+from .tr import N_, Translate, same
 
 Action = tuple[int, int, int, int]
 
@@ -68,10 +69,10 @@ STOP_PARK: Final = 10
 NO_TRADE: Final = 11
 NO_COMPANION: Final = 12
 SKIP_TEXTS: Final = (
-    "do not place", "do not fire up", "do not use the Shop ability", "stop firing up",
-    "do not reserve", "stop returning", "do not gift", "keep your Fancy Dragons",
-    "do not score a Moon Dragon", "do not swap", "stop sending dragons", "do not trade",
-    "do not use your Companion",
+    N_("do not place"), N_("do not fire up"), N_("do not use the Shop ability"),
+    N_("stop firing up"), N_("do not reserve"), N_("stop returning"), N_("do not gift"),
+    N_("keep your Fancy Dragons"), N_("do not score a Moon Dragon"), N_("do not swap"),
+    N_("stop sending dragons"), N_("do not trade"), N_("do not use your Companion"),
 )
 
 GOOD_SET_NAMES: Final[dict[int, str]] = {}
@@ -81,93 +82,104 @@ def act(kind: int, a: int = -1, b: int = -1, c: int = -1) -> Action:
     return (kind, a, b, c)
 
 
-def _set_text(mask: int) -> str:
-    return ", ".join(item_name(g) for g in range(6) if mask >> g & 1)
+def _set_text(mask: int, tr: Translate) -> str:
+    return tr(", ").join(item_name(g, tr) for g in range(6) if mask >> g & 1)
 
 
-def action_text(action: Action, catalog: Catalog, names: tuple[str, ...]) -> str:
-    """The stable, readable text of an action (also what ``parse_action`` accepts)."""
+def action_text(action: Action, catalog: Catalog, names: tuple[str, ...],
+                tr: Translate = same) -> str:
+    """The stable, readable text of an action (also what ``parse_action`` accepts); with a
+    ``tr`` (``core/tr.py``) the same action in the reader's language, for showing only."""
     kind, a, b, c = action
     art = catalog.artisans
     if kind == KEEP_FANCY:
-        return f"keep {catalog.fancies[a].name}"
+        return tr("keep {card}").format(card=catalog.fancies[a].name)
     if kind == TAKE_GOOD:
-        return f"take {item_name(a)}"
+        return tr("take {good}").format(good=item_name(a, tr))
     if kind == VISIT:
-        return f"visit {catalog.shops[a].name}"
+        return tr("visit {shop}").format(shop=catalog.shops[a].name)
     if kind in (GIVE, GIFT):
-        to = "the supply" if b < 0 else names[b]
-        return f"{'give' if kind == GIVE else 'gift'} {item_name(a)} to {to}"
+        good = item_name(a, tr)
+        if b < 0:
+            return (tr("give {good} to the supply") if kind == GIVE
+                    else tr("gift {good} to the supply")).format(good=good)
+        return (tr("give {good} to {player}") if kind == GIVE
+                else tr("gift {good} to {player}")).format(good=good, player=names[b])
     if kind == GATHER:
-        return "gather"
+        return tr("gather")
     if kind == ENCHANT:
-        return "enchant"
+        return tr("enchant")
     if kind == GAIN_GOOD:
-        return f"gain {item_name(a)}"
+        return tr("gain {good}").format(good=item_name(a, tr))
     if kind == DRAW_PARK:
-        return f"draw {art[a].name} from the Park"
+        return tr("draw {dragon} from the Park").format(dragon=art[a].name)
     if kind == DRAW_DECK:
-        return "draw from the Artisan deck"
+        return tr("draw from the Artisan deck")
     if kind == PLACE:
-        return f"place {art[a].name} on {catalog.shops[b].name} slot {c + 1}"
+        return tr("place {dragon} on {shop} slot {slot}").format(
+            dragon=art[a].name, shop=catalog.shops[b].name, slot=c + 1)
     if kind == SKIP:
-        return SKIP_TEXTS[a]
+        return tr(SKIP_TEXTS[a])
     if kind == FIRE:
-        return f"fire up {art[a].name}"
+        return tr("fire up {dragon}").format(dragon=art[a].name)
     if kind == USE_ABILITY:
-        return f"use {catalog.shops[a].ability_name}"
+        return tr("use {ability}").format(ability=catalog.shops[a].ability_name)
     if kind == CAST:
         card = catalog.enchantments[a]
         if not card.variable:
-            return f"cast {card.name}"
-        return f"cast {card.name} with {b} set" + ("s" if b != 1 else "")
+            return tr("cast {card}").format(card=card.name)
+        return (tr("cast {card} with {sets} set") if b == 1
+                else tr("cast {card} with {sets} sets")).format(card=card.name, sets=b)
     if kind == PAY:
-        need_goods = b
-        return f"pay {item_name(a)} with {need_goods} {item_name(a)} and {c} Coin" + (
-            "s" if c != 1 else "")
+        return (tr("pay {good} with {goods} {good} and {coins} Coin") if c == 1
+                else tr("pay {good} with {goods} {good} and {coins} Coins")).format(
+            good=item_name(a, tr), goods=b, coins=c)
     if kind == GAIN_TWO:
-        return f"gain {b} {item_name(a)}"
+        return tr("gain {n} {good}").format(n=b, good=item_name(a, tr))
     if kind == GAIN_SET:
-        return f"gain {_set_text(a)}"
+        return tr("gain {goods}").format(goods=_set_text(a, tr))
     if kind == SWAP:
-        return f"swap with {art[a].name}"
+        return tr("swap with {dragon}").format(dragon=art[a].name)
     if kind == DISCARD:
-        return f"discard {art[a].name}"
+        return tr("discard {card}").format(card=art[a].name)
     if kind == DISCARD_GOOD:
-        return f"discard {item_name(a)}"
+        return tr("discard {good}").format(good=item_name(a, tr))
     if kind == REVEAL:
-        return f"reveal {catalog.fancies[a].name}"
+        return tr("reveal {card}").format(card=catalog.fancies[a].name)
     if kind == END_TURN:
-        return "end turn"
+        return tr("end turn")
     if kind == RETURN:
-        return f"return {item_name(a)}"
+        return tr("return {good}").format(good=item_name(a, tr))
     if kind == RESERVE:
-        return f"reserve {catalog.enchantments[a].name}"
+        return tr("reserve {card}").format(card=catalog.enchantments[a].name)
     if kind == EXCHANGE:
-        return f"exchange for {catalog.enchantments[a].name}"
+        return tr("exchange for {card}").format(card=catalog.enchantments[a].name)
     if kind == CHOOSE_TYPE:
-        return f"choose {item_name(a)}"
+        return tr("choose {good}").format(good=item_name(a, tr))
     if kind == PUT_BACK_FANCY:
-        return f"put back {catalog.fancies[a].name}"
+        return tr("put back {card}").format(card=catalog.fancies[a].name)
     if kind == KEEP_ARTISAN:
-        return f"keep {art[a].name}"
+        return tr("keep {card}").format(card=art[a].name)
     if kind == SCORE_MOON:
-        return f"score {catalog.fancies[a].name}"
+        return tr("score {card}").format(card=catalog.fancies[a].name)
     if kind == GIFT_ARTISAN:
-        to = "the bottom of the Artisan deck" if b < 0 else names[b]
-        return f"gift {art[a].name} to {to}"
+        if b < 0:
+            return tr("gift {dragon} to the bottom of the Artisan deck").format(
+                dragon=art[a].name)
+        return tr("gift {dragon} to {player}").format(dragon=art[a].name, player=names[b])
     if kind == PARK_BOTTOM:
-        return f"send {art[a].name} to the bottom of the deck"
+        return tr("send {dragon} to the bottom of the deck").format(dragon=art[a].name)
     if kind == PICK:
-        return f"pick {art[a].name}"
+        return tr("pick {dragon}").format(dragon=art[a].name)
     if kind == GIFT_EACH:
-        return "gift a Good to each other player"
+        return tr("gift a Good to each other player")
     if kind == PICK_COMPANION:
-        return f"take {catalog.companions[a].name}"
+        return tr("take {companion}").format(companion=catalog.companions[a].name)
     if kind == USE_COMPANION:
-        return f"use {catalog.companions[a].name}"
+        return tr("use {companion}").format(companion=catalog.companions[a].name)
     if kind == EXCHANGE_GOOD:
-        return f"return {item_name(a)} for {item_name(b)}"
+        return tr("return {good} for {other}").format(good=item_name(a, tr),
+                                                       other=item_name(b, tr))
     raise ValueError(f"unknown action kind {kind}")
 
 

@@ -11,59 +11,62 @@ own functions (``goals.fancy_value``, ``turn.castable``…), never recomputed he
 from __future__ import annotations
 
 from dataclasses import dataclass
+from unicodedata import east_asian_width
 
 from . import actions as A
-from .actions import Action
+from .actions import Action, action_text
 from .board import ART_TYPE, CATALOG, SHOPS, dragons_at, locate, recipients
 from .cards import ICON_COIN, ICON_DRAGON, ICON_RAINBOW, EnchantmentCard, FancyCard, Reward
+from .cardtext import ability_text, companion_text
 from .effects import OPS
 from .engine import legal_actions, text
 from .frames import D_ACTION, D_GIFT, D_GIFT_EACH, D_PLACE, D_SWAP_FIRE
 from .goals import fancy_value, measure
-from .goods import COIN, NUM_GOODS
+from .goods import COIN, GOOD_NAMES, NUM_GOODS
 from .state import GameState
+from .tr import N_, Translate, same
 from .turn import occupants
 
-GOOD_ICONS = ("[Br]", "[Me]", "[Ir]", "[Po]", "[Cr]", "[Pl]")
-GOOD_WORDS = ("Bread", "Meat", "Iron", "Potion", "Crystal", "Plant")
+GOOD_ICONS = (N_("[Br]"), N_("[Me]"), N_("[Ir]"), N_("[Po]"), N_("[Cr]"), N_("[Pl]"))
+GOOD_WORDS = GOOD_NAMES
 RAINBOW = "★"
-SHORT = 60  # the longest card text in a choice's facts
+SHORT = 60  # the longest card text in a choice's facts, in display columns
 # What firing up each Artisan type does, in a few words (data/fire_ups.toml has the rules).
 FIRE_UP_SHORT = (
-    "draw an Artisan Dragon",
-    "place a dragon from your hand",
-    "gain 2 of one Good here",
-    "swap it, fire up the one arriving",
-    "gain 3 different Goods",
-    "gift 1 Good → 2 Rep",
+    N_("draw an Artisan Dragon"),
+    N_("place a dragon from your hand"),
+    N_("gain 2 of one Good here"),
+    N_("swap it, fire up the one arriving"),
+    N_("gain 3 different Goods"),
+    N_("gift 1 Good → 2 Rep"),
 )
 # What a Fancy Dragon's goal counts, in a few words (``cards.MEASURES``).
 MEASURE_WORDS = {
-    "max_same_type_in_a_shop": "most of one type in a Shop",
-    "max_distinct_types_in_a_shop": "most types in a Shop",
-    "max_enchantments_in_a_shop": "most Enchantments in a Shop",
-    "coins_match_empty_coin_slots": "Coins match empty Coin slots",
-    "most_of_one_good": "most of one Good",
-    "total_goods": "Goods held",
-    "odd_good_types": "odd Good types",
-    "good_types_with_at_least": "Good types held",
-    "hand_size": "dragons in hand",
-    "fancy_held": "Fancy Dragons held",
-    "full_shops": "full Shops",
-    "shops_with_enchantments_at_least": "Shops with Enchantments",
-    "most_dragons_of_one_type_in_town": "most of one type in Town",
-    "showpiece_shops": "full Shops with 3 Enchantments",
-    "town_shops": "Shops in Town",
-    "enchantments_cast": "Enchantments cast",
-    "distinct_cast_icons": "icons cast",
-    "max_variable_sets": "most sets cast",
-    "dragons_placed": "dragons placed",
-    "shops_completed": "Shops completed",
-    "gifts_given": "gifts given",
-    "shops_visited": "Shops visited",
-    "sun_scored": "Sun Dragons scored",
-    "coins": "Coins",
-    "fancy_scored": "Fancy Dragons scored",
+    "max_same_type_in_a_shop": N_("most of one type in a Shop"),
+    "max_distinct_types_in_a_shop": N_("most types in a Shop"),
+    "max_enchantments_in_a_shop": N_("most Enchantments in a Shop"),
+    "coins_match_empty_coin_slots": N_("Coins match empty Coin slots"),
+    "most_of_one_good": N_("most of one Good"),
+    "total_goods": N_("Goods held"),
+    "odd_good_types": N_("odd Good types"),
+    "good_types_with_at_least": N_("Good types held"),
+    "hand_size": N_("dragons in hand"),
+    "fancy_held": N_("Fancy Dragons held"),
+    "full_shops": N_("full Shops"),
+    "shops_with_enchantments_at_least": N_("Shops with Enchantments"),
+    "most_dragons_of_one_type_in_town": N_("most of one type in Town"),
+    "showpiece_shops": N_("full Shops with 3 Enchantments"),
+    "town_shops": N_("Shops in Town"),
+    "enchantments_cast": N_("Enchantments cast"),
+    "distinct_cast_icons": N_("icons cast"),
+    "max_variable_sets": N_("most sets cast"),
+    "dragons_placed": N_("dragons placed"),
+    "shops_completed": N_("Shops completed"),
+    "gifts_given": N_("gifts given"),
+    "shops_visited": N_("Shops visited"),
+    "sun_scored": N_("Sun Dragons scored"),
+    "coins": N_("Coins"),
+    "fancy_scored": N_("Fancy Dragons scored"),
 }
 
 
@@ -71,107 +74,137 @@ MEASURE_WORDS = {
 class Choice:
     """One legal action as a player reads it."""
 
-    text: str  # the action's stable text, unchanged (``engine.text``)
-    facts: str  # what it costs and gives; "" when there is nothing to add
+    text: str  # the action's stable text, unchanged (``engine.text``): what is typed or sent
+    facts: str  # what it costs and gives, in the reader's language; "" when nothing to add
     card: str | None  # the id of the card the action concerns (for hover cards), or None
+    words: str = ""  # the action in the reader's language ("" or ``text`` in English)
 
     @property
     def label(self) -> str:
-        return f"{self.text} {self.facts}" if self.facts else self.text
+        shown = self.words or self.text
+        return f"{shown} {self.facts}" if self.facts else shown
 
-    def __reduce__(self) -> tuple[type[Choice], tuple[str, str, str | None]]:
+    def __reduce__(self) -> tuple[type[Choice], tuple[str, str, str | None, str]]:
         """Pickled by its fields (compiled by mypyc, a frozen dataclass refuses the attribute
         assignments pickle's default makes), as ``state.Options`` is."""
-        return (Choice, (self.text, self.facts, self.card))
+        return (Choice, (self.text, self.facts, self.card, self.words))
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+def _plural(n: int, word: str, words: str, tr: Translate) -> str:
+    """``1 Coin`` / ``2 Coins``: ``word`` and ``words`` are msgids with ``{n}``."""
+    return (tr(word) if n == 1 else tr(words)).format(n=n)
 
 
-def reward_facts(reward: Reward, rep: int = 0) -> str:
+def _coins(n: int, tr: Translate) -> str:
+    return _plural(n, N_("{n} Coin"), N_("{n} Coins"), tr)
+
+
+def reward_facts(reward: Reward, rep: int = 0, tr: Translate = same) -> str:
     """A reward in short words: ``3 Rep + 1 Coin``; "" for nothing."""
     parts = []
     if reward.rep + rep:
-        parts.append(f"{reward.rep + rep} Rep")
+        parts.append(tr("{n} Rep").format(n=reward.rep + rep))
     if reward.coins:
-        parts.append(_plural(reward.coins, "Coin"))
+        parts.append(_coins(reward.coins, tr))
     if reward.artisan:
-        parts.append(_plural(reward.artisan, "Artisan Dragon"))
+        parts.append(_plural(reward.artisan, N_("{n} Artisan Dragon"),
+                             N_("{n} Artisan Dragons"), tr))
     if reward.fancy:
-        parts.append(_plural(reward.fancy, "Fancy Dragon"))
+        parts.append(_plural(reward.fancy, N_("{n} Fancy Dragon"), N_("{n} Fancy Dragons"), tr))
     if reward.good_choice:
-        parts.append(_plural(reward.good_choice, "Good") + " of your choice")
-    return " + ".join(parts)
+        parts.append(_plural(reward.good_choice, N_("{n} Good of your choice"),
+                             N_("{n} Goods of your choice"), tr))
+    return tr(" + ").join(parts)
 
 
-def _goods_words(counts: list[int] | tuple[int, ...], coins: int = 0) -> str:
-    parts = [f"{n} {GOOD_WORDS[g]}" for g, n in enumerate(counts) if n]
+def _goods_words(counts: list[int] | tuple[int, ...], coins: int = 0,
+                 tr: Translate = same) -> str:
+    parts = [tr("{n} {good}").format(n=n, good=tr(GOOD_WORDS[g]))
+             for g, n in enumerate(counts) if n]
     if coins:
-        parts.append(_plural(coins, "Coin"))
+        parts.append(_coins(coins, tr))
     return " ".join(parts)
 
 
-def shop_icon(shop: int) -> str:
+def good_icon(good: int, tr: Translate = same) -> str:
+    """A Good as a short icon: ``[Br]`` (in Japanese ``[パ]``: as wide, one character)."""
+    return tr(GOOD_ICONS[good])
+
+
+def shop_icon(shop: int, tr: Translate = same) -> str:
     """A Shop's icon as text: a Good's letters, ★ (any Good), +Dr or +1$."""
     card = SHOPS[shop]
     if card.icon < NUM_GOODS:
-        return GOOD_ICONS[card.icon]
+        return good_icon(card.icon, tr)
     if card.icon == ICON_RAINBOW:
         return RAINBOW
     if card.icon == ICON_DRAGON:
-        return f"+{card.icon_amount}Dr" if card.icon_amount > 1 else "+Dr"
+        return (tr("+{n}Dr") if card.icon_amount > 1 else tr("+Dr")).format(n=card.icon_amount)
     assert card.icon == ICON_COIN
     return f"+{card.icon_amount}$"
 
 
-def gathered(s: GameState, shop: int) -> str:
+def gathered(s: GameState, shop: int, tr: Translate = same) -> str:
     """What gathering at a Shop gives now: its icon, its dragons' and Enchantments' Goods."""
-    icons = [shop_icon(shop)]
-    icons += [GOOD_ICONS[ART_TYPE[d]] for d in dragons_at(s, shop)]
-    icons += [GOOD_ICONS[CATALOG.enchantments[e].icon] for e in s.shop_ench[shop]]
+    icons = [shop_icon(shop, tr)]
+    icons += [good_icon(ART_TYPE[d], tr) for d in dragons_at(s, shop)]
+    icons += [good_icon(CATALOG.enchantments[e].icon, tr) for e in s.shop_ench[shop]]
     return "".join(icons)
 
 
-def enchantment_facts(card: EnchantmentCard, sets: int = 1) -> str:
+def enchantment_facts(card: EnchantmentCard, sets: int = 1, tr: Translate = same) -> str:
     """``(3 Meat 2 Crystal 1 Plant → 6 Rep)``: the cost of ``sets`` sets and the reward."""
-    cost = _goods_words([n * sets for n in card.cost], card.printed_coins) or "nothing"
+    cost = _goods_words([n * sets for n in card.cost], card.printed_coins, tr) or tr("nothing")
     rep = card.rep_by_sets[sets - 1] if card.variable else 0
-    gives = reward_facts(card.reward, rep) or "nothing"
-    return f"({cost} → {gives})"
+    gives = reward_facts(card.reward, rep, tr) or tr("nothing")
+    return tr("({cost} → {gives})").format(cost=cost, gives=gives)
 
 
-def fancy_facts(s: GameState, p: int, card: FancyCard) -> str:
+def fancy_facts(s: GameState, p: int, card: FancyCard, tr: Translate = same) -> str:
     """A Fancy Dragon's goal as p stands now: ``— 2 Shops completed → 5 Rep``."""
-    kind = "Sun" if card.sun else "Moon"
+    kind = tr("Sun") if card.sun else tr("Moon")
     now = fancy_value(s, p, card)
     if card.goal.spend is not None:
-        goal = f"spend {_goods_words(card.goal.spend)}"
+        goal = tr("spend {goods}").format(goods=_goods_words(card.goal.spend, tr=tr))
     else:
         value = str(measure(s, p, card))
         if card.goal.at_least is not None and not card.rep_table and not card.rep_per:
             value += f"/{card.goal.at_least}"  # how far from the goal
-        goal = f"{value} {MEASURE_WORDS.get(card.goal.measure, card.goal.measure)}"
+        words = MEASURE_WORDS.get(card.goal.measure, card.goal.measure)
+        goal = tr("{value} {measure}").format(value=value, measure=tr(words))
     extras = reward_facts(Reward(coins=card.reward.coins, artisan=card.reward.artisan,
-                                 fancy=card.reward.fancy, good_choice=card.reward.good_choice))
-    pays = f"{now} Rep" + (f" + {extras}" if extras and now else "")
-    return f"— {kind}: {goal} → {pays} now"
+                                 fancy=card.reward.fancy, good_choice=card.reward.good_choice),
+                          tr=tr)
+    pays = tr("{n} Rep").format(n=now)
+    if extras and now:
+        pays = tr("{rep} + {extras}").format(rep=pays, extras=extras)
+    return tr("— {kind}: {goal} → {pays} now").format(kind=kind, goal=goal, pays=pays)
+
+
+def _columns(text: str) -> int:
+    """Display columns (East Asian wide characters take 2): ``len`` for English text."""
+    return sum(2 if east_asian_width(c) in "WF" else 1 for c in text)
 
 
 def short(words: str, width: int = SHORT) -> str:
-    """A card's text cut at a word to ``width`` characters (the hover card has all of it)."""
-    if len(words) <= width:
+    """A card's text cut at a word to ``width`` columns (the hover card has all of it); a
+    text without spaces (Japanese) is cut between characters."""
+    if _columns(words) <= width:
         return words
-    return words[:width - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+    cut, used = 0, 0
+    while used + _columns(words[cut]) <= width - 1:
+        used += _columns(words[cut])
+        cut += 1
+    return words[:cut].rsplit(" ", 1)[0].rstrip(",;:、。") + "…"
 
 
-def _good(item: int) -> str:
-    return "$" if item == COIN else GOOD_ICONS[item]
+def _good(item: int, tr: Translate) -> str:
+    return "$" if item == COIN else good_icon(item, tr)
 
 
-def _where(s: GameState, dragon: int) -> str:
+def _where(s: GameState, dragon: int, tr: Translate) -> str:
     slot = locate(s, dragon)
-    return f"at {SHOPS[slot // 3].name}" if slot >= 0 else ""
+    return tr("at {shop}").format(shop=SHOPS[slot // 3].name) if slot >= 0 else ""
 
 
 def _op_param(s: GameState, key: str) -> Reward | None:
@@ -183,97 +216,105 @@ def _op_param(s: GameState, key: str) -> Reward | None:
     return value if isinstance(value, Reward) else None
 
 
-def _facts(s: GameState, p: int, action: Action) -> tuple[str, str | None]:
+def _facts(s: GameState, p: int, action: Action, tr: Translate) -> tuple[str, str | None]:
     kind, a, b, c = action
     art = CATALOG.artisans
     frame = s.stack[-1] if s.stack else ()
     if kind == A.PLACE:
         slot = SHOPS[b].slots[c]
-        facts = "→ " + (reward_facts(slot.reward) or "nothing")
+        facts = tr("→ {reward}").format(reward=reward_facts(slot.reward, tr=tr) or tr("nothing"))
         if sum(1 for d in dragons_at(s, b)) == 2:
-            facts += ", completes the Shop"
+            facts = tr("{facts}, completes the Shop").format(facts=facts)
         if frame and frame[0] == D_PLACE and frame[6] >= 0:
             cost = OPS[frame[6]][frame[7]].params.get("cost")
             if cost:
-                facts = f"(pay {_goods_words(cost)}) {facts}"
-        return f"{GOOD_ICONS[ART_TYPE[a]]} {facts}", art[a].id
+                facts = tr("(pay {goods}) {facts}").format(goods=_goods_words(cost, tr=tr),
+                                                           facts=facts)
+        return f"{good_icon(ART_TYPE[a], tr)} {facts}", art[a].id
     if kind == A.CAST:
         card = CATALOG.enchantments[a]
-        return enchantment_facts(card, b), card.id
+        return enchantment_facts(card, b, tr), card.id
     if kind in (A.RESERVE, A.EXCHANGE):
         card = CATALOG.enchantments[a]
-        return f"{GOOD_ICONS[card.icon]} {enchantment_facts(card)}", card.id
+        return f"{good_icon(card.icon, tr)} {enchantment_facts(card, tr=tr)}", card.id
     if kind in (A.KEEP_FANCY, A.PUT_BACK_FANCY):
         fancy = CATALOG.fancies[a]
-        return fancy_facts(s, p, fancy), fancy.id
+        return fancy_facts(s, p, fancy, tr), fancy.id
     if kind in (A.REVEAL, A.SCORE_MOON):
         fancy = CATALOG.fancies[a]
         rep = fancy_value(s, p, fancy)
         extras = Reward(coins=fancy.reward.coins, artisan=fancy.reward.artisan,
                         fancy=fancy.reward.fancy, good_choice=fancy.reward.good_choice)
-        gives = reward_facts(extras, rep) if kind == A.REVEAL else f"{rep} Rep"
-        return f"→ {gives or 'nothing'}", fancy.id
+        gives = (reward_facts(extras, rep, tr) if kind == A.REVEAL
+                 else tr("{n} Rep").format(n=rep))
+        return tr("→ {reward}").format(reward=gives or tr("nothing")), fancy.id
     if kind == A.USE_ABILITY:
         shop = SHOPS[a]
-        return f"— {short(shop.ability_text)}", shop.id
+        return f"— {short(ability_text(CATALOG, shop, tr))}", shop.id
     if kind == A.VISIT:
-        facts = f"→ {gathered(s, a)}"
+        facts = tr("→ {goods}").format(goods=gathered(s, a, tr))
         owed = occupants(s, p, a)
         if owed:
             names = s.options.player_names()
-            facts += ", gift 1 to " + " and 1 to ".join(names[q] for q in owed)
+            facts = tr("{facts}, gift 1 to {players}").format(
+                facts=facts, players=tr(" and 1 to ").join(names[q] for q in owed))
         return facts, SHOPS[a].id
     if kind == A.GATHER and frame and frame[0] == D_ACTION:
-        return f"→ {gathered(s, frame[2])}", None
+        return tr("→ {goods}").format(goods=gathered(s, frame[2], tr)), None
     if kind in (A.TAKE_GOOD, A.GAIN_GOOD, A.CHOOSE_TYPE, A.DISCARD_GOOD):
-        return GOOD_ICONS[a], None
+        return good_icon(a, tr), None
     if kind == A.RETURN:
-        return _good(a), None
+        return _good(a, tr), None
     if kind == A.GAIN_TWO:
-        return GOOD_ICONS[a] * b, None
+        return good_icon(a, tr) * b, None
     if kind == A.GAIN_SET:
-        return "".join(GOOD_ICONS[g] for g in range(NUM_GOODS) if a >> g & 1), None
+        return "".join(good_icon(g, tr) for g in range(NUM_GOODS) if a >> g & 1), None
     if kind == A.EXCHANGE_GOOD:
-        return f"{GOOD_ICONS[a]} → {GOOD_ICONS[b]}", None
+        return f"{good_icon(a, tr)} → {good_icon(b, tr)}", None
     if kind in (A.GIVE, A.GIFT):
-        facts = _good(a)
+        facts = _good(a, tr)
         per = _op_param(s, "per") if kind == A.GIFT else None
         if per is not None and not per.is_empty():
-            facts += f" → {reward_facts(per)}"
+            facts += f" → {reward_facts(per, tr=tr)}"
         return facts, None
     if kind == A.GIFT_EACH and frame and frame[0] == D_GIFT_EACH:
         rep = OPS[frame[3]][frame[4]].params.get("per_gift_rep", 0) * len(recipients(s, p))
-        return (f"→ {rep} Rep" if rep else ""), None
+        return (tr("→ {n} Rep").format(n=rep) if rep else ""), None
     if kind == A.PAY:
-        return f"{GOOD_ICONS[a] * b}{' + ' + _plural(c, 'Coin') if c else ''}", None
+        coins = tr(" + {coins}").format(coins=_coins(c, tr)) if c else ""
+        return f"{good_icon(a, tr) * b}{coins}", None
     if kind == A.FIRE:
-        place = _where(s, a) or ("in your hand" if a in s.hand[p] else "in the Park")
-        return (f"{GOOD_ICONS[ART_TYPE[a]]} {place}: {FIRE_UP_SHORT[ART_TYPE[a]]}",
+        place = _where(s, a, tr) or (tr("in your hand") if a in s.hand[p] else tr("in the Park"))
+        return (tr("{icon} {place}: {does}").format(icon=good_icon(ART_TYPE[a], tr), place=place,
+                                                    does=tr(FIRE_UP_SHORT[ART_TYPE[a]])),
                 art[a].id)
     if kind == A.SWAP:
-        facts = f"{GOOD_ICONS[ART_TYPE[a]]} {_where(s, a)}"
+        facts = f"{good_icon(ART_TYPE[a], tr)} {_where(s, a, tr)}"
         if frame and frame[0] == D_SWAP_FIRE:
-            facts += f", then: {FIRE_UP_SHORT[ART_TYPE[a]]}"
+            facts = tr("{facts}, then: {does}").format(facts=facts,
+                                                       does=tr(FIRE_UP_SHORT[ART_TYPE[a]]))
         return facts, art[a].id
     if kind == A.PICK:
-        return f"{GOOD_ICONS[ART_TYPE[a]]} {_where(s, a)}", art[a].id
+        return f"{good_icon(ART_TYPE[a], tr)} {_where(s, a, tr)}", art[a].id
     if kind in (A.DRAW_PARK, A.KEEP_ARTISAN, A.DISCARD, A.PARK_BOTTOM, A.GIFT_ARTISAN):
-        return GOOD_ICONS[ART_TYPE[a]], art[a].id
+        return good_icon(ART_TYPE[a], tr), art[a].id
     if kind in (A.PICK_COMPANION, A.USE_COMPANION):
         comp = CATALOG.companions[a]
-        return f"— {short(comp.text)}", comp.id
+        return f"— {short(companion_text(CATALOG, comp, tr))}", comp.id
     if kind == A.DRAW_DECK:
-        return "(unseen)", None
+        return tr("(unseen)"), None
     return "", None
 
 
-def describe(s: GameState, action: Action) -> Choice:
-    """An action of the seat to act with its facts, from what that seat may see."""
+def describe(s: GameState, action: Action, tr: Translate = same) -> Choice:
+    """An action of the seat to act with its facts, from what that seat may see; ``tr``
+    (``core/tr.py``) says the words and facts in the reader's language, never ``text``."""
     p = s.stack[-1][1] if s.stack else -1
-    facts, card = _facts(s, p, action)
-    return Choice(text(s, action), facts, card)
+    facts, card = _facts(s, p, action, tr)
+    return Choice(text(s, action), facts, card,
+                  action_text(action, CATALOG, s.options.player_names(), tr))
 
 
-def choices(s: GameState) -> list[Choice]:
+def choices(s: GameState, tr: Translate = same) -> list[Choice]:
     """``legal_actions(s)`` described, in the same order."""
-    return [describe(s, a) for a in legal_actions(s)]
+    return [describe(s, a, tr) for a in legal_actions(s)]

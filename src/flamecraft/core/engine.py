@@ -25,6 +25,7 @@ from .goals import FANCIES, fancy_value, revealable_suns
 from .goods import NUM_GOODS
 from .setup_game import new_game
 from .state import EMPTY, FANCY_SCORED, SRC_SUN, SUN_SCORED, GameState, Options
+from .tr import N_, Translate, same
 
 __all__ = ["apply", "apply_in_place", "is_over", "legal_actions", "new_game", "to_act"]
 
@@ -102,10 +103,10 @@ def _check_legal(s: GameState, action: object) -> Action:
     if s.cache is None:
         advance(s)
     if s.over:
-        raise GameOverError("the game is over: no action can be applied")
+        raise GameOverError(GAME_OVER)
     assert s.cache is not None
     if action not in s.cache:
-        raise IllegalActionError(_why_illegal(s, action))
+        raise _why_illegal(s, action)
     return action  # narrowed: it is one of the legal actions
 
 
@@ -164,56 +165,64 @@ def reveal_sun(s: GameState, p: int, card: int) -> None:
     gain_reward(s, p, extras, SRC_SUN)
 
 
+GAME_OVER: Final = N_("the game is over: no action can be applied")
+# What a player is choosing at each decision, in words (msgids: ``describe_decision`` says
+# them in the reader's language).
 DECISION_NAMES: Final = {
-    "D_START_GOOD": "which Good to take at setup",
-    "D_VISIT": "which Shop to visit",
-    "D_ACTION": "whether to gather or enchant",
-    "D_GIVE_TO": "which Good or Coin to give",
-    "D_GAIN_GOOD": "which Good to gain",
-    "D_DRAW_ARTISAN": "which Artisan Dragon to draw",
-    "D_PLACE": "where to place an Artisan Dragon",
-    "D_FIRE_ONE": "which dragon to fire up",
-    "D_ABILITY": "whether to use the Shop's ability",
-    "D_FIRE_ALL": "which dragons to fire up, one at a time",
-    "D_CAST": "which Enchantment to cast",
-    "D_PAY": "how to pay with Goods and Coins",
-    "D_END_TURN": "whether to reveal a Sun Dragon before ending the turn",
-    "D_DISCARD": "which Artisan Dragon to discard down to 6",
-    "D_GAIN_TWO": "which Good to gain 2 of",
-    "D_GAIN_SET": "which different Goods to gain",
-    "D_GIFT": "what to gift, and to whom",
-    "D_SWAP_FIRE": "which dragon to swap with",
-    "D_TRADE_ANY": "which Good to return",
-    "D_TRADE_SAME": "which Good to return",
-    "D_RETURN_UP_TO": "what to return",
-    "D_RESERVE": "which Enchantment to reserve",
-    "D_FIRE_UP": "which dragon to fire up",
-    "D_KEEP_DRAWN_FANCY": "which Fancy Dragon to keep",
-    "D_FANCY_RETURN": "which Fancy Dragon to put back",
-    "D_ARTISAN_LOOK": "which Artisan Dragon to keep",
-    "D_SCORE_MOON": "which Moon Dragon to score now",
-    "D_GIFT_EACH": "whether to gift a Good to each other player",
-    "D_GIFT_ARTISAN": "which Artisan Dragon to gift, and to whom",
-    "D_SWAP_TWO": "which dragons to swap",
-    "D_PARK_CYCLE": "which Park dragons to send to the bottom of the deck",
-    "D_CHOOSE_TYPE": "which Good type",
-    "D_COMPANION_PICK": "which Companion to take",
-    "D_COMPANION_USE": "whether to use your Companion",
-    "D_EXCHANGE_GOOD": "which Good to return and which to gain",
+    "D_START_GOOD": N_("which Good to take at setup"),
+    "D_VISIT": N_("which Shop to visit"),
+    "D_ACTION": N_("whether to gather or enchant"),
+    "D_GIVE_TO": N_("which Good or Coin to give"),
+    "D_GAIN_GOOD": N_("which Good to gain"),
+    "D_DRAW_ARTISAN": N_("which Artisan Dragon to draw"),
+    "D_PLACE": N_("where to place an Artisan Dragon"),
+    "D_FIRE_ONE": N_("which dragon to fire up"),
+    "D_ABILITY": N_("whether to use the Shop's ability"),
+    "D_FIRE_ALL": N_("which dragons to fire up, one at a time"),
+    "D_CAST": N_("which Enchantment to cast"),
+    "D_PAY": N_("how to pay with Goods and Coins"),
+    "D_END_TURN": N_("whether to reveal a Sun Dragon before ending the turn"),
+    "D_DISCARD": N_("which Artisan Dragon to discard down to 6"),
+    "D_GAIN_TWO": N_("which Good to gain 2 of"),
+    "D_GAIN_SET": N_("which different Goods to gain"),
+    "D_GIFT": N_("what to gift, and to whom"),
+    "D_SWAP_FIRE": N_("which dragon to swap with"),
+    "D_TRADE_ANY": N_("which Good to return"),
+    "D_TRADE_SAME": N_("which Good to return"),
+    "D_RETURN_UP_TO": N_("what to return"),
+    "D_RESERVE": N_("which Enchantment to reserve"),
+    "D_FIRE_UP": N_("which dragon to fire up"),
+    "D_KEEP_DRAWN_FANCY": N_("which Fancy Dragon to keep"),
+    "D_FANCY_RETURN": N_("which Fancy Dragon to put back"),
+    "D_ARTISAN_LOOK": N_("which Artisan Dragon to keep"),
+    "D_SCORE_MOON": N_("which Moon Dragon to score now"),
+    "D_GIFT_EACH": N_("whether to gift a Good to each other player"),
+    "D_GIFT_ARTISAN": N_("which Artisan Dragon to gift, and to whom"),
+    "D_SWAP_TWO": N_("which dragons to swap"),
+    "D_PARK_CYCLE": N_("which Park dragons to send to the bottom of the deck"),
+    "D_CHOOSE_TYPE": N_("which Good type"),
+    "D_COMPANION_PICK": N_("which Companion to take"),
+    "D_COMPANION_USE": N_("whether to use your Companion"),
+    "D_EXCHANGE_GOOD": N_("which Good to return and which to gain"),
 }
 
 
-def describe_decision(s: GameState) -> str:
-    """What the player to act is choosing, in words."""
+def decision_msgid(s: GameState) -> str:
+    """What the player to act is choosing, in English words (a msgid)."""
     from . import frames
 
     if not s.stack:
-        return "nothing (the game is over)"
+        return N_("nothing (the game is over)")
     kind = s.stack[-1][0]
     for name in dir(frames):
         if name.startswith("D_") and getattr(frames, name) == kind:
             return DECISION_NAMES.get(name, name[2:].lower().replace("_", " "))
     return "?"
+
+
+def describe_decision(s: GameState, tr: Translate = same) -> str:
+    """What the player to act is choosing, in words (in ``tr``'s language)."""
+    return tr(decision_msgid(s))
 
 
 def names(s: GameState) -> tuple[str, ...]:
@@ -225,7 +234,7 @@ def text(s: GameState, action: Action) -> str:
     return action_text(action, CATALOG, names(s))
 
 
-def _why_illegal(s: GameState, action: object) -> str:
+def _why_illegal(s: GameState, action: object) -> IllegalActionError:
     try:
         what = repr(text(s, action))  # type: ignore[arg-type]
     except (ValueError, IndexError, TypeError):
@@ -233,30 +242,34 @@ def _why_illegal(s: GameState, action: object) -> str:
     return _not_legal_now(s, what)
 
 
-def _not_legal_now(s: GameState, what: str) -> str:
+def _not_legal_now(s: GameState, what: str) -> IllegalActionError:
+    """The error for ``what`` (an action or a typed text, as ``repr`` shows it): who is
+    choosing what, and the first legal actions' stable texts (what may be typed)."""
     player = names(s)[to_act(s)]
     legal = s.cache or []
     shown = "; ".join(text(s, a) for a in legal[:6]) + ("; …" if len(legal) > 6 else "")
-    return (f"{what} is not a legal action now: {player} is choosing "
-            f"{describe_decision(s)}; legal: {shown}")
+    return IllegalActionError(
+        N_("{what} is not a legal action now: {player} is choosing {decision}; legal: {legal}"),
+        {"what": what, "player": player, "decision": decision_msgid(s), "legal": shown})
 
 
 def parse_action(s: GameState, typed: str) -> Action:
     """The legal action whose text is ``typed`` (case and spacing ignored), or its index."""
     actions = legal_actions(s)
     if s.over:
-        raise GameOverError("the game is over: no action can be applied")
+        raise GameOverError(GAME_OVER)
     key = normalize(typed)
     if key.isdigit():
         index = int(key)
         if 0 <= index < len(actions):
             return actions[index]
-        raise IllegalActionError(f"no action number {index}: there are {len(actions)} (0–"
-                                 f"{len(actions) - 1})")
+        raise IllegalActionError(N_("no action number {index}: there are {count} (0–{last})"),
+                                 {"index": str(index), "count": str(len(actions)),
+                                  "last": str(len(actions) - 1)})
     for action in actions:
         if normalize(text(s, action)) == key:
             return action
-    raise IllegalActionError(_not_legal_now(s, repr(typed)))
+    raise _not_legal_now(s, repr(typed))
 
 
 def winners(s: GameState) -> list[int]:

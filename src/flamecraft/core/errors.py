@@ -1,10 +1,31 @@
-"""Typed errors: each names what was wrong, and none leaves a state half-changed."""
+"""Typed errors: each names what was wrong, and none leaves a state half-changed.
+
+An error a player may read keeps its message as a msgid and its values apart
+(``FlamecraftError(N_("players must be {low}–{high}, not {n}"), {"low": "1", …})``), so that
+``error_text(exc, tr)`` can say it in the reader's language; ``str(exc)`` is the English.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from .tr import Translate, same
+
+# Values of an error's parameters that are msgids themselves (translated when shown).
+TRANSLATED_PARAMS = frozenset({"decision"})
+
 
 class FlamecraftError(Exception):
-    """Base class of every error the engine raises on bad input."""
+    """Base class of every error the engine raises on bad input. ``message`` is the English
+    text, or with ``params`` a msgid with ``{named}`` placeholders filled from them."""
+
+    msgid: str
+    params: dict[str, str]
+
+    def __init__(self, message: str, params: Mapping[str, str] | None = None):
+        self.msgid = message
+        self.params = dict(params) if params else {}
+        super().__init__(message.format(**self.params) if self.params else message)
 
 
 class CardDataError(FlamecraftError):
@@ -25,3 +46,17 @@ class GameOverError(IllegalActionError):
 
 class StateFormatError(FlamecraftError):
     """A saved state or game record is malformed or of an unknown version."""
+
+
+def error_text(exc: BaseException, tr: Translate = same) -> str:
+    """An error's message in ``tr``'s language (``str(exc)`` for English or for an error that
+    carries no msgid); any exception with ``msgid`` and ``params`` attributes reads so
+    (``sessions.SetupError`` too)."""
+    msgid = getattr(exc, "msgid", None)
+    params = getattr(exc, "params", None)
+    if not isinstance(msgid, str) or not msgid:
+        return str(exc)
+    if not params:
+        return tr(msgid)
+    values = {k: tr(v) if k in TRANSLATED_PARAMS else v for k, v in params.items()}
+    return tr(msgid).format(**values)

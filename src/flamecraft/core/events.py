@@ -29,17 +29,20 @@ from .actions import Action, action_text
 from .board import CATALOG
 from .frames import D_ARTISAN_LOOK, D_KEEP_DRAWN_FANCY
 from .state import GameState
+from .tr import N_, Translate, same
 
 # Choices that change nothing the table sees.
 _DECLINES = frozenset({A.SKIP, A.END_TURN})
 
 # What the table reads of a choice about hidden cards, by action kind.
 _MASKED = {
-    A.KEEP_FANCY: "keep a Fancy Dragon",
-    A.PUT_BACK_FANCY: "put back a Fancy Dragon",
-    A.KEEP_ARTISAN: "keep an Artisan Dragon from the top of the deck",
-    A.DISCARD: "discard an Artisan Dragon",
+    A.KEEP_FANCY: N_("keep a Fancy Dragon"),
+    A.PUT_BACK_FANCY: N_("put back a Fancy Dragon"),
+    A.KEEP_ARTISAN: N_("keep an Artisan Dragon from the top of the deck"),
+    A.DISCARD: N_("discard an Artisan Dragon"),
 }
+_GIFT_TO_DECK = N_("gift an Artisan Dragon to the bottom of the Artisan deck")
+_GIFT_TO = N_("gift an Artisan Dragon to {player}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +57,9 @@ class Event:
     also: int = -1  # the one other seat that reads ``full`` (the receiver of a gifted card)
     shown: str = ""  # what the choice showed the actor beyond its text ("shown X, Y")
     forced: bool = False  # taken by the engine: the only legal action (never shown to others)
+    names: tuple[str, ...] = ()  # the players' names (to say the event in another language)
+    note: str = ""  # a table note (no action, ``sessions.table_notes``): its msgid
+    note_card: str = ""  # the card the note names
 
     def seen_by(self, seat: int | None) -> str | None:
         """The text ``seat`` reads (None: a spectator), or None when it sees nothing."""
@@ -81,12 +87,12 @@ def event(s: GameState, action: Action, forced: bool = False) -> Event | None:
         public = _MASKED[kind]
     elif kind == A.GIFT_ARTISAN:
         if action[2] < 0:  # solo: face down to the bottom of the Artisan deck
-            public = "gift an Artisan Dragon to the bottom of the Artisan deck"
+            public = _GIFT_TO_DECK
         else:
-            public, also = f"gift an Artisan Dragon to {names[action[2]]}", action[2]
+            public, also = _GIFT_TO.format(player=names[action[2]]), action[2]
     else:
         public = full
-    return Event(s.turn, seat, action, full, public, also, _shown(s, action), forced)
+    return Event(s.turn, seat, action, full, public, also, _shown(s, action), forced, names)
 
 
 def _shown(s: GameState, action: Action) -> str:
@@ -104,6 +110,34 @@ def _shown(s: GameState, action: Action) -> str:
     else:
         return ""
     return "shown " + ", ".join(cards)
+
+
+def log_text(e: Event, seat: int | None, tr: Translate = same) -> str | None:
+    """``e.seen_by(seat)`` in ``tr``'s language: the same choice of what ``seat`` reads (the
+    action in full, its public form, or nothing), worded by ``tr``. With ``same`` it is
+    ``seen_by`` itself, byte for byte."""
+    line = e.seen_by(seat)
+    if line is None or tr is same:
+        return line
+    if e.note:
+        return tr(e.note).format(card=e.note_card)
+    kind = e.action[0]
+    if not e.names and kind in (A.GIVE, A.GIFT, A.GIFT_ARTISAN) and e.action[2] >= 0:
+        return line  # an event without the players' names (an old record): as it was
+    if line == e.public and e.public != e.full:  # the table's masked reading
+        if kind in _MASKED:
+            return tr(_MASKED[kind])
+        if e.action[2] < 0:
+            return tr(_GIFT_TO_DECK)
+        return tr(_GIFT_TO).format(player=e.names[e.action[2]])
+    full = action_text(e.action, CATALOG, e.names, tr)
+    if line == e.full or not e.shown:
+        return full
+    if e.shown.startswith("drew "):
+        shown = tr("drew {card}").format(card=e.shown[len("drew "):])
+    else:
+        shown = tr("shown {cards}").format(cards=e.shown[len("shown "):].replace(", ", tr(", ")))
+    return tr("{action} ({shown})").format(action=full, shown=shown)
 
 
 def log_for(events: list[Event], seat: int | None) -> list[tuple[Event, str]]:

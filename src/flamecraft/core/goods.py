@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from .tr import N_, Translate, same
+
 BREAD: Final = 0
 MEAT: Final = 1
 IRON: Final = 2
@@ -20,12 +22,13 @@ NUM_GOODS: Final = 6
 GOODS: Final = (BREAD, MEAT, IRON, POTION, CRYSTAL, PLANT)
 
 GOOD_KEYS: Final = ("BREAD", "MEAT", "IRON", "POTION", "CRYSTAL", "PLANT")
-GOOD_NAMES: Final = ("Bread", "Meat", "Iron", "Potion", "Crystal", "Plant")
-ITEM_NAMES: Final = (*GOOD_NAMES, "Coin")
+GOOD_NAMES: Final = (N_("Bread"), N_("Meat"), N_("Iron"), N_("Potion"), N_("Crystal"),
+                     N_("Plant"))
+ITEM_NAMES: Final = (*GOOD_NAMES, N_("Coin"))
 
 GOOD_BY_KEY: Final = {key: index for index, key in enumerate(GOOD_KEYS)}
 
 
-def item_name(item: int) -> str:
-    """The display name of a Good (0–5) or of the Coin (6)."""
-    return ITEM_NAMES[item]
+def item_name(item: int, tr: Translate = same) -> str:
+    """The display name of a Good (0–5) or of the Coin (6), in ``tr``'s language."""
+    return tr(ITEM_NAMES[item])

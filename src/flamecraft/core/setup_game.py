@@ -18,6 +18,7 @@ from .errors import FlamecraftError
 from .frames import D_COMPANION_PICK, D_START_GOOD, NOWHERE, P_DEAL_FANCY, P_SETUP_DONE
 from .rng import below, seed_state, shuffle
 from .state import EMPTY, NUM_COUNTERS, NUM_SOURCES, GameState, Options
+from .tr import N_
 
 MIN_PLAYERS: Final = 1
 MAX_PLAYERS: Final = 5
@@ -58,8 +59,7 @@ def seat_first_player(s: GameState, first: int) -> None:
     Fancy deal, each player keeping 1 of 2, the first player first; then the 4th and 5th
     players each take 1 Good (rules "Player Setup")."""
     if not 0 <= first < s.n:
-        raise FlamecraftError(f"the first player must be a seat from 0 to {s.n - 1}, "
-                              f"not {first}")
+        raise FlamecraftError(FIRST_PLAYER_RANGE, {"last": str(s.n - 1), "first": str(first)})
     order = turn_order(s.n, first)
     s.first_player = first
     s.current = first
@@ -86,17 +86,23 @@ class Deal:
     companion_offer: tuple[int, ...]  # the Companions revealed for the draft, in order
 
 
+FIRST_PLAYER_RANGE: Final = N_("the first player must be a seat from 0 to {last}, not {first}")
+
+
 def _check_options(options: Options) -> None:
     n = options.players
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise FlamecraftError(f"players must be {MIN_PLAYERS}–{MAX_PLAYERS}, not {n}")
+        raise FlamecraftError(N_("players must be {low}–{high}, not {n}"),
+                              {"low": str(MIN_PLAYERS), "high": str(MAX_PLAYERS), "n": str(n)})
     if options.deck not in ("purple", "golden"):
-        raise FlamecraftError(f"deck must be 'purple' or 'golden', not {options.deck!r}")
+        raise FlamecraftError(N_("deck must be 'purple' or 'golden', not {deck}"),
+                              {"deck": repr(options.deck)})
     if options.names and len(options.names) != n:
-        raise FlamecraftError(f"{len(options.names)} names given for {n} players")
+        raise FlamecraftError(N_("{names} names given for {n} players"),
+                              {"names": str(len(options.names)), "n": str(n)})
     if options.first_player is not None and not 0 <= options.first_player < n:
-        raise FlamecraftError(f"the first player must be a seat from 0 to {n - 1}, "
-                              f"not {options.first_player}")
+        raise FlamecraftError(FIRST_PLAYER_RANGE,
+                              {"last": str(n - 1), "first": str(options.first_player)})
 
 
 def _non_starters(cards: Any, group: Callable[[Any], int], groups: int
