@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .core.cards import ANY_SLOT, ICON_COIN, ICON_DRAGON, ICON_RAINBOW, Catalog, EnchantmentCard
+from .core.cardtext import rating_title
 from .core.goods import GOOD_KEYS, GOOD_NAMES
 from .core.tr import N_, Translate
 from .i18n import display_width, pad, translator
@@ -214,7 +215,8 @@ def scores(v: dict[str, Any], lang: str = "en") -> list[str]:
     winners = [names[p] for p in v.get("winners", [])]
     if v.get("solo"):
         lines.append(tr("Solo rating: {rating}").format(
-            rating=translator(lang, "game").gettext(v["rating"]) if v.get("rating") else "?"))
+            rating=rating_title(v["rating"], translator(lang, "game").gettext)
+            if v.get("rating") else "?"))
     else:
         lines.append((tr("Winner: ") if len(winners) == 1 else tr("Winners (shared): "))
                      + tr(", ").join(winners))

@@ -31,6 +31,7 @@ from .commandline import CliError, UsageError, write_atomically
 from .core import actions as A
 from .core.actions import Action, normalize
 from .core.board import CATALOG
+from .core.cardtext import rating_title
 from .core.describe import describe
 from .core.engine import (
     advance,
@@ -44,7 +45,7 @@ from .core.engine import (
 )
 from .core.engine import winners as engine_winners
 from .core.errors import FlamecraftError
-from .core.events import Event, log_for
+from .core.events import Event, log_text
 from .core.goals import MEASURE_FUNCTIONS, fancy_value
 from .core.serialize import STATE_FORMAT, GameRecord, state_from_json, state_to_json
 from .core.setup_game import MAX_PLAYERS, MIN_PLAYERS, new_game
@@ -96,6 +97,7 @@ COMMAND_WORDS = {"help": N_("help"), "town": N_("town"), "hand": N_("hand"), "ro
                  "load": N_("load"), "quit": N_("quit"), "choices": N_("choices"),
                  "achievements": N_("achievements"), "hint": N_("hint"),
                  "review": N_("review")}
+REVIEW_TOP = 3  # the mistakes the end screen's review lists
 ECHO = 40  # the most of a bad input an error message repeats
 # Choices that decline (skip, end the turn): listed after the others, so that a quick "1"
 # never skips something (a Sun Dragon's reveal before "end turn").
@@ -464,6 +466,17 @@ class Session:
     def names(self) -> list[str]:
         return [seat.name for seat in self.seats]
 
+    def log_for(self, seat: int | None, tr: Callable[[str], str] = same,
+                events: list[Event] | None = None) -> list[tuple[Event, str]]:
+        """The events ``seat`` sees (None: the public side), each with its line in the
+        language of ``tr`` (``events.log_text``)."""
+        out = []
+        for e in self.log if events is None else events:
+            line = log_text(e, seat, tr)
+            if line is not None:
+                out.append((e, line))
+        return out
+
     def who(self, e: Event) -> str:
         """The name a log line starts with: the actor's, or "" for the table's notes."""
         return "" if e.action[0] < 0 else self.seats[e.seat].name
@@ -482,14 +495,15 @@ class Session:
         s = self.state
         v = view(s, seat)
         acting = not s.over and to_act(s) == seat
-        log = log_for(self.log, seat)
+        log = self.log_for(seat, style.game)
         mine = [i for i, (e, _) in enumerate(log)
                 if e.seat == seat and not e.forced and e.action[0] >= 0]
         since = log[mine[-1] + 1:] if mine else []
         return {
             "view": v,
-            "decision": describe_decision(s) if acting else "",
-            "choices": [describe(s, a).label for a in self.actions_now()] if acting else [],
+            "decision": describe_decision(s, style.game) if acting else "",
+            "choices": ([describe(s, a, style.game).label for a in self.actions_now()]
+                        if acting else []),
             "since": [(self.who(e), line) for e, line in since
                       if e.seat != seat or e.action[0] < 0],
             "fancy_values": {CATALOG.fancies[f].id: fancy_value(s, seat, CATALOG.fancies[f])
@@ -649,7 +663,7 @@ def end_summary(s: GameState, prev: GameState | None,
     if s.n == 1:
         out["achievements"] = [(CATALOG.achievements[a].name, CATALOG.achievements[a].rep)
                                for a in s.achievements[0]]
-        out["rating"] = style.game(rating(s.rep[0]))
+        out["rating"] = rating_title(rating(s.rep[0]), style.game)
         out["winner_line"] = tr("Final Reputation {rep}: {rating}").format(
             rep=s.rep[0], rating=out["rating"])
     return out
@@ -752,7 +766,8 @@ class Game:
             action = policy(s, self.session.bot_rng(p))
             seen = len(self.session.log)
             self.session.play(action)
-            for e, line in log_for(self.session.log[seen:], self.session.watcher()):
+            for e, line in self.session.log_for(self.session.watcher(), self.style.game,
+                                                self.session.log[seen:]):
                 who = self.session.who(e)
                 self.term.say(f"  · {who}: {line}" if who else f"  · {line}", "dim")
             self.term.pause()
@@ -1006,7 +1021,8 @@ class Game:
             arg = words[1] if len(words) > 1 else ""
             sv: dict[str, Any] = {"view": view(s, None),
                                   "log": [(e.turn, self.session.who(e), said)
-                                          for e, said in log_for(self.session.log, None)]}
+                                          for e, said in self.session.log_for(
+                                              None, self.style.game)]}
             if name == "review" and reviewable:
                 self.term.show(self.review_lines())
             elif name == "save":
@@ -1037,8 +1053,25 @@ class Game:
 
         people = [p for p, seat in enumerate(self.session.seats) if seat.human]
         self.term.say(self.tr("Reviewing the game (a few seconds)…"), "dim")
-        rv = review(self.session.record(), people)
-        return review_screen(self.style, rv, self.term.width)
+        record = self.session.record()
+        rv = review(record, people)
+        return review_screen(self.style, rv, self.term.width,
+                             words=self._decision_words(record, rv))
+
+    def _decision_words(self, record: GameRecord, rv: Any) -> dict[str, str]:
+        """The reviewed mistakes' actions (stable texts) in the player's words: each said
+        at the state where it was chosen (``describe``)."""
+        if self.term.lang == "en":
+            return {}
+        wanted = {d.number: (d.chosen, d.best) for d in rv.mistakes(REVIEW_TOP)}
+        s = new_game(record.options, record.seed)
+        advance(s)
+        out: dict[str, str] = {}
+        for number, typed in enumerate(record.actions, 1):
+            for said in wanted.get(number, ()):
+                out[said] = describe(s, parse_action(s, said), self.style.game).words
+            s = apply(s, parse_action(s, typed))
+        return out
 
 
 # ---------------------------------------------------------------- interactive setup

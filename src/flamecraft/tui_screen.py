@@ -17,6 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .cardtext import tr_for
+from .core import cardtext
+from .core.board import CATALOG
 from .core.cards import (
     ANY_SLOT,
     ICON_COIN,
@@ -28,8 +31,11 @@ from .core.cards import (
     CompanionCard,
     EnchantmentCard,
     FancyCard,
+    Reward,
     ShopCard,
 )
+from .core.cardtext import printed
+from .core.describe import good_icon
 from .core.goods import GOOD_KEYS, GOOD_NAMES
 from .core.tr import N_
 from .i18n import translator
@@ -47,9 +53,6 @@ from .screen_text import (
 
 __all__ = ["strip_ansi", "visible_len", "wrap"]  # what the tests and tui.py use from here
 
-# The Goods' icons, translated whole ("[Br]" reads "[パ]" in Japanese: the same 4 columns);
-# a Town slot shows the icon without its brackets.
-GOOD_ICONS = (N_("[Br]"), N_("[Me]"), N_("[Ir]"), N_("[Po]"), N_("[Cr]"), N_("[Pl]"))
 GOOD_ABBR = ("Br", "Me", "Ir", "Po", "Cr", "Pl")
 # ANSI foreground colours: Bread yellow, Meat red, Iron blue (white vanishes on a light
 # background), Potion magenta, Crystal cyan, Plant green.
@@ -93,49 +96,40 @@ ICONS
   +1$ a coin Shop  $ Coin  Rep Reputation  -- an empty slot  ✦ Enchantments""")
 
 
-# What each Artisan type does when fired up (the published player aid; data/fire_ups.toml).
-FIRE_UP_TEXT = (
-    "Draw 1 Artisan Dragon (from the Park or the top of the deck).",
-    "Place an Artisan Dragon from your hand on any empty matching slot in Town, gaining its "
-    "reward.",
-    "Gain 2 of one Good produced by this Shop or by an Artisan Dragon here.",
-    "Swap this dragon with another Artisan Dragon in Town, then fire up the dragon that "
-    "arrived here.",
-    "Gain any 3 different Goods.",
-    "Gift 1 Good to another player, then gain 2 Reputation.",
-)
-
-
 class CardTexts:
-    """The texts printed on cards, in the player's language."""
+    """The texts printed on cards, in the player's language: English is the printed text,
+    other languages are generated from the card data (``core/cardtext.py``)."""
 
     def __init__(self, lang: str):
         self.lang = lang
+        self.tr = tr_for(lang)
+        self.english = printed(self.tr)
 
     def ability(self, card: ShopCard) -> str:
-        return card.ability_text
+        return cardtext.ability_text(CATALOG, card, self.tr)
 
     def fancy(self, card: FancyCard) -> str:
-        return card.text
+        return cardtext.fancy_text(card, self.tr)
 
     def companion(self, card: CompanionCard) -> str:
-        return card.text
+        return cardtext.companion_text(CATALOG, card, self.tr)
 
     def achievement(self, card: Achievement) -> str:
-        return card.text
+        return cardtext.achievement_text(card, self.tr)
 
-    def reward(self, reward: Any) -> str:
-        return str(reward.text())
+    def reward(self, reward: Reward) -> str:
+        return reward.text() if self.english else cardtext.reward_words(reward, self.tr)
 
     def fire_up(self, artisan_type: int) -> str:
-        return FIRE_UP_TEXT[artisan_type]
+        return cardtext.fire_up_text(CATALOG, artisan_type, self.tr)
 
     def hint_reason(self, reason: str) -> str:
-        """Why the hint (ai/hints.py) likes a choice."""
+        """Why the hint (ai/hints.py) likes a choice (English: the hints have no catalogue
+        yet)."""
         return reason
 
     def bot_note(self, note: str) -> str:
-        """A bot's one-line description (bots.bot_notes)."""
+        """A bot's one-line description (bots.bot_notes; English, as above)."""
         return note
 
 
@@ -150,7 +144,7 @@ class Style:
         self.tr = translator(lang, "terminal").gettext
         self.game = translator(lang, "game").gettext
         self.cards = CardTexts(lang)
-        self.icons = tuple(self.tr(icon) for icon in GOOD_ICONS)
+        self.icons = tuple(good_icon(g, self.game) for g in range(len(GOOD_NAMES)))
 
     def count(self, n: int, one: str, many: str) -> str:
         """``one`` or ``many`` (already translated, with ``{n}``) for ``n`` things."""
@@ -422,7 +416,8 @@ def town_cells(style: Style, v: dict[str, Any], cards: Cards, width: int) -> lis
         if entry is None:
             continue
         if entry.get("face_down"):
-            cells.append(f"{space:>2} {pad(style.tr('(face-down Shop)'), name_w)}")
+            face_down = style.tr("(face-down Shop)")
+            cells.append(f"{space:>2} {pad(face_down, name_w)}")
             continue
         card = cards.shop(entry["id"])
         slots = " ".join(style.good_abbr(cards.artisan(d).type) if d else "--"
@@ -646,7 +641,7 @@ def hand_detail(style: Style, v: dict[str, Any], sv: dict[str, Any],
             names=tr(", ").join(cards.fancy(f).name for f in pl["scored"])))
     reserved = (enchantment_long(style, cards.ench(pl["reserved"])) if pl["reserved"]
                 else tr("none"))
-    lines.append(f"{style.bold(tr('RESERVED ENCHANTMENT'))} {reserved}")
+    lines.append(style.bold(tr("RESERVED ENCHANTMENT")) + f" {reserved}")
     lines.append(tr("{supply} {goods} · {coins} · {rep} Reputation (limit 7 of each Good at "
                     "turn end)").format(supply=style.bold(tr("SUPPLY")),
                                         goods=_goods_line(style, pl["goods"]),
@@ -762,7 +757,7 @@ def summary(style: Style, sv: dict[str, Any], catalog: Catalog, width: int = 80,
     since = since_lines(style, sv, width)
     most = max(3, room // 2)  # the rest of the room for the board
     if len(since) > most:  # the latest moves, under the heading
-        since = [f"{since[0]} {style.dim(style.tr('(earlier: log)'))}",
+        since = [since[0] + " " + style.dim(style.tr("(earlier: log)")),
                  *since[len(since) - most + 1:]]
     logs = log_lines(style, sv, 4)
     log_section = since or wrap([style.bold(style.tr("LAST ACTIONS")), *logs] if logs else [],
@@ -845,7 +840,7 @@ def _score_lines(style: Style, end: dict[str, Any]) -> list[str]:
         lines.append("")
         lines.append(style.bold(tr("COMPANIONS")))
         for p in players:
-            lines.append(f"  {p['name']}: {p.get('companion', tr('none'))}")
+            lines.append(f"  {p['name']}: " + p.get("companion", tr("none")))
     if "achievements" in end:
         lines.append("")
         lines.append(style.bold(tr("ACHIEVEMENTS")))
@@ -873,11 +868,14 @@ REVIEW_LABELS = {"blunder": N_("blunder"), "mistake": N_("mistake"),
                  "inaccuracy": N_("inaccuracy")}
 
 
-def review_screen(style: Style, rv: Any, width: int = 80, top: int = 3) -> list[str]:
+def review_screen(style: Style, rv: Any, width: int = 80, top: int = 3,
+                  words: dict[str, str] | None = None) -> list[str]:
     """The end screen's review of a finished game (``ai/review.Review`` of the people's
     seats): how often each found the best choice, its biggest mistakes with what was better
-    and why, and every seat's win chance at the start of some turns, within ``width``."""
+    and why, and every seat's win chance at the start of some turns, within ``width``.
+    ``words`` says the mistakes' actions (stable texts) in the player's language."""
     tr = style.tr
+    said = words or {}
     lines = [style.head(tr("REVIEW")) + tr(" (each of your decisions against the best the hint "
                                           "finds, from what you could see then)")]
     for p in rv.seats:
@@ -902,9 +900,9 @@ def review_screen(style: Style, rv: Any, width: int = 80, top: int = 3) -> list[
                         "{chosen} instead of {best})").format(
             rank=rank, turn=d.turn, name=rv.names[d.seat], label=tr(REVIEW_LABELS[d.label]),
             loss=f"{d.loss:.1f}", chosen=pct(d.chosen_win), best=pct(d.best_win)))
-        lines.append(tr("    played: {action}").format(action=d.chosen))
+        lines.append(tr("    played: {action}").format(action=said.get(d.chosen, d.chosen)))
         lines.append(tr("    better: {action} — {why}").format(
-            action=d.best, why=style.cards.hint_reason(d.best_reason)))
+            action=said.get(d.best, d.best), why=style.cards.hint_reason(d.best_reason)))
     if rv.chances:
         lines.append(style.bold(tr("WIN CHANCE OVER THE GAME"))
                      + tr(" (at the start of turns; every seat's cards known)"))
