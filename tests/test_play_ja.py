@@ -208,3 +208,14 @@ def test_japanese_help_and_summaries_fit_the_screen() -> None:
         assert max(display_width(line) for line in lines) <= 80
         assert len(lines) <= 23
         session.play(legal_actions(session.state)[0])
+
+
+def test_every_bot_note_is_in_the_catalogue() -> None:
+    """The set-up question lists the bots with a few words each: every note is a marked
+    msgid, so it reads in Japanese too."""
+    from flamecraft.bots import bot_notes
+    from flamecraft.tui_screen import BOT_NOTES
+    notes = [note for _, note in bot_notes() if note]
+    assert notes and all(note in BOT_NOTES for note in notes)
+    style = Style(False, "ja")
+    assert all(english_words(style.cards.bot_note(note)) == [] for note in notes)

@@ -96,6 +96,13 @@ ICONS
   +1$ a coin Shop  $ Coin  Rep Reputation  -- an empty slot  ✦ Enchantments""")
 
 
+# The bots' descriptions (``bots.BOT_NOTES``), marked for the terminal catalogue; a test checks
+# that every note the set-up question shows is one of these.
+BOT_NOTES = (N_("searches many futures; the strongest, about a second a move"),
+             N_("plans its whole turn; a solid player, quick"),
+             N_("looks one step ahead; a beginner"), N_("any legal move; for testing"))
+
+
 class CardTexts:
     """The texts printed on cards, in the player's language: English is the printed text,
     other languages are generated from the card data (``core/cardtext.py``)."""
@@ -103,6 +110,7 @@ class CardTexts:
     def __init__(self, lang: str):
         self.lang = lang
         self.tr = tr_for(lang)
+        self.words = translator(lang, "terminal").gettext
         self.english = printed(self.tr)
 
     def ability(self, card: ShopCard) -> str:
@@ -129,8 +137,9 @@ class CardTexts:
         return reason
 
     def bot_note(self, note: str) -> str:
-        """A bot's one-line description (bots.bot_notes; English, as above)."""
-        return note
+        """A bot's one-line description (``bots.BOT_NOTES``, whose texts ``BOT_NOTES``
+        here marks for the catalogue)."""
+        return self.words(note) if note else note
 
 
 class Style:
@@ -633,7 +642,7 @@ def hand_detail(style: Style, v: dict[str, Any], sv: dict[str, Any],
         mark = (style.ok(tr("goal met: {n} Rep now").format(n=value)) if value > 0
                 else style.bad(tr("not met")))
         kind = tr("Sun") if fancy.sun else tr("Moon")
-        lines.append(f"  {fancy.name} ({kind}, {mark}): {style.cards.fancy(fancy)}")
+        lines.append(f"  {fancy.name} ({kind}" + tr(", ") + f"{mark}): {style.cards.fancy(fancy)}")
     if not pl["fancy"]:
         lines.append("  " + tr("none"))
     if pl["scored"]:
