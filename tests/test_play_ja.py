@@ -6,16 +6,23 @@ the end screen offers the game's review in both languages (issue 15 §3)."""
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 
 import pexpect
 
-from flamecraft import apply_in_place, parse_action, start
+from flamecraft import apply_in_place, legal_actions, parse_action, start, to_act
+from flamecraft.ai.evaluate import TERM_NAMES
+from flamecraft.ai.hints import TERM_MSGIDS, Budget, hints
+from flamecraft.ai.interface import Seat as BotSeat
+from flamecraft.bots import bot_notes
 from flamecraft.core.board import CATALOG
+from flamecraft.core.tr import same
 from flamecraft.i18n import display_width, translator
 from flamecraft.screen_text import wrap_line
-from flamecraft.tui_screen import HELP, Style, strip_ansi, summary
+from flamecraft.tui import Seat, Session
+from flamecraft.tui_screen import BOT_NOTES, HELP, Style, strip_ansi, summary
 from test_play import _finish, _spawn
 
 PROMPT = "あなた> "
@@ -72,7 +79,7 @@ def test_a_whole_game_in_japanese_fits_80_columns_with_no_english_left(tmp_path:
         assert len(summary_screen) <= 24, (k, screen)
         assert english_words(screen) == [], (k, english_words(screen), screen)
     assert max(display_width(line) for line in _lines(end)) <= 80
-    assert "評判の内訳" in end and "月のドラゴン" in end and "勝者" in end
+    assert "評判の内訳" in end and "月ドラゴン" in end and "勝者" in end
     assert english_words(end) == [], english_words(end)
     record = json.loads((tmp_path / "end.json").read_text(encoding="utf-8"))
     assert record["options"]["names"] == ["あなた", "Ember"]  # the default name, in Japanese
@@ -194,12 +201,10 @@ def test_japanese_help_and_summaries_fit_the_screen() -> None:
     """The help and the first screens of a game fit 80×24 in Japanese (display width)."""
     tr = translator("ja", "terminal").gettext
     assert max(display_width(line) for line in tr(HELP).splitlines()) <= 80
-    from flamecraft.tui import Seat, Session
     s = start(4, 2)
     session = Session(s, 2, [Seat("human", "あなた")] + [Seat("planner", n) for n in
                                                          ("Ember", "Cinder", "Ash")])
     style = Style(False, "ja")
-    from flamecraft import legal_actions, to_act
     for _ in range(40):
         if session.state.over:
             break
@@ -213,9 +218,29 @@ def test_japanese_help_and_summaries_fit_the_screen() -> None:
 def test_every_bot_note_is_in_the_catalogue() -> None:
     """The set-up question lists the bots with a few words each: every note is a marked
     msgid, so it reads in Japanese too."""
-    from flamecraft.bots import bot_notes
-    from flamecraft.tui_screen import BOT_NOTES
     notes = [note for _, note in bot_notes() if note]
     assert notes and all(note in BOT_NOTES for note in notes)
     style = Style(False, "ja")
     assert all(english_words(style.cards.bot_note(note)) == [] for note in notes)
+
+
+def test_the_hints_reasons_read_in_japanese() -> None:
+    """The hint's reasons are worded by the player's ``tr``: every valuation term is a marked
+    msgid, the Japanese reasons have no English but card names, and English is unchanged
+    (the same reasons as without ``tr``)."""
+    assert set(TERM_NAMES.values()) <= set(TERM_MSGIDS)
+    s = start(3, 4)
+    budget = Budget(samples=2, beam=2, depth=4)
+    tr = translator("ja", "terminal").gettext
+    for _ in range(30):
+        if s.over:
+            break
+        p = to_act(s)
+        english = hints(BotSeat(s, p), random.Random(1), budget)
+        plain = hints(BotSeat(s, p), random.Random(1), budget, tr=same)
+        japanese = hints(BotSeat(s, p), random.Random(1), budget, tr=tr)
+        assert [h.reason for h in english] == [h.reason for h in plain]
+        for h in japanese:
+            assert english_words(h.reason) == [], h.reason
+        s = s.copy()
+        apply_in_place(s, legal_actions(s)[-1])

@@ -852,12 +852,12 @@ class Game:
             session.actions_now(), session.screen_view(p, self.style)["choices"], strict=True)}
         out = [self.style.head(tr("HINTS"))
                + tr(" (from your view only; planned to your turn's end)")]
-        for rank, h in enumerate(hints(BotSeat(session.state, p), rng)[:3], 1):
+        for rank, h in enumerate(hints(BotSeat(session.state, p), rng, tr=tr)[:3], 1):
             win = "" if h.win is None else tr(", {pct}% to win").format(pct=f"{100 * h.win:.0f}")
             gap = tr("best") if rank == 1 else tr("{n} Rep behind").format(n=f"{h.loss:.1f}")
             shown = h.text if self.term.lang == "en" else labels.get(h.text, h.text)
             out.append(f" {rank}. {shown} ({gap}{win})")
-            out.append(f"    {self.style.cards.hint_reason(h.reason)}")
+            out.append(f"    {h.reason}")
         return out
 
     def command(self, p: int, name: str, arg: str) -> bool:
@@ -1054,7 +1054,7 @@ class Game:
         people = [p for p, seat in enumerate(self.session.seats) if seat.human]
         self.term.say(self.tr("Reviewing the game (a few seconds)…"), "dim")
         record = self.session.record()
-        rv = review(record, people)
+        rv = review(record, people, tr=self.tr)
         return review_screen(self.style, rv, self.term.width,
                              words=self._decision_words(record, rv))
 

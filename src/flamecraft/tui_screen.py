@@ -131,11 +131,6 @@ class CardTexts:
     def fire_up(self, artisan_type: int) -> str:
         return cardtext.fire_up_text(CATALOG, artisan_type, self.tr)
 
-    def hint_reason(self, reason: str) -> str:
-        """Why the hint (ai/hints.py) likes a choice (English: the hints have no catalogue
-        yet)."""
-        return reason
-
     def bot_note(self, note: str) -> str:
         """A bot's one-line description (``bots.BOT_NOTES``, whose texts ``BOT_NOTES``
         here marks for the catalogue)."""
@@ -911,7 +906,7 @@ def review_screen(style: Style, rv: Any, width: int = 80, top: int = 3,
             loss=f"{d.loss:.1f}", chosen=pct(d.chosen_win), best=pct(d.best_win)))
         lines.append(tr("    played: {action}").format(action=said.get(d.chosen, d.chosen)))
         lines.append(tr("    better: {action} — {why}").format(
-            action=said.get(d.best, d.best), why=style.cards.hint_reason(d.best_reason)))
+            action=said.get(d.best, d.best), why=d.best_reason))
     if rv.chances:
         lines.append(style.bold(tr("WIN CHANCE OVER THE GAME"))
                      + tr(" (at the start of turns; every seat's cards known)"))

@@ -20,6 +20,10 @@ Everything is computed from the ``Seat``'s members, so a hint depends only on wh
 sees and the ``rng`` (``tests/test_hints.py`` re-deals the hidden cards and compares the hints
 byte for byte). ``HINT_BUDGET`` is sized for about a second on the project's 2-core machine
 (docs/bots.md has the measurement).
+
+The reason is worded by ``tr`` (``core/tr.py``; English by default, byte for byte): its
+phrases are msgids of the ``terminal`` catalogue (``locale/terminal.cfg`` extracts this
+module), so ``flamecraft play --lang ja`` gives its reasons in Japanese.
 """
 
 from __future__ import annotations
@@ -35,12 +39,18 @@ from ..core.engine import apply, to_act
 from ..core.engine import text as action_text
 from ..core.errors import GameOverError
 from ..core.state import COMPLETED, EMPTY, GameState
+from ..core.tr import N_, Translate, same
 from .evaluate import TERM_NAMES, TERMS, targets, value_terms
 from .interface import SealedSeat, Seat
 from .planner import PlannerBot
 from .winchance import WinModel, default_model
 
 _ENCH, _SHOPS, _FANCY = CATALOG.enchantments, CATALOG.shops, CATALOG.fancies
+# The valuation's term names (``evaluate.TERM_NAMES``, whose module is compiled) marked for
+# the catalogue; tests/test_play_ja.py checks that they are all here.
+TERM_MSGIDS = (N_("Reputation"), N_("Coins"), N_("Goods"), N_("Enchantment targets"),
+               N_("dragons in hand"), N_("Fancy Dragons"), N_("the rest of the turn"),
+               N_("next turn's Shop"))
 
 
 @dataclass(frozen=True)
@@ -86,9 +96,10 @@ class Hint:
 
 
 def hints(seat: Seat | SealedSeat, rng: random.Random, budget: Budget = HINT_BUDGET,
-          model: WinModel | None = None) -> list[Hint]:
-    """Every legal action of ``seat``, best first (ties keep the legal order). Raises
-    ``NotToActError`` if the seat is not to act, ``GameOverError`` once the game is over."""
+          model: WinModel | None = None, tr: Translate = same) -> list[Hint]:
+    """Every legal action of ``seat``, best first (ties keep the legal order), each reason in
+    the language of ``tr``. Raises ``NotToActError`` if the seat is not to act,
+    ``GameOverError`` once the game is over."""
     actions = seat.legal_actions()
     if not actions:
         view = seat.view()
@@ -120,13 +131,13 @@ def hints(seat: Seat | SealedSeat, rng: random.Random, budget: Budget = HINT_BUD
     for i, a in enumerate(actions):
         j = _median_index(values[i])
         t, end, line = runs[i][j]
-        now, outlook = _facts(t, end, p)
+        now, outlook = _facts(t, end, p, tr)
         if i == best and not now:
-            now = [_gains(terms[i], value_terms(t, p))]
+            now = [_gains(terms[i], value_terms(t, p), tr)]
         tail = [outlook] if outlook else []
         if i != best:
-            tail.append(_behind(terms[i], terms[best], means[best] - means[i]))
-        reason = "; ".join(([", ".join(now[:_MAX_FACTS])] if now else []) + tail)
+            tail.append(_behind(terms[i], terms[best], means[best] - means[i], tr))
+        reason = tr("; ").join(([tr(", ").join(now[:_MAX_FACTS])] if now else []) + tail)
         win = sum(wins[i]) / len(wins[i]) if wins[i] else None
         out.append(Hint(a, seat.text(a), means[i], means[best] - means[i],
                         _paired_se(values[best], values[i]), win,
@@ -153,14 +164,15 @@ def _median_index(xs: list[float]) -> int:
 
 # --- reasons ------------------------------------------------------------------------------
 
-def _goods(n: int) -> str:
-    return f"{n} Good" if n == 1 else f"{n} Goods"
+def _goods(n: int, tr: Translate) -> str:
+    return (tr("{n} Good") if n == 1 else tr("{n} Goods")).format(n=n)
 
 
 _MAX_FACTS = 5  # what the turn does, at most: a hint is read at a glance
 
 
-def _facts(t: GameState, end: GameState, p: int) -> tuple[list[str], str]:
+def _facts(t: GameState, end: GameState, p: int, tr: Translate = same
+           ) -> tuple[list[str], str]:
     """What the planned turn does, from sample ``t`` to ``end``, and the outlook after it
     ("then 1 Good short of X"; "" if none). Only cards the seat knows at the decision are
     named (public ones and its own): a card drawn in the plan is made up by the sample."""
@@ -168,34 +180,39 @@ def _facts(t: GameState, end: GameState, p: int) -> tuple[list[str], str]:
     names = t.options.player_names()
     rep = end.rep[p] - t.rep[p]
     if rep:
-        facts.append(f"{rep:+d} Rep now")
+        facts.append(tr("{rep} Rep now").format(rep=f"{rep:+d}"))
     for shop in range(len(t.shop_ench)):
         for e in end.shop_ench[shop]:
             if e not in t.shop_ench[shop]:
-                facts.append(f"casts {_ENCH[e].name}")
+                facts.append(tr("casts {card}").format(card=_ENCH[e].name))
     if end.counters[p][COMPLETED] > t.counters[p][COMPLETED]:
         done = [_SHOPS[shop].name for shop in t.town_shops()
                 if EMPTY in t.slots[shop * 3:shop * 3 + 3]
                 and EMPTY not in end.slots[shop * 3:shop * 3 + 3]]
-        facts.append("completes " + (" and ".join(done) if done else "a Shop"))
+        facts.append(tr("completes {shops}").format(
+            shops=tr(" and ").join(done) if done else tr("a Shop")))
     for f in end.scored[p][len(t.scored[p]):]:
         known = f in t.fancy[p]
-        facts.append(f"reveals {_FANCY[f].name}" if known else "reveals a Fancy Dragon")
+        facts.append(tr("reveals {card}").format(card=_FANCY[f].name) if known
+                     else tr("reveals a Fancy Dragon"))
     goods = sum(end.goods[p]) - sum(t.goods[p])
     coins = end.coins[p] - t.coins[p]
     if goods > 0:
-        facts.append(f"+{_goods(goods)}")
+        facts.append(tr("+{goods}").format(goods=_goods(goods, tr)))
     if coins:
-        facts.append(f"{coins:+d} Coin" + ("" if abs(coins) == 1 else "s"))
+        facts.append((tr("{n} Coin") if abs(coins) == 1 else tr("{n} Coins"))
+                     .format(n=f"{coins:+d}"))
     drawn = len(end.hand[p]) - len(t.hand[p])
     if drawn > 0:
-        facts.append(f"+{drawn} dragon" + ("" if drawn == 1 else "s") + " in hand")
+        facts.append((tr("+{n} dragon in hand") if drawn == 1 else tr("+{n} dragons in hand"))
+                     .format(n=drawn))
     given = [names[q] for q in range(t.n)
              if q != p and (sum(end.goods[q]) + end.coins[q] + len(end.hand[q])
                             > sum(t.goods[q]) + t.coins[q] + len(t.hand[q]))]
     if given:
-        facts.append("gifts to " + (", ".join(given[:-1]) + " and " if len(given) > 1 else "")
-                     + given[-1])
+        facts.append(tr("gifts to {names}").format(
+            names=(tr(", ").join(given[:-1]) + tr(" and ") if len(given) > 1 else "")
+            + given[-1]))
     outlook = ""
     if not end.over:
         tg = targets(end, p)
@@ -203,31 +220,34 @@ def _facts(t: GameState, end: GameState, p: int) -> tuple[list[str], str]:
             _credit, e, _sets, short = tg[0]
             card = _ENCH[e].name
             if short == 0:
-                outlook = f"then ready to cast {card}"
+                outlook = tr("then ready to cast {card}").format(card=card)
             elif short <= 3:
-                outlook = f"then {_goods(short)} short of {card}"
+                outlook = tr("then {goods} short of {card}").format(goods=_goods(short, tr),
+                                                                    card=card)
     return facts, outlook
 
 
-def _terms_text(delta: dict[str, float], sign: float) -> str:
+def _terms_text(delta: dict[str, float], sign: float, tr: Translate) -> str:
     parts = sorted(((x, name) for name, x in delta.items() if sign * x > 0.05),
                    key=lambda item: -abs(item[0]))[:2]
-    return ", ".join(f"{TERM_NAMES[name]} {x:+.1f}" for x, name in parts)
+    return tr(", ").join(f"{tr(TERM_NAMES[name])} {x:+.1f}" for x, name in parts)
 
 
-def _behind(mine: dict[str, float], best: dict[str, float], loss: float) -> str:
+def _behind(mine: dict[str, float], best: dict[str, float], loss: float,
+            tr: Translate = same) -> str:
     """Why an action is below the best: the valuation's terms that differ most."""
     if loss < 0.05:
-        return "as good as the best"
+        return tr("as good as the best")
     delta = {name: mine[name] - best[name] for name in TERMS}
-    why = _terms_text(delta, -1.0)
-    return f"{loss:.1f} behind the best" + (f" ({why})" if why else " (the others gain more)")
+    why = _terms_text(delta, -1.0, tr)
+    return (tr("{loss} behind the best ({why})").format(loss=f"{loss:.1f}", why=why) if why
+            else tr("{loss} behind the best (the others gain more)").format(loss=f"{loss:.1f}"))
 
 
-def _gains(after: dict[str, float], before: dict[str, float]) -> str:
+def _gains(after: dict[str, float], before: dict[str, float], tr: Translate = same) -> str:
     delta = {name: after[name] - before[name] for name in TERMS}
-    why = _terms_text(delta, 1.0)
-    return f"improves {why}" if why else "keeps the position"
+    why = _terms_text(delta, 1.0, tr)
+    return tr("improves {terms}").format(terms=why) if why else tr("keeps the position")
 
 
 def _plan(t: GameState, first: Action, line: tuple[Action, ...], p: int) -> tuple[str, ...]:

@@ -27,6 +27,7 @@ from ..core.engine import apply_in_place, parse_action, start, to_act, winners
 from ..core.errors import FlamecraftError, StateFormatError
 from ..core.serialize import GameRecord
 from ..core.state import GameState
+from ..core.tr import Translate, same
 from .hints import Budget, Hint, hints
 from .interface import Seat
 from .winchance import WinModel, default_model
@@ -129,10 +130,11 @@ def check_finished(record: GameRecord) -> GameState:
 
 def review(record: GameRecord, seats: Sequence[int] | None = None,
            budget: Budget = REVIEW_BUDGET, model: WinModel | None = None,
-           progress: Callable[[int, int], None] | None = None) -> Review:
+           progress: Callable[[int, int], None] | None = None,
+           tr: Translate = same) -> Review:
     """Reviews a finished game (see the module docstring). ``seats``: the seats whose
     decisions are valued (default: every seat); ``progress(done, total)`` is called after
-    each action replayed."""
+    each action replayed; the reasons are worded by ``tr`` (``hints.hints``)."""
     began = time.perf_counter()
     final = check_finished(record)
     model = model or default_model()
@@ -156,7 +158,7 @@ def review(record: GameRecord, seats: Sequence[int] | None = None,
         action = parse_action(s, typed)
         p = to_act(s)
         if p in chosen_seats:
-            decisions.append(_judge(s, p, action, number, record, budget, model))
+            decisions.append(_judge(s, p, action, number, record, budget, model, tr))
         apply_in_place(s, action)
         if progress is not None:
             progress(number, total)
@@ -169,10 +171,10 @@ def review(record: GameRecord, seats: Sequence[int] | None = None,
 
 
 def _judge(s: GameState, p: int, action: tuple[int, ...], number: int, record: GameRecord,
-           budget: Budget, model: WinModel) -> Decision:
+           budget: Budget, model: WinModel, tr: Translate = same) -> Decision:
     """One decision, valued from seat p's information at the time."""
     rng = random.Random(decision_seed(record, number))
-    ranked = hints(Seat(s, p), rng, budget, model)
+    ranked = hints(Seat(s, p), rng, budget, model, tr)
     best: Hint = ranked[0]
     rank, mine = next((i, h) for i, h in enumerate(ranked, 1) if h.action == action)
     loss = 0.0 if mine is best else mine.loss
