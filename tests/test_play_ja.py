@@ -11,12 +11,14 @@ import re
 from pathlib import Path
 
 import pexpect
+import pytest
 
 from flamecraft import apply_in_place, legal_actions, parse_action, start, to_act
 from flamecraft.ai.evaluate import TERM_NAMES
 from flamecraft.ai.hints import TERM_MSGIDS, Budget, hints
 from flamecraft.ai.interface import Seat as BotSeat
 from flamecraft.bots import bot_notes
+from flamecraft.cli import main
 from flamecraft.core.board import CATALOG
 from flamecraft.core.tr import same
 from flamecraft.i18n import display_width, translator
@@ -244,3 +246,29 @@ def test_the_hints_reasons_read_in_japanese() -> None:
             assert english_words(h.reason) == [], h.reason
         s = s.copy()
         apply_in_place(s, legal_actions(s)[-1])
+
+
+def test_show_and_command_line_errors_in_japanese(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """``flamecraft show --lang ja`` draws the board in Japanese; a file error is told in the
+    language of --lang (even before the rest of the line is parsed) or of the environment,
+    and in English otherwise."""
+    state = tmp_path / "s.json"
+    assert main(["new", "--players", "3", "--seed", "4", "--out", str(state)]) == 0
+    assert main(["show", str(state), "--lang", "ja"]) == 0
+    out = capsys.readouterr().out
+    assert "町" in out and "魔法列" in out and "を選択中" in out and "あなたの選択肢" in out
+    assert max(display_width(line) for line in out.splitlines()) <= 100
+    assert english_words(out) == [], english_words(out)
+    missing = str(tmp_path / "missing.json")
+    assert main(["show", missing, "--lang", "ja"]) == 1
+    assert f"{missing}: そのファイルはありません" in capsys.readouterr().err
+    monkeypatch.setenv("LC_ALL", "")
+    monkeypatch.setenv("LC_MESSAGES", "")
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")
+    assert main(["show", missing]) == 1
+    assert "そのファイルはありません" in capsys.readouterr().err
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    assert main(["show", missing]) == 1
+    assert f"{missing}: no such file" in capsys.readouterr().err

@@ -22,6 +22,7 @@ from typing import NoReturn
 from .bots import random_action
 from .commandline import CliError, UsageError, write_atomically
 from .core.board import CATALOG
+from .core.describe import describe
 from .core.engine import (
     apply_in_place,
     describe_decision,
@@ -237,7 +238,15 @@ def cmd_show(args: argparse.Namespace) -> int:
     """Prints the board as one seat sees it (from its view only, so nothing hidden leaks)."""
     s = _load_state(args.state)
     observer = _observer(s, args.as_)
-    sys.stdout.write(render(view(s, observer), CATALOG, lang=chosen_language(args)))
+    lang = chosen_language(args)
+    v = view(s, observer)
+    if lang != "en":  # the decision and the choices in the reader's words (same order)
+        tr = translator(lang, "game").gettext
+        if v.get("choosing"):
+            v["choosing"] = describe_decision(s, tr)
+        if v.get("legal_actions"):
+            v["legal_actions"] = [describe(s, a, tr).words for a in legal_actions(s)]
+    sys.stdout.write(render(v, CATALOG, lang=lang))
     return 0
 
 

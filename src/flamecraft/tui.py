@@ -44,7 +44,7 @@ from .core.engine import (
     to_act,
 )
 from .core.engine import winners as engine_winners
-from .core.errors import FlamecraftError
+from .core.errors import FlamecraftError, error_text
 from .core.events import Event, log_text
 from .core.goals import MEASURE_FUNCTIONS, fancy_value
 from .core.serialize import STATE_FORMAT, GameRecord, state_from_json, state_to_json
@@ -449,9 +449,10 @@ class Session:
         """The legal actions in the order the numbered list shows them."""
         return display_order(legal_actions(self.state))
 
-    def undo(self, seat: int, tr: Callable[[str], str] = same) -> str:
+    def undo(self, seat: int, tr: Callable[[str], str] = same,
+             game: Callable[[str], str] = same) -> str:
         """Takes back ``seat``'s last choice of its current run; the message says what (in
-        the language of ``tr``)."""
+        the language of ``tr``; the choice in the game's words of ``game``)."""
         if self.undo_seat != seat or not self.undo_stack:
             return tr("nothing to undo: undo goes back only within your own turn, and not past "
                       "a card drawn from a hidden deck, a Fancy Dragon scored or a shuffle")
@@ -461,6 +462,8 @@ class Session:
         del self.actions[snap.actions:]
         del self.log[snap.log:]
         self.prev = None
+        if game is not same:
+            undone = describe(self.state, parse_action(self.state, undone), game).words
         return tr("undone: {action}").format(action=undone)
 
     def names(self) -> list[str]:
@@ -535,7 +538,8 @@ class Session:
         return json.dumps(obj, indent=1, ensure_ascii=False) + "\n"
 
 
-def load_session(path: str, tr: Callable[[str], str] = same) -> Session:
+def load_session(path: str, tr: Callable[[str], str] = same,
+                 game: Callable[[str], str] = same) -> Session:
     """A saved game (a game record, with or without ``seats``), replayed to where it stood,
     or a state (``flamecraft new`` or ``apply``), which goes on from where it stands.
     Without ``seats`` (say, a ``demo --record`` file) seat 1 is a person, the others bots."""
@@ -558,7 +562,7 @@ def load_session(path: str, tr: Callable[[str], str] = same) -> Session:
         try:
             s = state_from_json(obj)
         except FlamecraftError as exc:
-            raise SetupError(f"{path}: {exc}") from None
+            raise SetupError(f"{path}: {error_text(exc, game)}") from None
         seats = _saved_seats(obj.get("seats"), list(s.options.player_names()), path)
         return Session(s, None, seats, base=s.copy())
     try:
@@ -566,7 +570,7 @@ def load_session(path: str, tr: Callable[[str], str] = same) -> Session:
         s = new_game(record.options, record.seed)  # every option the record holds
         advance(s)
     except FlamecraftError as exc:
-        raise SetupError(f"{path}: {exc}") from None
+        raise SetupError(f"{path}: {error_text(exc, game)}") from None
     names = list(s.options.player_names())
     seats = _saved_seats(obj.get("seats"), names, path)
     session = Session(s, record.seed, seats)
@@ -579,7 +583,8 @@ def load_session(path: str, tr: Callable[[str], str] = same) -> Session:
             session.play(parse_action(session.state, typed))
         except FlamecraftError as exc:
             raise SetupError(tr("{path}: action {number} ({action}): {error}").format(
-                path=path, number=number, action=repr(typed), error=exc)) from None
+                path=path, number=number, action=repr(typed),
+                error=error_text(exc, game))) from None
     session.undo_stack = kept
     session.undo_seat = undo_seat if kept else -1
     return session
@@ -881,8 +886,9 @@ class Game:
             self.term.show(wrap(players_detail(st, v, sv, cards), width))
         elif name == "board":
             # The choices numbered as at the prompt (from 1, declines last), with their facts.
-            self.term.show(render({**v, "legal_actions": []}, CATALOG, width,
-                                  st.lang).splitlines())
+            choosing = describe_decision(session.state, st.game) if v.get("choosing") else ""
+            self.term.show(render({**v, "legal_actions": [], "choosing": choosing}, CATALOG,
+                                  width, st.lang).splitlines())
             self.term.show(choice_lines(st, v, sv, width))
         elif name == "choices":
             self.term.show(choice_lines(st, v, sv, width))
@@ -902,7 +908,7 @@ class Game:
                 self.term.say(tr("the game is over: nothing to undo"), "bad")
                 return False
             before = session.state
-            self.term.say(session.undo(p, tr))
+            self.term.say(session.undo(p, tr, st.game if st.lang != "en" else same))
             return session.state is not before
         elif name == "save":
             self.save(arg)
@@ -946,7 +952,7 @@ class Game:
             self.term.say(tr("load what? type 'load' and a file name"), "bad")
             return False
         try:
-            session = load_session(path, tr)
+            session = load_session(path, tr, self.style.game)
         except SetupError as exc:
             self.term.say(str(exc), "bad")
             return False
@@ -1084,7 +1090,7 @@ def _ask_until(term: Terminal, prompt: str, default: str,
         try:
             return convert(answer)
         except (SetupError, ValueError) as exc:
-            term.say(str(exc) or term.style.tr("not understood"), "bad")
+            term.say(error_text(exc, term.style.game) or term.style.tr("not understood"), "bad")
 
 
 def _int_in(low: int, high: int, what: str,
@@ -1231,7 +1237,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise UsageError(tr("play: --load cannot be combined with --{option}").format(
                 option=others[0]))
         try:
-            session = load_session(args.load, tr)
+            session = load_session(args.load, tr, term.style.game)
         except SetupError as exc:
             raise CliError(str(exc)) from None
     else:
@@ -1247,7 +1253,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             try:
                 setup = setup_from_args(args, tr)
             except SetupError as exc:
-                raise UsageError(tr("play: {error}").format(error=exc)) from None
+                raise UsageError(tr("play: {error}").format(
+                    error=error_text(exc, term.style.game))) from None
         session = Session.new(setup)
     game = Game(session, term, args.autosave)
 
