@@ -272,3 +272,36 @@ def test_show_and_command_line_errors_in_japanese(tmp_path: Path,
     monkeypatch.setenv("LANG", "C.UTF-8")
     assert main(["show", missing]) == 1
     assert f"{missing}: no such file" in capsys.readouterr().err
+
+
+def test_the_setup_questions_in_japanese_take_japanese_answers(tmp_path: Path) -> None:
+    """The set-up questions speak Japanese and take Japanese answers: full-width digits, 、 as
+    the names' separator, 金 for the golden deck, はい for Companions; a bad answer is told
+    in Japanese and asked again."""
+    child = _spawn(tmp_path, "--lang", "ja", "--bot-delay", "0")
+    child.expect_exact("プレイヤー人数 (1～5) [4]:")
+    child.sendline("9")
+    child.expect_exact("プレイヤー: 1から5の整数を入力してください")
+    child.sendline("２")
+    child.expect_exact("このキーボードで遊ぶ人数 (1～2。残りの席はボット) [1]:")
+    child.sendline("")
+    child.expect_exact("対戦相手 (強い順):")
+    child.expect_exact("手番全体を計画。しっかりした相手、速い")
+    child.expect_exact("対戦相手 [planner]:")
+    child.sendline("")
+    child.expect_exact("名前 (カンマ区切り) [あなた、Ember]:")
+    child.sendline("はなこ、Ember")
+    child.expect_exact("魔法デッキ (紫 か 金) [紫]:")
+    child.sendline("金")
+    child.expect_exact("仲間カードを使う (はい か いいえ) [いいえ]:")
+    child.sendline("たぶん")
+    child.expect_exact("「はい」か「いいえ」で答えてください")
+    child.sendline("はい")
+    child.expect_exact("シード (数字。Enterで秘密のランダムな配り) [ランダム]:")
+    child.sendline("")
+    child.expect_exact("魔法は金のデッキ")
+    child.expect_exact("席: はなこ (人間)、Ember (plannerボット)")
+    child.expect_exact("はなこ> ")
+    child.sendline("終了")
+    child.sendline("")
+    _finish(child)
