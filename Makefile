@@ -10,33 +10,18 @@ COMPILED_SOURCES := $(wildcard src/flamecraft/core/*.py) \
 
 # The message catalogues (src/flamecraft/i18n.py, docs/i18n.md): one gettext domain per area.
 LOCALE := src/flamecraft/locale
-DOMAINS := game terminal web
-PYBABEL := $(VENV)/bin/pybabel
 CATALOGUES := $(wildcard $(LOCALE)/*/LC_MESSAGES/*.po)
 CATALOGUES_CHECKED := build/locale/checked
-# The functions whose literal arguments are msgids, per domain (core/tr.py: tr and N_).
-KEYWORDS_game := -k tr -k N_
-KEYWORDS_terminal := -k tr -k N_ -k _
-KEYWORDS_web := -k tr -k N_ -k _ -k t
-
 .PHONY: all play test lint fuzz bench clean catalogue
 
 all: $(NATIVE) $(CATALOGUES_CHECKED)
 
 # `make catalogue`: the .pot templates extracted anew from the code, and every ja .po updated
 # from them (new msgids added untranslated, unused ones dropped); then translate the new ones.
+# `make catalogue DOMAIN=terminal` updates one domain only; a file already in step with the
+# code is not rewritten.
 catalogue: $(STAMP)
-	$(PYBABEL) -q extract -F $(LOCALE)/game.cfg $(KEYWORDS_game) --no-default-keywords \
-	  --no-location --sort-output --project flamecraft --copyright-holder "the flamecraft authors" -w 100 -o $(LOCALE)/game.pot .
-	$(PYBABEL) -q extract -F $(LOCALE)/terminal.cfg $(KEYWORDS_terminal) \
-	  --no-default-keywords --no-location --sort-output --project flamecraft --copyright-holder "the flamecraft authors" -w 100 \
-	  -o $(LOCALE)/terminal.pot .
-	$(PYBABEL) -q extract -F $(LOCALE)/web.cfg $(KEYWORDS_web) --no-default-keywords \
-	  --no-location --sort-output --project flamecraft --copyright-holder "the flamecraft authors" -w 100 -o $(LOCALE)/web.pot .
-	for d in $(DOMAINS); do \
-	  $(PYBABEL) -q update -i $(LOCALE)/$$d.pot -d $(LOCALE) -D $$d -l ja -w 100 \
-	    --ignore-obsolete --no-fuzzy-matching || exit 1; \
-	done
+	$(PY) -m flamecraft.i18n update $(DOMAIN)
 
 # Every catalogue parsed and compiled once, so that a broken .po (or a translation that lost
 # a placeholder) fails the build; the run time reads the .po itself.

@@ -12,31 +12,16 @@ import gettext
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_dir
-from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import PoFileError
 
 from flamecraft import i18n
 
 ROOT = Path(__file__).resolve().parents[1]
-KEYWORDS = {  # as the Makefile's KEYWORDS_<domain>
-    "game": ("tr", "N_"),
-    "terminal": ("tr", "N_", "_"),
-    "web": ("tr", "N_", "_", "t"),
-}
 
 
 def code_msgids(domain: str) -> set[str]:
     """The msgids the code of ``domain`` marks, extracted as ``make catalogue`` does."""
-    with (i18n.LOCALE_DIR / f"{domain}.cfg").open(encoding="utf-8") as handle:
-        method_map, options_map = parse_mapping_cfg(handle)
-    keywords = {k: None for k in KEYWORDS[domain]}
-    found = set()
-    for _file, _line, message, _comments, _context in extract_from_dir(
-            str(ROOT), method_map, options_map, keywords=keywords):
-        if isinstance(message, str):
-            found.add(message)
-    return found
+    return {m.id for m in i18n.extract(domain, ROOT) if m.id and isinstance(m.id, str)}
 
 
 def po_entries(domain: str) -> dict[str, tuple[str, bool]]:
@@ -158,3 +143,26 @@ def test_pad_truncate_and_wrap_by_columns() -> None:
     assert lines[:3] == ["お店を訪れる", "visit Fogo", "de Char"]
     with pytest.raises(ValueError, match="align"):
         i18n.pad("x", 3, "=")
+
+
+def test_update_follows_the_code_and_leaves_settled_files_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`make catalogue`: new msgids arrive untranslated, unused ones go, translations of the
+    rest stay; a domain already in step is not rewritten (no date churn between helpers)."""
+    locale = tmp_path / "locale"
+    locale.mkdir()
+    (locale / "game.cfg").write_text("[python: code/**.py]\n", encoding="utf-8")
+    code = tmp_path / "code" / "rules.py"
+    code.parent.mkdir()
+    code.write_text('tr("gather")\ntr("enchant")\n', encoding="utf-8")
+    monkeypatch.setattr(i18n, "LOCALE_DIR", locale)
+    written = i18n.update("game", tmp_path)
+    assert len(written) == 2
+    po = i18n.po_path("ja", "game")
+    po.write_text(po.read_text(encoding="utf-8").replace(
+        'msgid "gather"\nmsgstr ""', 'msgid "gather"\nmsgstr "もの集めをする"'), encoding="utf-8")
+    assert i18n.update("game", tmp_path) == []
+    code.write_text('tr("gather")\ntr("visit {shop}")\n', encoding="utf-8")
+    assert len(i18n.update("game", tmp_path)) == 2
+    entries = {m.id: m.string for m in i18n.read_catalogue("ja", "game") if m.id}
+    assert entries == {"gather": "もの集めをする", "visit {shop}": ""}

@@ -105,7 +105,8 @@ def test_shop_details_and_rating_titles_in_japanese() -> None:
         details = cardtext.card_details(shop.id, "ja")
         for line in [details["icon"], *details["slots"]]:
             assert not english_left(line), line
-    assert cardtext.card_details("pan", "ja") == {"type": "パン"}
+    assert cardtext.card_details("pan", "ja") == {"type": "パン", "type_name": "パンのドラゴン"}
+    assert cardtext.card_details("pan", "en") == {"type": "Bread", "type_name": "Bread Dragon"}
     for _, title in CATALOG.ratings:
         ja = cardtext.rating_title(title, "ja")
         assert JAPANESE.search(ja) and not english_left(ja)

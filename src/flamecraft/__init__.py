@@ -11,8 +11,10 @@ The core API (everything an adapter needs)::
     print(s.rep, winners(s))
 
 To show a person the choices, ``choices(s)`` describes each legal action, in the same order,
-from what the seat to act may see: ``Choice(text, facts, card)``, whose ``label`` reads
+from what the seat to act may see: ``Choice(text, facts, card, words)``, whose ``label`` reads
 ``cast Smelting Pot (3 Meat 2 Crystal 1 Plant → 6 Rep)``; ``text`` stays the stable text.
+In Japanese, ``choices(s, translator("ja", "game").gettext)`` (``flamecraft.i18n``) gives
+``words`` and ``facts`` in Japanese and ``text`` unchanged (``docs/i18n.md``).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from .core.errors import (
     GameOverError,
     IllegalActionError,
     StateFormatError,
+    error_text,
 )
 from .core.serialize import GameRecord, dump_record, dump_state, load_record, load_state, replay
 from .core.state import GameState, Options
@@ -47,6 +50,7 @@ __all__ = [
     "Action", "CardDataError", "Catalog", "Choice", "FlamecraftError", "GameOverError",
     "GameRecord", "GameState", "IllegalActionError", "Options", "StateFormatError", "apply",
     "apply_in_place", "choices", "describe", "describe_decision", "dump_record", "dump_state",
+    "error_text",
     "is_over", "legal_actions", "load_catalog", "load_record", "load_state", "parse_action",
     "replay", "start", "text", "to_act", "view", "winners",
 ]

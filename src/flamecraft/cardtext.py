@@ -69,9 +69,16 @@ def card_texts(lang: str) -> dict[str, str]:
     return {card_id: card_text(card_id, lang) for card_id in _card_index()}
 
 
+def dragon_type(good: int, lang: str) -> str:
+    """An Artisan Dragon type's name in ``lang``: ``Bread Dragon``, パンのドラゴン."""
+    tr = tr_for(lang)
+    return tr("{good} Dragon").format(good=tr(GOOD_NAMES[good]))
+
+
 def card_details(card_id: str, lang: str) -> dict[str, Any]:
     """What a card shows besides its text, in ``lang``: for a Shop its icon's yield and its
-    slots (``accepts → reward``); for an Artisan Dragon its type. Empty for other kinds."""
+    slots (``accepts → reward``); for an Artisan Dragon its type (the Good) and the type's
+    name. Empty for other kinds."""
     kind, k = _card_index()[card_id]
     tr = tr_for(lang)
     if kind == "shops":
@@ -79,7 +86,8 @@ def card_details(card_id: str, lang: str) -> dict[str, Any]:
         return {"icon": cardtext.icon_words(shop, tr),
                 "slots": [cardtext.slot_words(shop, slot, tr) for slot in range(3)]}
     if kind == "artisans":
-        return {"type": tr(GOOD_NAMES[CATALOG.artisans[k].type])}
+        good = CATALOG.artisans[k].type
+        return {"type": tr(GOOD_NAMES[good]), "type_name": dragon_type(good, lang)}
     return {}
 
 

@@ -41,6 +41,12 @@ from wcwidth import wcwidth
 LANGUAGES: Final = ("en", "ja")
 DOMAINS: Final = ("game", "terminal", "web")
 LOCALE_DIR: Final = Path(__file__).resolve().with_name("locale")
+# The functions whose literal first argument is a msgid, per domain (docs/i18n.md).
+KEYWORDS: Final = {
+    "game": ("tr", "N_"),
+    "terminal": ("tr", "N_", "_"),
+    "web": ("tr", "N_", "_", "t"),
+}
 # Colour and cursor codes the terminal writes (CSI sequences): no width on the screen.
 _ANSI: Final = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -204,19 +210,99 @@ def check(lang: str, domain: str) -> list[str]:
     return problems
 
 
+# --- keeping the catalogues in step with the code (make catalogue) ------------------------------
+
+def extract(domain: str, root: Path) -> Catalog:
+    """The msgids the code of ``domain`` marks, as a template catalogue: the files of the
+    domain's Babel map (``locale/<domain>.cfg``, paths relative to ``root``, the checkout)
+    read with the domain's keywords."""
+    from babel.messages.extract import extract_from_dir
+    from babel.messages.frontend import parse_mapping_cfg
+
+    with (LOCALE_DIR / f"{domain}.cfg").open(encoding="utf-8") as handle:
+        method_map, options_map = parse_mapping_cfg(handle)  # type: ignore[no-untyped-call]
+    template = Catalog(project="flamecraft", copyright_holder="the flamecraft authors",
+                       charset="utf-8")
+    keywords = {k: None for k in KEYWORDS[domain]}
+    for _file, _line, message, comments, context in extract_from_dir(
+            str(root), method_map, options_map, keywords=keywords):
+        if isinstance(message, str):
+            template.add(message, None, auto_comments=comments, context=context)
+    return template
+
+
+def _ids(catalog: Catalog) -> set[str]:
+    return {m.id for m in catalog if m.id and isinstance(m.id, str)}
+
+
+def _write(path: Path, catalog: Catalog) -> None:
+    from babel.messages.pofile import write_po
+
+    with path.open("wb") as handle:
+        write_po(handle, catalog, width=100, no_location=True, sort_output=True,
+                 ignore_obsolete=True)
+
+
+def update(domain: str, root: Path) -> list[str]:
+    """Brings ``domain``'s template and every translation up to date with the code: new
+    msgids added untranslated, unused ones dropped. A file whose msgids are already right is
+    not rewritten (no date churn), so updating one domain never touches another's files.
+    Returns the files written."""
+    template = extract(domain, root)
+    written = []
+    pot = LOCALE_DIR / f"{domain}.pot"
+    current: Catalog | None = None
+    if pot.exists():
+        with pot.open("rb") as handle:
+            current = read_po(handle)
+    if current is None or _ids(current) != _ids(template):
+        _write(pot, template)
+        written.append(str(pot))
+    for lang in LANGUAGES[1:]:
+        po = po_path(lang, domain)
+        if po.exists():
+            catalog = read_catalogue(lang, domain)
+            if _ids(catalog) == _ids(template):
+                continue
+            catalog.update(template, no_fuzzy_matching=True)
+            catalog.obsolete.clear()
+        else:
+            po.parent.mkdir(parents=True, exist_ok=True)
+            catalog = Catalog(locale=lang, domain=domain, project="flamecraft",
+                              copyright_holder="the flamecraft authors", charset="utf-8")
+            catalog.update(template, no_fuzzy_matching=True)
+        _write(po, catalog)
+        written.append(str(po))
+    return written
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m flamecraft.i18n check``: every catalogue parses, compiles and keeps its
-    placeholders (exit 1 otherwise; ``make`` runs it). ``python -m flamecraft.i18n json LANG
+    placeholders (exit 1 otherwise; ``make`` runs it). ``update [DOMAIN…]``: the templates
+    and translations brought up to date with the code (``make catalogue``). ``json LANG
     DOMAIN``: a catalogue as JSON on stdout."""
     parser = argparse.ArgumentParser(prog="python -m flamecraft.i18n",
                                      description="Check the message catalogues, or print one "
                                                  "as JSON.")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("check", help="parse and compile every catalogue")
+    refresh = commands.add_parser("update", help="update the catalogues from the code")
+    refresh.add_argument("domains", nargs="*", metavar="DOMAIN",
+                         help=f"the domains to update, of {', '.join(DOMAINS)} (default: all)")
+    refresh.add_argument("--root", type=Path, default=Path.cwd(),
+                         help="the checkout whose code to read (default: here)")
     show = commands.add_parser("json", help="print a catalogue as JSON")
     show.add_argument("lang", choices=LANGUAGES)
     show.add_argument("domain", choices=DOMAINS)
     args = parser.parse_args(argv)
+    if args.command == "update":
+        unknown = [d for d in args.domains if d not in DOMAINS]
+        if unknown:
+            parser.error(f"unknown domain {unknown[0]!r}: one of {', '.join(DOMAINS)}")
+        for domain in args.domains or DOMAINS:
+            for path in update(domain, args.root):
+                print(f"wrote {path}")
+        return 0
     if args.command == "json":
         json.dump(catalogue(args.lang, args.domain), sys.stdout, ensure_ascii=False, indent=1,
                   sort_keys=True)
