@@ -43,7 +43,7 @@ CARD_NAMES = sorted({card.name for table in (CATALOG.shops, CATALOG.artisans,
 def english_words(screen: str) -> list[str]:
     """The Latin-letter words of a screen that are not card names (a Shop name the Town
     cuts short, "Potable Potio…", counts as its name) nor in ``ALLOWED``."""
-    text = strip_ansi(screen)
+    text = " ".join(strip_ansi(screen).split())  # a name the screen wraps is one again
     for name in CARD_NAMES:
         text = text.replace(name, " ")
     text = re.sub(r"[A-Za-z' ]+…", lambda m: " " if any(
@@ -89,6 +89,27 @@ def test_a_whole_game_in_japanese_fits_80_columns_with_no_english_left(tmp_path:
     for typed in record["actions"]:  # the record keeps the stable English action texts
         apply_in_place(s, parse_action(s, typed))
     assert s.over
+
+
+def test_a_solo_game_with_companions_in_japanese(tmp_path: Path) -> None:
+    """Solo with Companions (achievements, Town Bustle, a rating title) in Japanese: every
+    screen within 80 display columns, no English left, the score table unbroken."""
+    child = _spawn(tmp_path, "--lang", "ja", "--players", "1", "--companions", "--seed", "5",
+                   "--bot-delay", "0")
+    screens = []
+    while child.expect([PROMPT, GAME_OVER]) == 0:
+        screens.append(child.before)
+        child.sendline("1")
+    end = child.before
+    child.sendline("")
+    _finish(child)
+    for k, screen in enumerate(screens + [end]):
+        assert max(display_width(line) for line in _lines(screen)) <= 80, (k, screen)
+        assert english_words(screen) == [], (k, english_words(screen), screen)
+    assert "実績" in end and "仲間" in end and "称号:" in end
+    table = _lines(end)[_lines(end).index("評判の内訳") + 1]
+    assert table.split() == ["名前", "配置", "魔法", "太陽", "月", "贈り物", "能力", "コイン",
+                             "実績", "合計"], table
 
 
 def test_the_locale_variables_choose_japanese_and_lang_overrides_them(tmp_path: Path) -> None:
