@@ -103,7 +103,7 @@ def test_a_solo_game_with_companions_in_japanese(tmp_path: Path) -> None:
     end = child.before
     child.sendline("")
     _finish(child)
-    for k, screen in enumerate(screens + [end]):
+    for k, screen in enumerate([*screens, end]):
         assert max(display_width(line) for line in _lines(screen)) <= 80, (k, screen)
         assert english_words(screen) == [], (k, english_words(screen), screen)
     assert "実績" in end and "仲間" in end and "称号:" in end
