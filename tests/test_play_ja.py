@@ -31,7 +31,7 @@ PROMPT = "あなた> "
 GAME_OVER = "ゲーム終了。Enter"
 # What may stay in Latin letters on a Japanese screen besides card names: player and bot
 # names, the keys and commands a person types, and file names.
-ALLOWED = {"Ember", "planner", "Enter", "flamecraft", "play", "load", "review", "json", "end"}
+ALLOWED = {"Ember", "planner", "Enter", "flamecraft", "play", "load", "review", "json"}
 CARD_NAMES = sorted({card.name for table in (CATALOG.shops, CATALOG.artisans,
                                              CATALOG.enchantments, CATALOG.fancies,
                                              CATALOG.companions, CATALOG.achievements)
