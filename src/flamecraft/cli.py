@@ -38,7 +38,7 @@ from .core.errors import FlamecraftError, StateFormatError
 from .core.serialize import GameRecord, dump_record, dump_state, load_record, load_state
 from .core.setup_game import MAX_PLAYERS, MIN_PLAYERS
 from .core.state import GameState
-from .core.tr import N_
+from .core.tr import N_, same
 from .core.view import view
 from .i18n import LANGUAGES, language_from_env, translator
 from .render import render, scores
@@ -405,30 +405,40 @@ def cmd_ladder(args: argparse.Namespace) -> int:
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
-    """The best actions for the player to act, from that seat's view (``ai/hints.py``)."""
+    """The best actions for the player to act, from that seat's view (``ai/hints.py``), in
+    the language of ``--lang``."""
     from .ai.hints import HINT_BUDGET, Budget, hints
     from .ai.interface import Seat
 
+    lang = chosen_language(args)
+    tr = translator(lang, "terminal").gettext
+    game = translator(lang, "game").gettext
     s = _load_state(args.state)
     if s.over:
-        raise CliError(f"{_label(args.state)}: the game is over: there is nothing to hint")
+        raise CliError.of(N_("{path}: the game is over: there is nothing to hint"),
+                          path=_label(args.state))
     p = to_act(s)
     budget = Budget(samples=args.samples, beam=HINT_BUDGET.beam, depth=HINT_BUDGET.depth)
     began = time.perf_counter()
-    ranked = hints(Seat(s, p), random.Random(args.seed), budget)
+    ranked = hints(Seat(s, p), random.Random(args.seed), budget, tr=tr,
+                   game=game if lang != "en" else same)
     elapsed = time.perf_counter() - began
-    print(f"Hints for {_who(s)} ({describe_decision(s)}), from {names(s)[p]}'s view only: "
-          f"{budget.samples} samples of the cards {names(s)[p]} cannot see, each action's "
-          f"turn planned to its end ({elapsed:.2f} s)")
+    print(tr("Hints for {who} ({decision}), from {name}'s view only: {samples} samples of the "
+             "cards {name} cannot see, each action's turn planned to its end ({seconds} s)")
+          .format(who=_who(s), decision=describe_decision(s, game), name=names(s)[p],
+                  samples=budget.samples, seconds=f"{elapsed:.2f}"))
+    words = {text(s, a): describe(s, a, game).words for a in legal_actions(s)}
     for rank, h in enumerate(ranked[:args.top], 1):
-        win = "" if h.win is None else f"{100 * h.win:.0f}% to win, "
-        gap = "best" if rank == 1 else f"{h.loss:.1f} ± {h.loss_se:.1f} behind"
-        print(f"{rank}. {h.text}  ({win}{gap})")
+        win = "" if h.win is None else tr("{pct}% to win, ").format(pct=f"{100 * h.win:.0f}")
+        gap = tr("best") if rank == 1 else tr("{loss} ± {se} behind").format(
+            loss=f"{h.loss:.1f}", se=f"{h.loss_se:.1f}")
+        print(f"{rank}. {words.get(h.text, h.text)}  ({win}{gap})")
         print(f"   {h.reason}")
         if h.plan:
-            print(f"   then: {' / '.join(h.plan)}")
+            print("   " + tr("then: {plan}").format(plan=" / ".join(h.plan)))
     if len(ranked) > args.top:
-        print(f"({len(ranked) - args.top} more; --top {len(ranked)} lists them all)")
+        print(tr("({n} more; --top {all} lists them all)").format(n=len(ranked) - args.top,
+                                                                  all=len(ranked)))
     return 0
 
 
@@ -579,6 +589,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"samples of the hidden cards (default {HINT_BUDGET.samples}: under a "
                         "second)")
     p.add_argument("--seed", type=int, default=1, help="seed of the samples (default 1)")
+    add_lang_argument(p)
     p.set_defaults(func=cmd_hint)
 
     p = sub.add_parser("review", help="review a finished game: each decision against the "

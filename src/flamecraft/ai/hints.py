@@ -35,6 +35,7 @@ from typing import Any
 
 from ..core.actions import Action
 from ..core.board import CATALOG
+from ..core.describe import describe
 from ..core.engine import apply, to_act
 from ..core.engine import text as action_text
 from ..core.errors import GameOverError
@@ -96,10 +97,12 @@ class Hint:
 
 
 def hints(seat: Seat | SealedSeat, rng: random.Random, budget: Budget = HINT_BUDGET,
-          model: WinModel | None = None, tr: Translate = same) -> list[Hint]:
+          model: WinModel | None = None, tr: Translate = same,
+          game: Translate = same) -> list[Hint]:
     """Every legal action of ``seat``, best first (ties keep the legal order), each reason in
-    the language of ``tr``. Raises ``NotToActError`` if the seat is not to act,
-    ``GameOverError`` once the game is over."""
+    the language of ``tr`` (the ``terminal`` catalogue) and its plan in that of ``game``
+    (the ``game`` catalogue: the actions in words; the stable texts with ``same``). Raises
+    ``NotToActError`` if the seat is not to act, ``GameOverError`` once the game is over."""
     actions = seat.legal_actions()
     if not actions:
         view = seat.view()
@@ -141,7 +144,7 @@ def hints(seat: Seat | SealedSeat, rng: random.Random, budget: Budget = HINT_BUD
         win = sum(wins[i]) / len(wins[i]) if wins[i] else None
         out.append(Hint(a, seat.text(a), means[i], means[best] - means[i],
                         _paired_se(values[best], values[i]), win,
-                        reason, _plan(t, a, line, p),
+                        reason, _plan(t, a, line, p, tr, game),
                         {name: round(x, 6) for name, x in terms[i].items()}))
     order = sorted(range(len(actions)), key=lambda i: (-means[i], i))
     return [out[i] for i in order]
@@ -250,16 +253,18 @@ def _gains(after: dict[str, float], before: dict[str, float], tr: Translate = sa
     return tr("improves {terms}").format(terms=why) if why else tr("keeps the position")
 
 
-def _plan(t: GameState, first: Action, line: tuple[Action, ...], p: int) -> tuple[str, ...]:
-    """The planned rest of the turn as texts, up to the first card drawn from a hidden pile
-    (the sample made it up, so what follows is not what the seat will see)."""
+def _plan(t: GameState, first: Action, line: tuple[Action, ...], p: int,
+          tr: Translate = same, game: Translate = same) -> tuple[str, ...]:
+    """The planned rest of the turn as texts (in ``game``'s words; the stable texts with
+    ``same``), up to the first card drawn from a hidden pile (the sample made it up, so what
+    follows is not what the seat will see)."""
     s = apply(t, first)
     out: list[str] = []
     for a in line:
         if _drew(t, s) or to_act(s) != p:
-            out.append("… (then it depends on the card drawn)")
+            out.append(tr("… (then it depends on the card drawn)"))
             break
-        out.append(action_text(s, a))
+        out.append(action_text(s, a) if game is same else describe(s, a, game).words)
         t, s = s, apply(s, a)
     return tuple(out)
 
