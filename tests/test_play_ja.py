@@ -326,3 +326,16 @@ def test_the_setup_questions_in_japanese_take_japanese_answers(tmp_path: Path) -
     child.sendline("終了")
     child.sendline("")
     _finish(child)
+
+
+def test_flamecraft_hint_in_japanese(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``flamecraft hint --lang ja``: the header, the choices, the reasons and the planned
+    turn in Japanese (card names aside)."""
+    state = tmp_path / "s.json"
+    assert main(["new", "--players", "3", "--seed", "4", "--out", str(state)]) == 0
+    assert main(["apply", str(state), "1", "1", "1", "--out", str(state)]) == 0
+    capsys.readouterr()
+    assert main(["hint", str(state), "--lang", "ja", "--samples", "4", "--top", "6"]) == 0
+    out = capsys.readouterr().out
+    assert "へのヒント (訪れるお店)" in out and "その後:" in out
+    assert english_words(out) == [], english_words(out)
