@@ -23,8 +23,8 @@ from flamecraft.core.board import CATALOG
 from flamecraft.core.tr import same
 from flamecraft.i18n import display_width, translator
 from flamecraft.screen_text import wrap_line
-from flamecraft.tui import Seat, Session
-from flamecraft.tui_screen import BOT_NOTES, HELP, Style, strip_ansi, summary
+from flamecraft.tui import Seat, Session, end_summary
+from flamecraft.tui_screen import BOT_NOTES, HELP, Style, score_screen, strip_ansi, summary
 from test_play import _finish, _spawn
 
 PROMPT = "あなた> "
@@ -339,3 +339,23 @@ def test_flamecraft_hint_in_japanese(tmp_path: Path, capsys: pytest.CaptureFixtu
     out = capsys.readouterr().out
     assert "へのヒント (訪れるお店)" in out and "その後:" in out
     assert english_words(out) == [], english_words(out)
+
+
+def test_a_long_japanese_name_never_breaks_the_score_table() -> None:
+    """A 20-character Japanese name takes 40 columns: the score table cuts it short in its
+    name column (it is whole on the other lines) so that no row wraps, in both languages."""
+    long_name = "とても長い名前のプレイヤーです二十文字"
+    s = start(2, 3, "purple", (long_name, "Ember"))
+    prev = s
+    rng = random.Random(1)
+    while not s.over:
+        prev = s.copy()
+        apply_in_place(s, rng.choice(legal_actions(s)))
+    for lang in ("ja", "en"):
+        style = Style(False, lang)
+        lines = score_screen(style, end_summary(s, prev, style), 80)
+        assert max(display_width(line) for line in lines) <= 80
+        head = 3
+        table = lines[head:head + 3]
+        assert [len(row.split()) for row in table] == [9, 9, 9], table
+        assert any(long_name in line for line in lines)

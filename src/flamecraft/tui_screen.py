@@ -811,25 +811,29 @@ def score_screen(style: Style, end: dict[str, Any], width: int = 80) -> list[str
     """The end of the game: Reputation by source per player, each Moon Dragon, the winner(s)
     and how a tie was broken, wrapped at spaces to ``width``. ``end`` is built by
     ``tui.end_summary``."""
-    return wrap(_score_lines(style, end), width)
+    return wrap(_score_lines(style, end, width), width)
 
 
-def _score_lines(style: Style, end: dict[str, Any]) -> list[str]:
+def _score_lines(style: Style, end: dict[str, Any], width: int = 80) -> list[str]:
     tr = style.tr
     players = end["players"]
     player = tr("player")
-    wide = max(6, visible_len(player), *(visible_len(p["name"]) for p in players))
-    lines = [style.head(tr("GAME OVER")) + tr(" after {n} turns").format(n=end["turns"]), "",
-             style.bold(tr("REPUTATION BY SOURCE"))]
     keys = [key for key in players[0]["sources"]
             if key in ALWAYS_SHOWN or any(p["sources"][key] for p in players)]
-    head = f"  {pad(player, wide)} " + " ".join(
+    # The name column as wide as the longest name, but never so wide that a row of the
+    # table would wrap (a long name is cut short there: it is whole in the lines below).
+    room = width - (2 + 1 + 8 * len(keys) - 1 + 8)
+    wide = max(6, visible_len(player), *(visible_len(p["name"]) for p in players))
+    wide = max(4, min(wide, room))
+    lines = [style.head(tr("GAME OVER")) + tr(" after {n} turns").format(n=end["turns"]), "",
+             style.bold(tr("REPUTATION BY SOURCE"))]
+    head = f"  {pad(truncate(player, wide), wide)} " + " ".join(
         pad_left(tr(SOURCE_LABELS[key]) if key in SOURCE_LABELS else key[:7], 7)
         for key in keys)
     lines.append(head + "  " + pad_left(tr("total"), 6))
     for p in players:
         row = " ".join(f"{p['sources'][key]:>7}" for key in keys)
-        lines.append(f"  {pad(p['name'], wide)} {row}   "
+        lines.append(f"  {pad(truncate(p['name'], wide), wide)} {row}   "
                      f"{pad_left(style.bold(str(p['reputation'])), 5)}")
     lines.append(style.dim(tr("  (coins: 1 Reputation per Coin left at the end)")))
     lines.append("")
