@@ -703,10 +703,12 @@ def since_lines(style: Style, sv: dict[str, Any], width: int) -> list[str]:
         else:
             runs.append((who, [said]))
     semicolon = style.tr("{text};")
+    # "a; b" in English, "a、b" in Japanese: no space after a wide punctuation mark.
+    sep = "" if visible_len(semicolon[-1:]) > 1 else " "
     for who, said in runs:
         lines.extend(flow(f"  {who}: " if who else "  ",
                           [semicolon.format(text=x) for x in said[:-1]] + said[-1:], width,
-                          indent=4))
+                          sep, indent=4))
     return wrap(lines, width)
 
 
