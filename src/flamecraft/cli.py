@@ -22,6 +22,7 @@ from typing import NoReturn
 from .bots import random_action
 from .commandline import CliError, UsageError, write_atomically
 from .core.board import CATALOG
+from .core.describe import describe
 from .core.engine import (
     apply_in_place,
     describe_decision,
@@ -37,9 +38,11 @@ from .core.errors import FlamecraftError, StateFormatError
 from .core.serialize import GameRecord, dump_record, dump_state, load_record, load_state
 from .core.setup_game import MAX_PLAYERS, MIN_PLAYERS
 from .core.state import GameState
+from .core.tr import N_, same
 from .core.view import view
+from .i18n import LANGUAGES, language_from_env, translator
 from .render import render, scores
-from .tui import add_play_arguments, cmd_play
+from .tui import add_lang_argument, add_play_arguments, chosen_language, cmd_play
 
 PROG = "flamecraft"
 MAX_DECISIONS = 100_000  # a random game that has not ended after this many choices is a bug
@@ -103,13 +106,14 @@ def _read(path: str) -> str:
         with open(path, encoding="utf-8") as fh:
             return fh.read()
     except FileNotFoundError:
-        raise CliError(f"{path}: no such file") from None
+        raise CliError.of(N_("{path}: no such file"), path=path) from None
     except IsADirectoryError:
-        raise CliError(f"{path}: is a directory, not a file") from None
+        raise CliError.of(N_("{path}: is a directory, not a file"), path=path) from None
     except UnicodeDecodeError:
-        raise CliError(f"{_label(path)}: not a text file (not UTF-8)") from None
+        raise CliError.of(N_("{path}: not a text file (not UTF-8)"), path=_label(path)) from None
     except OSError as exc:
-        raise CliError(f"{_label(path)}: cannot read: {exc.strerror or exc}") from None
+        raise CliError.of(N_("{path}: cannot read: {error}"), path=_label(path),
+                          error=exc.strerror or exc) from None
 
 
 def _load_state(path: str) -> GameState:
@@ -234,7 +238,15 @@ def cmd_show(args: argparse.Namespace) -> int:
     """Prints the board as one seat sees it (from its view only, so nothing hidden leaks)."""
     s = _load_state(args.state)
     observer = _observer(s, args.as_)
-    sys.stdout.write(render(view(s, observer), CATALOG))
+    lang = chosen_language(args)
+    v = view(s, observer)
+    if lang != "en":  # the decision and the choices in the reader's words (same order)
+        tr = translator(lang, "game").gettext
+        if v.get("choosing"):
+            v["choosing"] = describe_decision(s, tr)
+        if v.get("legal_actions"):
+            v["legal_actions"] = [describe(s, a, tr).words for a in legal_actions(s)]
+    sys.stdout.write(render(v, CATALOG, lang=lang))
     return 0
 
 
@@ -393,30 +405,40 @@ def cmd_ladder(args: argparse.Namespace) -> int:
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
-    """The best actions for the player to act, from that seat's view (``ai/hints.py``)."""
+    """The best actions for the player to act, from that seat's view (``ai/hints.py``), in
+    the language of ``--lang``."""
     from .ai.hints import HINT_BUDGET, Budget, hints
     from .ai.interface import Seat
 
+    lang = chosen_language(args)
+    tr = translator(lang, "terminal").gettext
+    game = translator(lang, "game").gettext
     s = _load_state(args.state)
     if s.over:
-        raise CliError(f"{_label(args.state)}: the game is over: there is nothing to hint")
+        raise CliError.of(N_("{path}: the game is over: there is nothing to hint"),
+                          path=_label(args.state))
     p = to_act(s)
     budget = Budget(samples=args.samples, beam=HINT_BUDGET.beam, depth=HINT_BUDGET.depth)
     began = time.perf_counter()
-    ranked = hints(Seat(s, p), random.Random(args.seed), budget)
+    ranked = hints(Seat(s, p), random.Random(args.seed), budget, tr=game,
+                   game=game if lang != "en" else same)
     elapsed = time.perf_counter() - began
-    print(f"Hints for {_who(s)} ({describe_decision(s)}), from {names(s)[p]}'s view only: "
-          f"{budget.samples} samples of the cards {names(s)[p]} cannot see, each action's "
-          f"turn planned to its end ({elapsed:.2f} s)")
+    print(tr("Hints for {who} ({decision}), from {name}'s view only: {samples} samples of the "
+             "cards {name} cannot see, each action's turn planned to its end ({seconds} s)")
+          .format(who=_who(s), decision=describe_decision(s, game), name=names(s)[p],
+                  samples=budget.samples, seconds=f"{elapsed:.2f}"))
+    words = {text(s, a): describe(s, a, game).words for a in legal_actions(s)}
     for rank, h in enumerate(ranked[:args.top], 1):
-        win = "" if h.win is None else f"{100 * h.win:.0f}% to win, "
-        gap = "best" if rank == 1 else f"{h.loss:.1f} ± {h.loss_se:.1f} behind"
-        print(f"{rank}. {h.text}  ({win}{gap})")
+        win = "" if h.win is None else tr("{pct}% to win, ").format(pct=f"{100 * h.win:.0f}")
+        gap = tr("best") if rank == 1 else tr("{loss} ± {se} behind").format(
+            loss=f"{h.loss:.1f}", se=f"{h.loss_se:.1f}")
+        print(f"{rank}. {words.get(h.text, h.text)}  ({win}{gap})")
         print(f"   {h.reason}")
         if h.plan:
-            print(f"   then: {' / '.join(h.plan)}")
+            print("   " + tr("then: {plan}").format(plan=" / ".join(h.plan)))
     if len(ranked) > args.top:
-        print(f"({len(ranked) - args.top} more; --top {len(ranked)} lists them all)")
+        print(tr("({n} more; --top {all} lists them all)").format(n=len(ranked) - args.top,
+                                                                  all=len(ranked)))
     return 0
 
 
@@ -521,6 +543,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--as", dest="as_", metavar="PLAYER",
                    help="player number (1-based) or name, or 'spectator' "
                         "(default: the player to act)")
+    add_lang_argument(p)
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("replay", help="replay a game record and print the result")
@@ -566,6 +589,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"samples of the hidden cards (default {HINT_BUDGET.samples}: under a "
                         "second)")
     p.add_argument("--seed", type=int, default=1, help="seed of the samples (default 1)")
+    add_lang_argument(p)
     p.set_defaults(func=cmd_hint)
 
     p = sub.add_parser("review", help="review a finished game: each decision against the "
@@ -643,21 +667,34 @@ def _error(message: str) -> None:
     print(f"{PROG}: {message}", file=sys.stderr)
 
 
+def _language(argv: Sequence[str] | None) -> str:
+    """The language errors are reported in: ``--lang`` if the command line has it (even
+    when the rest of it is wrong), else the environment's."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    for k, word in enumerate(words):
+        value = word[len("--lang="):] if word.startswith("--lang=") else (
+            words[k + 1] if word == "--lang" and k + 1 < len(words) else "")
+        if value in LANGUAGES:
+            return value
+    return language_from_env(os.environ)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs one subcommand; returns the exit status (0 ok, 1 error, 2 usage error)."""
     parser = build_parser()
+    tr = translator(_language(argv), "terminal").gettext
     try:
         args = parser.parse_args(list(argv) if argv is not None else None)
         status: int = args.func(args)
         sys.stdout.flush()
         return status
     except UsageError as exc:
-        print(str(exc), file=sys.stderr)
+        print(exc.text(tr), file=sys.stderr)
         return 2
     except SystemExit as exc:  # --help
         return exc.code if isinstance(exc.code, int) else 0
     except CliError as exc:
-        _error(str(exc))
+        _error(exc.text(tr))
         return 1
     except FlamecraftError as exc:
         _error(str(exc))

@@ -1,18 +1,38 @@
 """What the command line and the terminal game share: the errors they report on one line,
-and the atomic file writer behind every save, so neither imports the other."""
+and the atomic file writer behind every save, so neither imports the other.
+
+An error made with ``of`` keeps its English message template (a msgid of the ``terminal``
+catalogue) and its values, so ``cli.main`` can say it in the reader's language."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import tempfile
+from collections.abc import Callable
+
+from .core.tr import N_, same
 
 
 class CliError(Exception):
     """A problem to report on one line of stderr (exit status 1)."""
 
+    def __init__(self, message: str, msgid: str | None = None,
+                 params: dict[str, object] | None = None):
+        super().__init__(message)
+        self.msgid, self.params = msgid, params or {}
 
-class UsageError(Exception):
+    @classmethod
+    def of(cls, msgid: str, **params: object) -> CliError:
+        """The error whose message is ``msgid`` (a marked English template) filled in."""
+        return cls(msgid.format(**params), msgid, params)
+
+    def text(self, tr: Callable[[str], str] = same) -> str:
+        """The message in the language of ``tr`` (English when it has no template)."""
+        return tr(self.msgid).format(**self.params) if self.msgid else str(self)
+
+
+class UsageError(CliError):
     """A command-line usage problem (exit status 2)."""
 
 
@@ -33,7 +53,8 @@ def write_atomically(path: str, content: str) -> None:
     try:
         fd, tmp = tempfile.mkstemp(prefix=".flamecraft-", suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise CliError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        raise CliError.of(N_("{path}: cannot write: {error}"), path=path,
+                          error=exc.strerror or exc) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(content)
@@ -45,5 +66,6 @@ def write_atomically(path: str, content: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         if isinstance(exc, OSError):
-            raise CliError(f"{path}: cannot write: {exc.strerror or exc}") from None
+            raise CliError.of(N_("{path}: cannot write: {error}"), path=path,
+                              error=exc.strerror or exc) from None
         raise

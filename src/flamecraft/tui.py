@@ -31,6 +31,7 @@ from .commandline import CliError, UsageError, write_atomically
 from .core import actions as A
 from .core.actions import Action, normalize
 from .core.board import CATALOG
+from .core.cardtext import rating_title
 from .core.describe import describe
 from .core.engine import (
     advance,
@@ -43,14 +44,16 @@ from .core.engine import (
     to_act,
 )
 from .core.engine import winners as engine_winners
-from .core.errors import FlamecraftError
-from .core.events import Event, log_for
+from .core.errors import FlamecraftError, error_text
+from .core.events import Event, log_text
 from .core.goals import MEASURE_FUNCTIONS, fancy_value
 from .core.serialize import STATE_FORMAT, GameRecord, state_from_json, state_to_json
 from .core.setup_game import MAX_PLAYERS, MIN_PLAYERS, new_game
 from .core.solo import rating
 from .core.state import EMPTY, SOURCE_NAMES, GameState
+from .core.tr import N_, same
 from .core.view import view
+from .i18n import LANGUAGES, language_from_env
 from .render import render
 from .sessions import (
     BOT_NAMES,
@@ -71,6 +74,7 @@ from .tui_screen import (
     log_lines,
     park_lines,
     players_detail,
+    review_screen,
     row_detail,
     score_screen,
     summary,
@@ -85,6 +89,15 @@ DEFAULT_PLAYERS = 4
 AUTOSAVE = "flamecraft-autosave-{started}.json"  # one file per game: {started} is its start
 COMMANDS = ("help", "?", "town", "hand", "row", "park", "players", "board", "card", "log",
             "undo", "save", "load", "quit", "exit", "choices", "achievements", "hint")
+# The command words in the player's language (each translates a command above, e.g. 町 for
+# "town"); the English words work in every language. ``Words.command`` reads both.
+COMMAND_WORDS = {"help": N_("help"), "town": N_("town"), "hand": N_("hand"), "row": N_("row"),
+                 "park": N_("park"), "players": N_("players"), "board": N_("board"),
+                 "card": N_("card"), "log": N_("log"), "undo": N_("undo"), "save": N_("save"),
+                 "load": N_("load"), "quit": N_("quit"), "choices": N_("choices"),
+                 "achievements": N_("achievements"), "hint": N_("hint"),
+                 "review": N_("review")}
+REVIEW_TOP = 3  # the mistakes the end screen's review lists
 ECHO = 40  # the most of a bad input an error message repeats
 # Choices that decline (skip, end the turn): listed after the others, so that a quick "1"
 # never skips something (a Sun Dragon's reveal before "end turn").
@@ -141,18 +154,24 @@ def _words_match(typed: list[str], words: list[str]) -> bool:
 
 
 def match_text(typed: str, texts: Sequence[str], what: str = "choice",
-               numbered: bool = True) -> int:
+               numbered: bool = True, tr: Callable[[str], str] = same) -> int:
     """The index of the one text that ``typed`` picks: its 1-based number (when
     ``numbered``), the text itself, a unique prefix of it, or (failing that) words that each
-    begin a word of exactly one text. Raises ChoiceError with a short message otherwise."""
+    begin a word of exactly one text. Raises ChoiceError with a short message (in the
+    language of ``tr``; ``what`` is "choice" or "card") otherwise."""
     key = normalize(typed)
+    if what == "card":
+        thing, things = tr("card"), tr("cards")
+    else:
+        thing, things = tr("choice"), tr("choices")
     if not key:
-        raise ChoiceError(f"type a number or the start of a {what}")
+        raise ChoiceError(tr("type a number or the start of a {what}").format(what=thing))
     if numbered and (key.isdigit() or (key[0] in "+-" and key[1:].isdigit())):
         n = int(key)
         if 1 <= n <= len(texts):
             return n - 1
-        raise ChoiceError(f"there is no {what} {n}: type a number from 1 to {len(texts)}")
+        raise ChoiceError(tr("there is no {what} {n}: type a number from 1 to {last}").format(
+            what=thing, n=n, last=len(texts)))
     norm = [normalize(t) for t in texts]
     if key in norm:
         return norm.index(key)
@@ -164,28 +183,31 @@ def match_text(typed: str, texts: Sequence[str], what: str = "choice",
     if hits:
         shown = "; ".join(f"{i + 1} {texts[i]}" if numbered else texts[i] for i in hits[:4])
         more = "; …" if len(hits) > 4 else ""
-        hint = "type more of it, or its number" if numbered else "type more of it"
-        raise ChoiceError(f"{_echo(typed)} fits {len(hits)} {what}s ({shown}{more}): "
-                          f"{hint}")
+        hint = tr("type more of it, or its number") if numbered else tr("type more of it")
+        raise ChoiceError(tr("{typed} fits {n} {what} ({shown}): {hint}").format(
+            typed=_echo(typed), n=len(hits), what=things, shown=shown + more, hint=hint))
     if not numbered:
-        raise ChoiceError(f"no {what} is called {_echo(typed)}")
-    raise ChoiceError(f"no {what} matches {_echo(typed)}: type a number from 1 to "
-                      f"{len(texts)}, the start of a {what}, or 'help'")
+        raise ChoiceError(tr("no {what} is called {typed}").format(what=thing,
+                                                                   typed=_echo(typed)))
+    raise ChoiceError(tr("no {what} matches {typed}: type a number from 1 to {last}, the start "
+                         "of a {what}, or 'help'").format(what=thing, typed=_echo(typed),
+                                                          last=len(texts)))
 
 
-def find_card(typed: str) -> object:
+def find_card(typed: str, tr: Callable[[str], str] = same) -> object:
     """The card whose name ``typed`` picks (exactly, by a unique prefix or by its words)."""
     cards = Cards(CATALOG).all_named()
     names = [fold(name) for name, _ in cards]
     if not normalize(typed):
-        raise ChoiceError("which card? type 'card' and a name, e.g. 'card Draco Bell'")
+        raise ChoiceError(tr("which card? type 'card' and a name, e.g. 'card Draco Bell'"))
     key = fold(typed)
     if key in names:  # an exact name first: "card flambe" is Flambé, not Le Flamberge
         return cards[names.index(key)][1]
     try:
-        return cards[match_text(key, names, "card", numbered=False)][1]
+        return cards[match_text(key, names, "card", numbered=False, tr=tr)][1]
     except ChoiceError:  # say it with the cards' real names
-        return cards[match_text(typed, [name for name, _ in cards], "card", numbered=False)][1]
+        return cards[match_text(typed, [name for name, _ in cards], "card", numbered=False,
+                                tr=tr)][1]
 
 
 # ---------------------------------------------------------------- seats and setup
@@ -202,8 +224,8 @@ class Seat:
     def human(self) -> bool:
         return self.kind == HUMAN
 
-    def label(self) -> str:
-        return "human" if self.human else f"{self.kind} bot"
+    def label(self, tr: Callable[[str], str] = same) -> str:
+        return tr("human") if self.human else tr("{bot} bot").format(bot=self.kind)
 
 
 def seat_kind(word: str) -> str:
@@ -219,13 +241,26 @@ def seat_kind(word: str) -> str:
     raise SetupError(f"unknown seat kind {word.strip()!r} (use {kinds})")
 
 
-def default_names(kinds: Sequence[str]) -> tuple[str, ...]:
-    """"You" for a lone person (else "Player N"); bots get dragon names."""
+def seat_kind_in(tr: Callable[[str], str]) -> Callable[[str], str]:
+    """``seat_kind`` answering in the language of ``tr`` (at the setup questions)."""
+    def convert(word: str) -> str:
+        try:
+            return seat_kind(word)
+        except SetupError:
+            kinds = ", ".join(["human", "bot", *sorted(BOTS)])
+            raise SetupError(tr("unknown seat kind {word} (use {kinds})").format(
+                word=repr(word.strip()), kinds=kinds)) from None
+    return convert
+
+
+def default_names(kinds: Sequence[str], tr: Callable[[str], str] = same) -> tuple[str, ...]:
+    """"You" for a lone person (else "Player N"), in the language of ``tr``; bots get dragon
+    names."""
     humans = sum(1 for k in kinds if k == HUMAN)
     out, bots = [], 0
     for p, kind in enumerate(kinds):
         if kind == HUMAN:
-            out.append("You" if humans == 1 else f"Player {p + 1}")
+            out.append(tr("You") if humans == 1 else tr("Player {n}").format(n=p + 1))
         else:
             out.append(BOT_NAMES[bots])
             bots += 1
@@ -251,7 +286,7 @@ class Setup:
         return [Seat(k, n) for k, n in zip(self.kinds, self.names, strict=True)]
 
 
-def setup_from_args(args: argparse.Namespace) -> Setup:
+def setup_from_args(args: argparse.Namespace, tr: Callable[[str], str] = same) -> Setup:
     """The setup the flags ask for, with defaults for the rest (one person against bots)."""
     kinds = [seat_kind(w) for w in args.seats.split(",")] if args.seats else None
     names = check_names(args.names.split(",")) if args.names else None
@@ -259,19 +294,23 @@ def setup_from_args(args: argparse.Namespace) -> Setup:
     if players is None:
         players = len(kinds) if kinds else len(names) if names else DEFAULT_PLAYERS
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise SetupError(f"Flamecraft is for {MIN_PLAYERS}–{MAX_PLAYERS} players, not {players}")
+        raise SetupError(tr("Flamecraft is for {low}–{high} players, not {n}").format(
+            low=MIN_PLAYERS, high=MAX_PLAYERS, n=players))
     if kinds is None:
         kinds = [HUMAN] + [DEFAULT_OPPONENT] * (players - 1)
     if len(kinds) != players:
-        raise SetupError(f"--seats lists {len(kinds)} seats for {players} players")
+        raise SetupError(tr("--seats lists {seats} seats for {n} players").format(
+            seats=len(kinds), n=players))
     if names is None:
-        names = default_names(kinds)
+        names = default_names(kinds, tr)
     if len(names) != players:
-        raise SetupError(f"--names lists {len(names)} names for {players} players")
+        raise SetupError(tr("--names lists {names} names for {n} players").format(
+            names=len(names), n=players))
     seed = args.seed if args.seed is not None else new_seed()
     first = getattr(args, "first_player", None)
     if first is not None and not 1 <= first <= players:
-        raise SetupError(f"--first-player must be a seat from 1 to {players}, not {first}")
+        raise SetupError(tr("--first-player must be a seat from 1 to {n}, not {first}").format(
+            n=players, first=first))
     return Setup(kinds, names, args.enchantments or "purple", seed,
                  bool(getattr(args, "companions", False)),
                  None if first is None else first - 1, secret_seed=args.seed is None)
@@ -291,9 +330,10 @@ class Terminal:
 
     def __init__(self, out: TextIO, inp: TextIO, color: bool, clear: bool,
                  bot_delay: float = 0.0, width: int = 80, height: int = 24,
-                 keyboard: bool = False):
+                 keyboard: bool = False, lang: str = "en"):
         self.out, self.inp = out, inp
-        self.style = Style(color)
+        self.style = Style(color, lang)
+        self.lang = lang
         self.can_clear = clear
         self.bot_delay = bot_delay
         self.width, self.height = width, height
@@ -409,21 +449,36 @@ class Session:
         """The legal actions in the order the numbered list shows them."""
         return display_order(legal_actions(self.state))
 
-    def undo(self, seat: int) -> str:
-        """Takes back ``seat``'s last choice of its current run; the message says what."""
+    def undo(self, seat: int, tr: Callable[[str], str] = same,
+             game: Callable[[str], str] = same) -> str:
+        """Takes back ``seat``'s last choice of its current run; the message says what (in
+        the language of ``tr``; the choice in the game's words of ``game``)."""
         if self.undo_seat != seat or not self.undo_stack:
-            return ("nothing to undo: undo goes back only within your own turn, and not past "
-                    "a card drawn from a hidden deck, a Fancy Dragon scored or a shuffle")
+            return tr("nothing to undo: undo goes back only within your own turn, and not past "
+                      "a card drawn from a hidden deck, a Fancy Dragon scored or a shuffle")
         snap = self.undo_stack.pop()
         undone = self.actions[snap.actions]
         self.state = snap.state
         del self.actions[snap.actions:]
         del self.log[snap.log:]
         self.prev = None
-        return f"undone: {undone}"
+        if game is not same:
+            undone = describe(self.state, parse_action(self.state, undone), game).words
+        return tr("undone: {action}").format(action=undone)
 
     def names(self) -> list[str]:
         return [seat.name for seat in self.seats]
+
+    def log_for(self, seat: int | None, tr: Callable[[str], str] = same,
+                events: list[Event] | None = None) -> list[tuple[Event, str]]:
+        """The events ``seat`` sees (None: the public side), each with its line in the
+        language of ``tr`` (``events.log_text``)."""
+        out = []
+        for e in self.log if events is None else events:
+            line = log_text(e, seat, tr)
+            if line is not None:
+                out.append((e, line))
+        return out
 
     def who(self, e: Event) -> str:
         """The name a log line starts with: the actor's, or "" for the table's notes."""
@@ -435,27 +490,29 @@ class Session:
         people = [p for p, seat in enumerate(self.seats) if seat.human]
         return people[0] if len(people) == 1 else None
 
-    def screen_view(self, seat: int) -> dict[str, Any]:
+    def screen_view(self, seat: int, style: Style | None = None) -> dict[str, Any]:
         """What ``seat`` may see: its view, the log as it may read it, its own Fancy
         Dragons' values now (their goals read only public facts and its own), the kinds of
-        the seats, and the name of the decision at hand."""
+        the seats, and the name of the decision at hand; in the language of ``style``."""
+        style = style or Style(False)
         s = self.state
         v = view(s, seat)
         acting = not s.over and to_act(s) == seat
-        log = log_for(self.log, seat)
+        log = self.log_for(seat, style.game)
         mine = [i for i, (e, _) in enumerate(log)
                 if e.seat == seat and not e.forced and e.action[0] >= 0]
         since = log[mine[-1] + 1:] if mine else []
         return {
             "view": v,
-            "decision": describe_decision(s) if acting else "",
-            "choices": [describe(s, a).label for a in self.actions_now()] if acting else [],
+            "decision": describe_decision(s, style.game) if acting else "",
+            "choices": ([describe(s, a, style.game).label for a in self.actions_now()]
+                        if acting else []),
             "since": [(self.who(e), line) for e, line in since
                       if e.seat != seat or e.action[0] < 0],
             "fancy_values": {CATALOG.fancies[f].id: fancy_value(s, seat, CATALOG.fancies[f])
                              for f in s.fancy[seat]},
             "log": [(e.turn, self.who(e), line) for e, line in log],
-            "seat_kinds": [seat_.label() for seat_ in self.seats],
+            "seat_kinds": [seat_.label(style.tr) for seat_ in self.seats],
         }
 
     def record(self) -> GameRecord:
@@ -481,7 +538,8 @@ class Session:
         return json.dumps(obj, indent=1, ensure_ascii=False) + "\n"
 
 
-def load_session(path: str) -> Session:
+def load_session(path: str, tr: Callable[[str], str] = same,
+                 game: Callable[[str], str] = same) -> Session:
     """A saved game (a game record, with or without ``seats``), replayed to where it stood,
     or a state (``flamecraft new`` or ``apply``), which goes on from where it stands.
     Without ``seats`` (say, a ``demo --record`` file) seat 1 is a person, the others bots."""
@@ -489,20 +547,22 @@ def load_session(path: str) -> Session:
         with open(path, encoding="utf-8") as fh:
             raw = fh.read()
     except FileNotFoundError:
-        raise SetupError(f"{path}: no such file") from None
+        raise SetupError(tr("{path}: no such file").format(path=path)) from None
     except IsADirectoryError:
-        raise SetupError(f"{path}: is a directory, not a file") from None
+        raise SetupError(tr("{path}: is a directory, not a file").format(path=path)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise SetupError(f"{path}: cannot read: {exc}") from None
+        raise SetupError(tr("{path}: cannot read: {error}").format(path=path,
+                                                                   error=exc)) from None
     try:
         obj = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise SetupError(f"{path}: not valid JSON: {exc}") from None
+        raise SetupError(tr("{path}: not valid JSON: {error}").format(path=path,
+                                                                      error=exc)) from None
     if isinstance(obj, dict) and obj.get("format") == STATE_FORMAT:
         try:
             s = state_from_json(obj)
         except FlamecraftError as exc:
-            raise SetupError(f"{path}: {exc}") from None
+            raise SetupError(f"{path}: {error_text(exc, game)}") from None
         seats = _saved_seats(obj.get("seats"), list(s.options.player_names()), path)
         return Session(s, None, seats, base=s.copy())
     try:
@@ -510,7 +570,7 @@ def load_session(path: str) -> Session:
         s = new_game(record.options, record.seed)  # every option the record holds
         advance(s)
     except FlamecraftError as exc:
-        raise SetupError(f"{path}: {exc}") from None
+        raise SetupError(f"{path}: {error_text(exc, game)}") from None
     names = list(s.options.player_names())
     seats = _saved_seats(obj.get("seats"), names, path)
     session = Session(s, record.seed, seats)
@@ -522,7 +582,9 @@ def load_session(path: str) -> Session:
         try:
             session.play(parse_action(session.state, typed))
         except FlamecraftError as exc:
-            raise SetupError(f"{path}: action {number} ({typed!r}): {exc}") from None
+            raise SetupError(tr("{path}: action {number} ({action}): {error}").format(
+                path=path, number=number, action=repr(typed),
+                error=error_text(exc, game))) from None
     session.undo_stack = kept
     session.undo_seat = undo_seat if kept else -1
     return session
@@ -555,20 +617,24 @@ def _saved_seats(raw: Any, names: list[str], path: str) -> list[Seat]:
     return seats
 
 
-def write_file(path: str, content: str) -> None:
+def write_file(path: str, content: str, tr: Callable[[str], str] = same) -> None:
     """Writes a save whole or not at all (the command line's atomic writer)."""
     try:
         write_atomically(path, content)
     except CliError as exc:
-        raise SetupError(str(exc)) from None
+        raise SetupError(exc.text(tr)) from None
 
 
 # ---------------------------------------------------------------- the end
 
 
-def end_summary(s: GameState, prev: GameState | None) -> dict[str, Any]:
+def end_summary(s: GameState, prev: GameState | None,
+                style: Style | None = None) -> dict[str, Any]:
     """The final scores of an ended game (everything is public now): Reputation by source,
-    each Moon Dragon, the tie-break keys, the winners and how a tie was broken."""
+    each Moon Dragon, the tie-break keys, the winners and how a tie was broken (in the
+    language of ``style``)."""
+    style = style or Style(False)
+    tr = style.tr
     names = s.options.player_names()
     players = []
     for p in range(s.n):
@@ -589,23 +655,26 @@ def end_summary(s: GameState, prev: GameState | None) -> dict[str, Any]:
         })
     best = engine_winners(s)
     if len(best) == 1:
-        winner = f"Winner: {names[best[0]]} with {s.rep[best[0]]} Reputation"
+        winner = tr("Winner: {name} with {rep} Reputation").format(name=names[best[0]],
+                                                                   rep=s.rep[best[0]])
     else:
-        winner = "Winners, sharing the victory: " + ", ".join(names[p] for p in best)
+        winner = tr("Winners, sharing the victory: {names}").format(
+            names=tr(", ").join(names[p] for p in best))
     out: dict[str, Any] = {"players": players, "turns": s.turn, "winner_line": winner,
-                           "tie_line": tie_break(s), "winners": best}
+                           "tie_line": tie_break(s, tr), "winners": best}
     for p in range(s.n):
         if s.companion[p] != EMPTY:
             players[p]["companion"] = CATALOG.companions[s.companion[p]].name
     if s.n == 1:
         out["achievements"] = [(CATALOG.achievements[a].name, CATALOG.achievements[a].rep)
                                for a in s.achievements[0]]
-        out["rating"] = rating(s.rep[0])
-        out["winner_line"] = f"Final Reputation {s.rep[0]}: {out['rating']}"
+        out["rating"] = rating_title(rating(s.rep[0]), style.game)
+        out["winner_line"] = tr("Final Reputation {rep}: {rating}").format(
+            rep=s.rep[0], rating=out["rating"])
     return out
 
 
-def tie_break(s: GameState) -> str:
+def tie_break(s: GameState, tr: Callable[[str], str] = same) -> str:
     """How a tie on Reputation was broken (the rules' tiebreakers: most Artisan Dragons left
     in hand, then most Goods), or "" when nobody tied for the lead."""
     names = s.options.player_names()
@@ -613,19 +682,20 @@ def tie_break(s: GameState) -> str:
     tied = [p for p in range(s.n) if s.rep[p] == top]
     if len(tied) == 1:
         return ""
-    who = " and ".join(names[p] for p in tied)
-    line = f"{who} tied at {top} Reputation. "
-    keys = (("Artisan Dragons in hand", [len(h) for h in s.hand]),
-            ("Goods left", [sum(g) for g in s.goods]))
+    who = tr(" and ").join(names[p] for p in tied)
+    line = tr("{names} tied at {rep} Reputation. ").format(names=who, rep=top)
+    keys = ((tr("Artisan Dragons in hand"), [len(h) for h in s.hand]),
+            (tr("Goods left"), [sum(g) for g in s.goods]))
     for label, key in keys:
-        counts = ", ".join(f"{names[p]} {key[p]}" for p in tied)
+        counts = tr(", ").join(f"{names[p]} {key[p]}" for p in tied)
         most = max(key[p] for p in tied)
         still = [p for p in tied if key[p] == most]
         if len(still) == 1:
-            return line + f"Most {label} breaks it ({counts}): {names[still[0]]} wins."
-        line += f"Still tied on {label} ({counts}). "
+            return line + tr("Most {label} breaks it ({counts}): {name} wins.").format(
+                label=label, counts=counts, name=names[still[0]])
+        line += tr("Still tied on {label} ({counts}). ").format(label=label, counts=counts)
         tied = still
-    return line + "They share the victory."
+    return line + tr("They share the victory.")
 
 
 # ---------------------------------------------------------------- playing
@@ -645,15 +715,21 @@ class Game:
     def style(self) -> Style:
         return self.term.style
 
+    @property
+    def tr(self) -> Callable[[str], str]:
+        return self.term.style.tr
+
     def run(self) -> int:
         """Plays to the end (or until a person quits); returns the exit status."""
+        tr = self.tr
         try:
-            origin = ("a saved state" if self.session.seed is None
-                      else "a random deal" if self.session.secret_seed
-                      else f"seed {self.session.seed}")
-            self.term.say(f"Flamecraft, {origin}, {self.session.state.options.deck} "
-                          f"Enchantments. Type 'help' at any prompt.")
-            self.term.say(f"Seats: {self._seats_line()}")
+            origin = (tr("a saved state") if self.session.seed is None
+                      else tr("a random deal") if self.session.secret_seed
+                      else tr("seed {seed}").format(seed=self.session.seed))
+            self.term.say(tr("Flamecraft, {origin}, {deck} Enchantments. Type 'help' at any "
+                             "prompt.").format(origin=origin,
+                                               deck=tr(self.session.state.options.deck)))
+            self.term.say(tr("Seats: {seats}").format(seats=self._seats_line()))
             self.term.say(self._first_line())
             while not self.session.state.over:
                 self.step()
@@ -664,23 +740,27 @@ class Game:
         except EOFError:
             return self._input_ended()
         except KeyboardInterrupt:
-            self._save_quietly("Interrupted")
+            self._save_quietly(tr("Interrupted"))
             return 130
         except Hangup:
-            self._save_quietly("The terminal was closed")
+            self._save_quietly(tr("The terminal was closed"))
             return 129
         except Exception:
-            self._save_quietly("Something went wrong")  # keep the game, then report the bug
+            self._save_quietly(tr("Something went wrong"))  # keep the game, then report it
             raise
 
     def _seats_line(self) -> str:
-        return ", ".join(f"{seat.name} ({seat.label()})" for seat in self.session.seats)
+        return self.tr(", ").join(f"{seat.name} ({seat.label(self.tr)})"
+                                  for seat in self.session.seats)
 
     def _first_line(self) -> str:
+        tr = self.tr
         s = self.session.state
-        how = "drawn at random" if s.options.first_player is None else "chosen at setup"
+        how = tr("drawn at random") if s.options.first_player is None else tr("chosen at setup")
         name = self.session.seats[s.first_player].name
-        return f"{name} {'play' if name == 'You' else 'plays'} first ({how})."
+        line = tr("{name} play first ({how}).") if name == "You" else tr(
+            "{name} plays first ({how}).")
+        return line.format(name=name, how=how)
 
     def step(self) -> None:
         s = self.session.state
@@ -691,7 +771,8 @@ class Game:
             action = policy(s, self.session.bot_rng(p))
             seen = len(self.session.log)
             self.session.play(action)
-            for e, line in log_for(self.session.log[seen:], self.session.watcher()):
+            for e, line in self.session.log_for(self.session.watcher(), self.style.game,
+                                                self.session.log[seen:]):
                 who = self.session.who(e)
                 self.term.say(f"  · {who}: {line}" if who else f"  · {line}", "dim")
             self.term.pause()
@@ -705,30 +786,61 @@ class Game:
         self.decide(p)
 
     def draw(self, p: int) -> None:
-        sv = self.session.screen_view(p)
+        sv = self.session.screen_view(p, self.style)
         self.term.show(summary(self.style, sv, CATALOG, self.term.width, self.term.height))
+
+    def typed(self, line: str) -> str:
+        """A typed line as the game reads it: in Japanese, full-width letters and digits
+        (what an input method gives) read as the ASCII ones."""
+        return unicodedata.normalize("NFKC", line) if self.term.lang != "en" else line
+
+    def command_name(self, word: str) -> str | None:
+        """The command a typed word names: an English command word, or its translation."""
+        key = word.lower()
+        if key in COMMANDS:
+            return key
+        for name, msgid in COMMAND_WORDS.items():
+            if key == self.tr(msgid).lower():
+                return name
+        return None
 
     def decide(self, p: int) -> None:
         """Asks person ``p`` until a choice is made (commands answer and ask again)."""
         self.draw(p)
         while True:
             texts = [text(self.session.state, a) for a in self.session.actions_now()]
-            line = self.term.ask(f"{self.session.seats[p].name}> ")
+            line = self.typed(self.term.ask(f"{self.session.seats[p].name}> "))
             words = line.strip().split(maxsplit=1)
-            if words and words[0].lower() in COMMANDS:
-                if self.command(p, words[0].lower(), words[1] if len(words) > 1 else ""):
+            name = self.command_name(words[0]) if words else None
+            if name is not None and name != "review":
+                if self.command(p, name, words[1] if len(words) > 1 else ""):
                     return
                 continue
             if not words:
                 self.draw(p)
                 continue
             try:
-                index = match_text(line, texts)
+                index = self.match_choice(p, line, texts)
             except ChoiceError as exc:
                 self.term.say(str(exc), "bad")
                 continue
             self.session.play(self.session.actions_now()[index])
             return
+
+    def match_choice(self, p: int, line: str, texts: list[str]) -> int:
+        """The choice a typed line picks: by number or the action's text; failing that (in
+        another language) by the start of the choice as the screen shows it."""
+        try:
+            return match_text(line, texts, tr=self.tr)
+        except ChoiceError:
+            if self.term.lang == "en":
+                raise
+            shown = self.session.screen_view(p, self.style)["choices"]
+            try:
+                return match_text(line, shown, tr=self.tr)
+            except ChoiceError:
+                pass
+            raise
 
     def _hint_lines(self, p: int) -> list[str]:
         """The three best choices for person p, from its own view only (ai/hints.py: the
@@ -736,28 +848,33 @@ class Game:
         from .ai.hints import hints
         from .ai.interface import Seat as BotSeat
 
+        tr = self.tr
         session = self.session
         if session.state.over or to_act(session.state) != p:
-            return ["hint: only for the choice you are making now"]
+            return [tr("hint: only for the choice you are making now")]
         rng = random.Random(f"{session.seed}:{len(session.actions)}:hint")
-        out = [self.style.head("HINTS") + " (from your view only; planned to your turn's end)"]
-        for rank, h in enumerate(hints(BotSeat(session.state, p), rng)[:3], 1):
-            win = "" if h.win is None else f", {100 * h.win:.0f}% to win"
-            gap = "best" if rank == 1 else f"{h.loss:.1f} Rep behind"
-            out.append(f" {rank}. {h.text} ({gap}{win})")
+        labels = {text(session.state, a): label for a, label in zip(
+            session.actions_now(), session.screen_view(p, self.style)["choices"], strict=True)}
+        out = [self.style.head(tr("HINTS"))
+               + tr(" (from your view only; planned to your turn's end)")]
+        for rank, h in enumerate(hints(BotSeat(session.state, p), rng, tr=self.style.game)[:3], 1):
+            win = "" if h.win is None else tr(", {pct}% to win").format(pct=f"{100 * h.win:.0f}")
+            gap = tr("best") if rank == 1 else tr("{n} Rep behind").format(n=f"{h.loss:.1f}")
+            shown = h.text if self.term.lang == "en" else labels.get(h.text, h.text)
+            out.append(f" {rank}. {shown} ({gap}{win})")
             out.append(f"    {h.reason}")
         return out
 
     def command(self, p: int, name: str, arg: str) -> bool:
         """Runs a command for person ``p``; True when the decision at hand has changed
         (undo, load), so the caller asks anew."""
-        session, st = self.session, self.style
-        sv = session.screen_view(p)
+        session, st, tr = self.session, self.style, self.tr
+        sv = session.screen_view(p, st)
         v = sv["view"]
         cards = Cards(CATALOG)
         width = self.term.width
         if name in ("help", "?"):
-            self.term.show(HELP.splitlines())
+            self.term.show(wrap(tr(HELP).splitlines(), width))
         elif name == "town":
             self.term.show(wrap(town_detail(st, v, cards), width))
         elif name == "hand":
@@ -769,28 +886,30 @@ class Game:
             self.term.show(wrap(players_detail(st, v, sv, cards), width))
         elif name == "board":
             # The choices numbered as at the prompt (from 1, declines last), with their facts.
-            self.term.show(render({**v, "legal_actions": []}, CATALOG, width).splitlines())
+            choosing = describe_decision(session.state, st.game) if v.get("choosing") else ""
+            self.term.show(render({**v, "legal_actions": [], "choosing": choosing}, CATALOG,
+                                  width, st.lang).splitlines())
             self.term.show(choice_lines(st, v, sv, width))
         elif name == "choices":
             self.term.show(choice_lines(st, v, sv, width))
         elif name == "achievements":
-            self.term.show(wrap(achievement_lines(session.state, p), width))
+            self.term.show(wrap(achievement_lines(session.state, p, st), width))
         elif name == "hint":
             self.term.show(wrap(self._hint_lines(p), width))
         elif name == "card":
             try:
-                self.term.show(wrap(card_text(st, find_card(arg)), width))
+                self.term.show(wrap(card_text(st, find_card(arg, tr)), width))
             except ChoiceError as exc:
                 self.term.say(str(exc), "bad")
         elif name == "log":
             self._log(sv, arg)
         elif name == "undo":
             if session.state.over:
-                self.term.say("the game is over: nothing to undo", "bad")
+                self.term.say(tr("the game is over: nothing to undo"), "bad")
                 return False
-            message = session.undo(p)
-            self.term.say(message)
-            return message.startswith("undone")
+            before = session.state
+            self.term.say(session.undo(p, tr, st.game if st.lang != "en" else same))
+            return session.state is not before
         elif name == "save":
             self.save(arg)
         elif name == "load":
@@ -803,64 +922,72 @@ class Game:
         count = 30
         if arg.strip():
             if not arg.strip().isdigit() or int(arg.strip()) < 1:
-                self.term.say("log takes a number of actions from 1, e.g. 'log 50'", "bad")
+                self.term.say(self.tr("log takes a number of actions from 1, e.g. 'log 50'"),
+                              "bad")
                 return
             count = int(arg.strip())
         lines = wrap(log_lines(self.style, sv, count), self.term.width)
-        self.term.show(lines if lines else ["(nothing has happened yet)"])
+        self.term.show(lines if lines else [self.tr("(nothing has happened yet)")])
 
     def save(self, path: str) -> bool:
+        tr = self.tr
         path = path.strip()
         if not path:
-            self.term.say("save where? type 'save' and a file name, e.g. 'save game.json'",
+            self.term.say(tr("save where? type 'save' and a file name, e.g. 'save game.json'"),
                           "bad")
             return False
         try:
-            write_file(path, self.session.to_json())
+            write_file(path, self.session.to_json(), tr)
         except SetupError as exc:
             self.term.say(str(exc), "bad")
             return False
-        self.term.say(f"saved to {path} (resume with: flamecraft play --load {path})")
+        self.term.say(tr("saved to {path} (resume with: flamecraft play --load {path})")
+                      .format(path=path))
         return True
 
     def load(self, path: str) -> bool:
+        tr = self.tr
         path = path.strip()
         if not path:
-            self.term.say("load what? type 'load' and a file name", "bad")
+            self.term.say(tr("load what? type 'load' and a file name"), "bad")
             return False
         try:
-            session = load_session(path)
+            session = load_session(path, tr, self.style.game)
         except SetupError as exc:
             self.term.say(str(exc), "bad")
             return False
         self.session = session
         self.shown_to = None
-        self.term.say(f"loaded {path}: {self._seats_line()}. {self._first_line()}")
+        self.term.say(tr("loaded {path}: {seats}. {first}").format(
+            path=path, seats=self._seats_line(), first=self._first_line()))
         if session.humans > 1:
             self.term.clear()
         return True
 
     def quit(self) -> None:
+        tr = self.tr
         while True:
             try:
-                answer = self.term.ask("Save the game before leaving? Type a file name, or "
-                                       "press Enter to leave without saving: ")
+                answer = self.term.ask(tr("Save the game before leaving? Type a file name, or "
+                                          "press Enter to leave without saving: "))
             except EOFError:
                 answer = ""
             if not answer.strip() or self.save(answer):
-                self.term.say("Goodbye.")
+                self.term.say(tr("Goodbye."))
                 raise Leave(0)
 
     def _save_quietly(self, why: str) -> bool:
         if self.session.state.over:
             return False
         try:
-            write_file(self.autosave, self.session.to_json())
+            write_file(self.autosave, self.session.to_json(), self.tr)
         except SetupError as exc:
-            self._say_if_possible(f"\n{why}; the game could not be saved: {exc}")
+            self._say_if_possible("\n" + self.tr("{why}; the game could not be saved: {error}")
+                                  .format(why=why, error=exc))
             return False
-        self._say_if_possible(f"\n{why}: the game is saved to {self.autosave} (resume with: "
-                              f"flamecraft play --load {self.autosave})")
+        self._say_if_possible("\n" + self.tr("{why}: the game is saved to {path} (resume with: "
+                                             "flamecraft play --load {path})")
+                              .format(why=why, path=self.autosave))
         return True
 
     def _say_if_possible(self, message: str) -> None:
@@ -869,43 +996,88 @@ class Game:
             self.term.say(message)
 
     def _input_ended(self) -> int:
-        if not self._save_quietly("Input ended"):
-            self.term.say("\nInput ended. Goodbye.")
+        if not self._save_quietly(self.tr("Input ended")):
+            self.term.say("\n" + self.tr("Input ended. Goodbye."))
         return 0
 
     def finish(self) -> None:
-        """The score screen, then a last prompt (Enter leaves; save, log, board, card)."""
+        """The score screen, then a last prompt (Enter leaves; review, save, log, board,
+        card)."""
+        tr = self.tr
         s = self.session.state
         self.term.clear()
-        self.term.show(score_screen(self.style, end_summary(s, self.session.prev),
+        self.term.show(score_screen(self.style, end_summary(s, self.session.prev, self.style),
                                     self.term.width))
         if self.session.seed is not None and self.session.secret_seed:
-            self.term.say(f"This game's seed: {self.session.seed} (--seed deals it again).",
-                          "dim")
+            self.term.say(tr("This game's seed: {seed} (--seed deals it again).")
+                          .format(seed=self.session.seed), "dim")
+        reviewable = self.session.seed is not None and self.session.humans > 0
+        if reviewable:
+            self.term.say(tr("Type 'review' to see your biggest mistakes and your win chance "
+                             "over the game."))
+        prompt = (tr("Game over. Press Enter to leave (or: review, save, log, board, card): ")
+                  if reviewable else
+                  tr("Game over. Press Enter to leave (or: save FILE, log, board, card NAME): "))
         while True:
-            line = self.term.ask("Game over. Press Enter to leave (or: save FILE, log, board, "
-                                 "card NAME): ")
+            line = self.typed(self.term.ask(prompt))
             words = line.strip().split(maxsplit=1)
-            if not words or words[0].lower() in ("quit", "exit"):
+            name = self.command_name(words[0]) if words else None
+            if not words or name in ("quit", "exit"):
                 return
-            name, arg = words[0].lower(), words[1] if len(words) > 1 else ""
+            arg = words[1] if len(words) > 1 else ""
             sv: dict[str, Any] = {"view": view(s, None),
-                                  "log": [(e.turn, self.session.who(e), line)
-                                          for e, line in log_for(self.session.log, None)]}
-            if name == "save":
+                                  "log": [(e.turn, self.session.who(e), said)
+                                          for e, said in self.session.log_for(
+                                              None, self.style.game)]}
+            if name == "review" and reviewable:
+                self.term.show(self.review_lines())
+            elif name == "save":
                 self.save(arg)
             elif name == "log":
                 self._log(sv, arg)
             elif name == "board":
-                self.term.show(render(sv["view"], CATALOG, self.term.width).splitlines())
+                self.term.show(render(sv["view"], CATALOG, self.term.width,
+                                      self.style.lang).splitlines())
             elif name == "card":
                 try:
-                    self.term.show(wrap(card_text(self.style, find_card(arg)), self.term.width))
+                    self.term.show(wrap(card_text(self.style, find_card(arg, tr)),
+                                        self.term.width))
                 except ChoiceError as exc:
                     self.term.say(str(exc), "bad")
+            elif reviewable:
+                self.term.say(tr("the game is over: press Enter to leave (or: review, save "
+                                 "FILE, log, board, card NAME)"), "bad")
             else:
-                self.term.say("the game is over: press Enter to leave (or: save FILE, log, "
-                              "board, card NAME)", "bad")
+                self.term.say(tr("the game is over: press Enter to leave (or: save FILE, log, "
+                                 "board, card NAME)"), "bad")
+
+    def review_lines(self) -> list[str]:
+        """The review of the game just ended for the people at the keyboard
+        (``ai/review.py``, with the budget ``flamecraft review`` uses): their biggest
+        mistakes and every seat's win chance over the game."""
+        from .ai.review import review
+
+        people = [p for p, seat in enumerate(self.session.seats) if seat.human]
+        self.term.say(self.tr("Reviewing the game (a few seconds)…"), "dim")
+        record = self.session.record()
+        rv = review(record, people, tr=self.style.game)
+        return review_screen(self.style, rv, self.term.width,
+                             words=self._decision_words(record, rv))
+
+    def _decision_words(self, record: GameRecord, rv: Any) -> dict[str, str]:
+        """The reviewed mistakes' actions (stable texts) in the player's words: each said
+        at the state where it was chosen (``describe``)."""
+        if self.term.lang == "en":
+            return {}
+        wanted = {d.number: (d.chosen, d.best) for d in rv.mistakes(REVIEW_TOP)}
+        s = new_game(record.options, record.seed)
+        advance(s)
+        out: dict[str, str] = {}
+        for number, typed in enumerate(record.actions, 1):
+            for said in wanted.get(number, ()):
+                out[said] = describe(s, parse_action(s, said), self.style.game).words
+            s = apply(s, parse_action(s, typed))
+        return out
 
 
 # ---------------------------------------------------------------- interactive setup
@@ -918,71 +1090,81 @@ def _ask_until(term: Terminal, prompt: str, default: str,
         try:
             return convert(answer)
         except (SetupError, ValueError) as exc:
-            term.say(str(exc) or "not understood", "bad")
+            term.say(error_text(exc, term.style.game) or term.style.tr("not understood"), "bad")
 
 
-def _int_in(low: int, high: int, what: str) -> Callable[[str], int]:
+def _int_in(low: int, high: int, what: str,
+            tr: Callable[[str], str] = same) -> Callable[[str], int]:
     def convert(answer: str) -> int:
+        answer = unicodedata.normalize("NFKC", answer)
         if not answer.isdigit() or not low <= int(answer) <= high:
-            raise SetupError(f"{what}: give a whole number from {low} to {high}")
+            raise SetupError(tr("{what}: give a whole number from {low} to {high}").format(
+                what=what, low=low, high=high))
         return int(answer)
     return convert
 
 
 def interactive_setup(term: Terminal) -> Setup:
     """A short setup at the keyboard; Enter accepts each default (you against 3 bots)."""
-    term.show([term.style.head("FLAMECRAFT") + " — a new game. Press Enter to accept the "
-               "value in brackets."])
-    players = _ask_until(term, f"Players ({MIN_PLAYERS}–{MAX_PLAYERS})", str(DEFAULT_PLAYERS),
-                         _int_in(MIN_PLAYERS, MAX_PLAYERS, "players"))
-    people = _ask_until(term, f"People at this keyboard (1–{players}; the other seats are "
-                              f"bots)", "1", _int_in(1, players, "people"))
+    tr = term.style.tr
+    term.show([term.style.head(tr("FLAMECRAFT")) + tr(" — a new game. Press Enter to accept the "
+                                                  "value in brackets.")])
+    players = _ask_until(term, tr("Players ({low}–{high})").format(low=MIN_PLAYERS,
+                                                                   high=MAX_PLAYERS),
+                         str(DEFAULT_PLAYERS),
+                         _int_in(MIN_PLAYERS, MAX_PLAYERS, tr("players"), tr))
+    people = _ask_until(term, tr("People at this keyboard (1–{n}; the other seats are bots)")
+                        .format(n=players), "1", _int_in(1, players, tr("people"), tr))
     bot = DEFAULT_OPPONENT
     if people < players and len(BOTS) > 1:
-        term.show(["Opponents, strongest first:"]
-                  + [f"  {name:<8} {note}" for name, note in bot_notes()])
-        bot = _ask_until(term, "Opponents", DEFAULT_OPPONENT, seat_kind)
+        notes = [f"  {name:<8} {term.style.cards.bot_note(note)}" for name, note in bot_notes()]
+        term.show([tr("Opponents, strongest first:"), *wrap(notes, term.width)])
+        bot = _ask_until(term, tr("Opponents"), DEFAULT_OPPONENT, seat_kind_in(tr))
     kinds = [HUMAN] * people + [bot] * (players - people)
-    names = _ask_until(term, "Names, comma-separated", ", ".join(default_names(kinds)),
-                       lambda a: _names_for(a, players))
-    deck = _ask_until(term, "Enchantment deck (purple or golden)", "purple", _deck)
-    companions = _ask_until(term, "Play with Companions (yes or no)", "no", _yes_no)
-    seed = _ask_until(term, "Seed (a number; Enter: a secret random deal)", "random",
-                      _seed_answer)
+    names = _ask_until(term, tr("Names, comma-separated"), tr(", ").join(default_names(kinds,
+                                                                                      tr)),
+                       lambda a: _names_for(a, players, tr))
+    deck_words = (tr("purple"), tr("golden"))
+    deck = _ask_until(term, tr("Enchantment deck (purple or golden)"), deck_words[0],
+                      lambda a: _deck(a, tr))
+    companions = _ask_until(term, tr("Play with Companions (yes or no)"), tr("no"),
+                            lambda a: _yes_no(a, tr))
+    seed = _ask_until(term, tr("Seed (a number; Enter: a secret random deal)"), tr("random"),
+                      lambda a: _seed_answer(a, tr))
     if seed is None:
         return Setup(kinds, names, deck, new_seed(), companions, secret_seed=True)
     return Setup(kinds, names, deck, seed, companions)
 
 
-def _seed_answer(answer: str) -> int | None:
+def _seed_answer(answer: str, tr: Callable[[str], str] = same) -> int | None:
     """A seed typed at the setup question, or None for a secret random one."""
-    if answer.lower() == "random":
+    if answer.lower() in ("random", tr("random")):
         return None
-    return _int_in(0, 2**63 - 1, "seed")(answer)
+    return _int_in(0, 2**63 - 1, tr("seed"), tr)(answer)
 
 
-def _yes_no(answer: str) -> bool:
+def _yes_no(answer: str, tr: Callable[[str], str] = same) -> bool:
     word = answer.strip().lower()
-    if word in ("y", "yes"):
+    if word in ("y", "yes", tr("yes")):
         return True
-    if word in ("n", "no"):
+    if word in ("n", "no", tr("no")):
         return False
-    raise SetupError("answer yes or no")
+    raise SetupError(tr("answer yes or no"))
 
 
-def _names_for(answer: str, players: int) -> tuple[str, ...]:
-    names = check_names(answer.split(","))
+def _names_for(answer: str, players: int, tr: Callable[[str], str] = same) -> tuple[str, ...]:
+    names = check_names(answer.replace("、", ",").split(","))
     if len(names) != players:
-        raise SetupError(f"give {players} names, comma-separated")
+        raise SetupError(tr("give {n} names, comma-separated").format(n=players))
     return names
 
 
-def _deck(answer: str) -> str:
+def _deck(answer: str, tr: Callable[[str], str] = same) -> str:
     key = answer.strip().lower()
     for deck in ("purple", "golden"):
-        if key and deck.startswith(key):
+        if key and (deck.startswith(key) or tr(deck).startswith(key)):
             return deck
-    raise SetupError("the Enchantment deck is 'purple' or 'golden'")
+    raise SetupError(tr("the Enchantment deck is 'purple' or 'golden'"))
 
 
 # ---------------------------------------------------------------- the subcommand
@@ -1016,6 +1198,20 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
                    help="where the game is saved if the input ends, the program is "
                         "interrupted or the terminal closes (default: "
                         "flamecraft-autosave-DATE-TIME.json, one per game)")
+    add_lang_argument(p)
+
+
+def add_lang_argument(p: argparse.ArgumentParser) -> None:
+    """``--lang``: the language of what a command shows people."""
+    p.add_argument("--lang", choices=LANGUAGES, default=None,
+                   help="language of the screens and messages: en or ja (default: from "
+                        "LC_ALL, LC_MESSAGES or LANG; ja_* is Japanese)")
+
+
+def chosen_language(args: argparse.Namespace) -> str:
+    """``--lang`` if given, else the one the environment asks for."""
+    lang = getattr(args, "lang", None)
+    return str(lang) if lang else language_from_env(os.environ)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -1024,21 +1220,24 @@ def cmd_play(args: argparse.Namespace) -> int:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="replace")
+    lang = chosen_language(args)
+    tr = Style(False, lang).tr
     tty_out = sys.stdout.isatty()
     color = tty_out and not args.no_color and not os.environ.get("NO_COLOR")
     size = shutil.get_terminal_size((80, 24))
     delay = args.bot_delay if args.bot_delay is not None else (0.2 if tty_out else 0.0)
     if delay < 0:
-        raise UsageError("play: --bot-delay must be 0 or more")
+        raise UsageError(tr("play: --bot-delay must be 0 or more"))
     keyboard = sys.stdin.isatty() and tty_out
     term = Terminal(sys.stdout, sys.stdin, color, tty_out, delay, max(60, size.columns),
-                    max(16, size.lines), keyboard)
+                    max(16, size.lines), keyboard, lang)
     if args.load:
         others = [f for f in SETUP_FLAGS if f != "load" and getattr(args, f) is not None]
         if others:
-            raise UsageError(f"play: --load cannot be combined with --{others[0]}")
+            raise UsageError(tr("play: --load cannot be combined with --{option}").format(
+                option=others[0]))
         try:
-            session = load_session(args.load)
+            session = load_session(args.load, tr, term.style.game)
         except SetupError as exc:
             raise CliError(str(exc)) from None
     else:
@@ -1048,13 +1247,14 @@ def cmd_play(args: argparse.Namespace) -> int:
             try:
                 setup = interactive_setup(term)
             except EOFError:
-                term.say("\nNo game started.")
+                term.say("\n" + tr("No game started."))
                 return 0
         else:
             try:
-                setup = setup_from_args(args)
+                setup = setup_from_args(args, tr)
             except SetupError as exc:
-                raise UsageError(f"play: {exc}") from None
+                raise UsageError(tr("play: {error}").format(
+                    error=error_text(exc, term.style.game))) from None
         session = Session.new(setup)
     game = Game(session, term, args.autosave)
 
@@ -1066,17 +1266,19 @@ def cmd_play(args: argparse.Namespace) -> int:
     return game.run()
 
 
-def achievement_lines(s: GameState, p: int) -> list[str]:
+def achievement_lines(s: GameState, p: int, style: Style | None = None) -> list[str]:
     """Solo: every achievement, claimed or how far the player is (its measure now)."""
+    style = style or Style(False)
+    tr = style.tr
     if s.n != 1:
-        return ["achievements are for solo games (flamecraft play --players 1)"]
-    lines = ["SOLO ACHIEVEMENTS (claimed at the end of a turn once met)"]
+        return [tr("achievements are for solo games (flamecraft play --players 1)")]
+    lines = [tr("SOLO ACHIEVEMENTS (claimed at the end of a turn once met)")]
     for card in CATALOG.achievements:
         if card.index in s.achievements[p]:
-            state = f"claimed, {card.rep} Rep"
+            state = tr("claimed, {n} Rep").format(n=card.rep)
         else:
             now = MEASURE_FUNCTIONS[card.measure](s, p, card.arg)
-            state = f"{min(now, card.at_least)}/{card.at_least}, worth {card.rep} Rep"
-        lines.append(f"  {card.name} ({state}): {card.text}")
+            state = tr("{now}/{goal}, worth {n} Rep").format(
+                now=min(now, card.at_least), goal=card.at_least, n=card.rep)
+        lines.append(f"  {card.name} ({state}): {style.cards.achievement(card)}")
     return lines
-

@@ -5,14 +5,21 @@ Dragons' values now, the log as that seat may read it, the pending decision's pu
 together by ``tui.py``. Everything here reads only that dict and the card catalog, so a hidden
 card of another seat cannot reach the screen. Colour is ANSI and optional; every Good also has
 a letter icon ([Br] [Me] [Ir] [Po] [Cr] [Pl], ★ for rainbow), so nothing depends on colour.
+
+Every word is in the player's language: ``Style`` carries it, ``style.tr`` translates this
+module's texts (the ``terminal`` catalogue) and ``style.game`` the game's own words (Goods, card
+texts; the ``game`` catalogue). Widths are display widths (``screen_text``): a Japanese
+screen fits 80×24 as an English one does.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
+from .cardtext import tr_for
+from .core import cardtext
+from .core.board import CATALOG
 from .core.cards import (
     ANY_SLOT,
     ICON_COIN,
@@ -24,9 +31,27 @@ from .core.cards import (
     CompanionCard,
     EnchantmentCard,
     FancyCard,
+    Reward,
     ShopCard,
 )
+from .core.cardtext import printed
+from .core.describe import good_icon
 from .core.goods import GOOD_KEYS, GOOD_NAMES
+from .core.tr import N_
+from .i18n import translator
+from .screen_text import (
+    columns,
+    flow,
+    pad,
+    pad_left,
+    per_row,
+    strip_ansi,
+    truncate,
+    visible_len,
+    wrap,
+)
+
+__all__ = ["strip_ansi", "visible_len", "wrap"]  # what the tests and tui.py use from here
 
 GOOD_ABBR = ("Br", "Me", "Ir", "Po", "Cr", "Pl")
 # ANSI foreground colours: Bread yellow, Meat red, Iron blue (white vanishes on a light
@@ -35,24 +60,14 @@ GOOD_COLORS = ("33", "31", "34", "35", "36", "32")
 RAINBOW = "★"
 # Short column labels of the Reputation sources (state.SOURCE_NAMES); a source without a label
 # here is shown under the first 7 letters of its name.
-SOURCE_LABELS = {"slots": "slots", "enchantments": "enchant", "sun_dragons": "sun",
-                 "moon_dragons": "moon", "gifts": "gifts", "abilities": "ability",
-                 "coins": "coins", "companions": "compan", "achievements": "achieve"}
+SOURCE_LABELS = {"slots": N_("slots"), "enchantments": N_("enchant"), "sun_dragons": N_("sun"),
+                 "moon_dragons": N_("moon"), "gifts": N_("gifts"), "abilities": N_("ability"),
+                 "coins": N_("coins"), "companions": N_("compan"),
+                 "achievements": N_("achieve")}
 ALWAYS_SHOWN = ("slots", "enchantments", "sun_dragons", "moon_dragons", "gifts", "abilities",
                 "coins")
-# What each Artisan type does when fired up (the published player aid; data/fire_ups.toml).
-FIRE_UP_TEXT = (
-    "Draw 1 Artisan Dragon (from the Park or the top of the deck).",
-    "Place an Artisan Dragon from your hand on any empty matching slot in Town, gaining its "
-    "reward.",
-    "Gain 2 of one Good produced by this Shop or by an Artisan Dragon here.",
-    "Swap this dragon with another Artisan Dragon in Town, then fire up the dragon that "
-    "arrived here.",
-    "Gain any 3 different Goods.",
-    "Gift 1 Good to another player, then gain 2 Reputation.",
-)
 
-HELP = """\
+HELP = N_("""\
 HOW TO PLAY IN THE TERMINAL
   Each decision lists numbered choices. Type a number, or the start of a
   choice's text: "visit sm" picks "visit Smith Mart" when no other choice
@@ -78,29 +93,58 @@ COMMANDS (type at any prompt)
 ICONS
   [Br] Bread  [Me] Meat  [Ir] Iron  [Po] Potion  [Cr] Crystal  [Pl] Plant
   ★ a rainbow Shop (any Good)  +Dr a dragon Shop (gather: draw a dragon)
-  +1$ a coin Shop  $ Coin  Rep Reputation  -- an empty slot  ✦ Enchantments"""
-
-_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+  +1$ a coin Shop  $ Coin  Rep Reputation  -- an empty slot  ✦ Enchantments""")
 
 
-def visible_len(text: str) -> int:
-    """The width of ``text`` on screen (ANSI colour codes take no room)."""
-    return len(_ANSI.sub("", text))
+class CardTexts:
+    """The texts printed on cards, in the player's language: English is the printed text,
+    other languages are generated from the card data (``core/cardtext.py``)."""
 
+    def __init__(self, lang: str):
+        self.lang = lang
+        self.tr = tr_for(lang)
+        self.words = translator(lang, "terminal").gettext
+        self.english = printed(self.tr)
 
-def strip_ansi(text: str) -> str:
-    return _ANSI.sub("", text)
+    def ability(self, card: ShopCard) -> str:
+        return cardtext.ability_text(CATALOG, card, self.tr)
 
+    def fancy(self, card: FancyCard) -> str:
+        return cardtext.fancy_text(card, self.tr)
 
-def pad(text: str, width: int) -> str:
-    return text + " " * max(0, width - visible_len(text))
+    def companion(self, card: CompanionCard) -> str:
+        return cardtext.companion_text(CATALOG, card, self.tr)
+
+    def achievement(self, card: Achievement) -> str:
+        return cardtext.achievement_text(card, self.tr)
+
+    def reward(self, reward: Reward) -> str:
+        return reward.text() if self.english else cardtext.reward_words(reward, self.tr)
+
+    def fire_up(self, artisan_type: int) -> str:
+        return cardtext.fire_up_text(CATALOG, artisan_type, self.tr)
+
+    def bot_note(self, note: str) -> str:
+        """A bot's one-line description (``bots.BOT_NOTES``: the game catalogue's words)."""
+        return self.tr(note) if note else note
 
 
 class Style:
-    """ANSI colours when ``color`` is on; the same text without them when it is off."""
+    """ANSI colours when ``color`` is on; the same text without them when it is off. Also
+    the player's language ``lang``: ``tr`` translates the terminal's texts, ``game`` the
+    game's words, ``cards`` gives card texts in that language."""
 
-    def __init__(self, color: bool):
+    def __init__(self, color: bool, lang: str = "en"):
         self.color = color
+        self.lang = lang
+        self.tr = translator(lang, "terminal").gettext
+        self.game = translator(lang, "game").gettext
+        self.cards = CardTexts(lang)
+        self.icons = tuple(good_icon(g, self.game) for g in range(len(GOOD_NAMES)))
+
+    def count(self, n: int, one: str, many: str) -> str:
+        """``one`` or ``many`` (already translated, with ``{n}``) for ``n`` things."""
+        return (one if n == 1 else many).format(n=n)
 
     def paint(self, code: str, text: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if self.color and text else text
@@ -122,13 +166,21 @@ class Style:
 
     def good(self, g: int) -> str:
         """The icon of Good ``g``: ``[Br]`` and so on, coloured by type."""
-        return self.paint(GOOD_COLORS[g], f"[{GOOD_ABBR[g]}]")
+        return self.paint(GOOD_COLORS[g], self.icons[g])
+
+    def good_abbr(self, g: int) -> str:
+        """The icon of Good ``g`` without brackets (two columns), coloured by type."""
+        return self.paint(GOOD_COLORS[g], self.icons[g][1:-1])
+
+    def good_name(self, g: int) -> str:
+        return self.game(GOOD_NAMES[g])
 
     def shop_icon(self, card: ShopCard) -> str:
         if card.icon == ICON_RAINBOW:
             return self.paint("1;35", RAINBOW)
         if card.icon == ICON_DRAGON:
-            return f"+{card.icon_amount}Dr" if card.icon_amount > 1 else "+Dr"
+            return (self.tr("+{n}Dr").format(n=card.icon_amount) if card.icon_amount > 1
+                    else self.tr("+Dr"))
         if card.icon == ICON_COIN:
             return self.paint("33", f"+{card.icon_amount}$")
         return self.good(card.icon)
@@ -166,21 +218,23 @@ class Cards:
 # ---------------------------------------------------------------- small pieces
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+def coins(style: Style, n: int) -> str:
+    tr = style.tr
+    return style.count(n, tr("{n} Coin"), tr("{n} Coins"))
 
 
 def reward_short(style: Style, reward: Any) -> str:
     """A reward in a few characters: ``2Rep +1$ +Dragon +Fancy +★``."""
+    tr = style.tr
     parts = []
     if reward.rep:
-        parts.append(f"{reward.rep}Rep")
+        parts.append(tr("{n}Rep").format(n=reward.rep))
     if reward.coins:
         parts.append(f"{reward.coins}$")
     if reward.artisan:
-        parts.append("Dragon" if reward.artisan == 1 else f"{reward.artisan} Dragons")
+        parts.append(style.count(reward.artisan, tr("Dragon"), tr("{n} Dragons")))
     if reward.fancy:
-        parts.append("Fancy" if reward.fancy == 1 else f"{reward.fancy} Fancy")
+        parts.append(style.count(reward.fancy, tr("Fancy"), tr("{n} Fancy")))
     if reward.good_choice:
         parts.append(f"{reward.good_choice}{RAINBOW}")
     return "+".join(parts) if parts else "-"
@@ -195,81 +249,98 @@ def cost_short(style: Style, card: EnchantmentCard) -> str:
 
 def enchantment_short(style: Style, card: EnchantmentCard) -> str:
     """One Enchantment on one line: name, the Shop icon it goes on, cost → reward."""
+    tr = style.tr
     if card.variable:
         table = "/".join(str(r) for r in card.rep_by_sets)
         text = (f"{card.name}{style.good(card.icon)} ({cost_short(style, card)})×1–"
-                f"{card.max_sets} → {table}Rep")
+                f"{card.max_sets} → " + tr("{n}Rep").format(n=table))
         if not card.reward.is_empty():
             text += "+" + reward_short(style, card.reward)
         if card.no_coins:
-            text += " no $"
+            text += " " + tr("no $")
         return text
     return (f"{card.name}{style.good(card.icon)} {cost_short(style, card)} → "
             f"{reward_short(style, card.reward)}")
 
 
 def enchantment_long(style: Style, card: EnchantmentCard) -> str:
-    where = f"cast on {GOOD_NAMES[card.icon]} Shops (or a {RAINBOW} Shop)"
-    cost = " + ".join([f"{n} {GOOD_NAMES[g]}" for g, n in enumerate(card.cost) if n]
-                      + ([_plural(card.printed_coins, "Coin")] if card.printed_coins else []))
+    tr = style.tr
+    where = tr("cast on {good} Shops (or a {rainbow} Shop)").format(
+        good=style.good_name(card.icon), rainbow=RAINBOW)
+    cost = tr(" + ").join(
+        [tr("{n} {good}").format(n=n, good=style.good_name(g))
+         for g, n in enumerate(card.cost) if n]
+        + ([coins(style, card.printed_coins)] if card.printed_coins else []))
+    reward = style.cards.reward(card.reward)
     if card.variable:
-        table = ", ".join(f"{k} set{'s' if k > 1 else ''}: {r}"
-                          for k, r in enumerate(card.rep_by_sets, 1))
-        text = (f"{card.name} {style.good(card.icon)} — {where}. Cost per set: {cost}; "
-                f"1–{card.max_sets} sets. Reputation by sets: {table}.")
+        table = tr(", ").join((tr("{n} set: {rep}") if k == 1 else tr("{n} sets: {rep}"))
+                              .format(n=k, rep=r) for k, r in enumerate(card.rep_by_sets, 1))
+        text = tr("{name} {icon} — {where}. Cost per set: {cost}; 1–{sets} sets. Reputation "
+                  "by sets: {table}.").format(name=card.name, icon=style.good(card.icon),
+                                              where=where, cost=cost, sets=card.max_sets,
+                                              table=table)
         if not card.reward.is_empty():
-            text += f" Also: {card.reward.text()}."
+            text += tr(" Also: {reward}.").format(reward=reward)
     else:
-        text = (f"{card.name} {style.good(card.icon)} — {where}. Cost: {cost}. "
-                f"Reward: {card.reward.text()}.")
+        text = tr("{name} {icon} — {where}. Cost: {cost}. Reward: {reward}.").format(
+            name=card.name, icon=style.good(card.icon), where=where, cost=cost, reward=reward)
     if card.no_coins:
-        text += " Coins may not stand in for Goods."
+        text += tr(" Coins may not stand in for Goods.")
     else:
-        text += " Coins may stand in for missing Goods, 1 for 1."
+        text += tr(" Coins may stand in for missing Goods, 1 for 1.")
     return text
 
 
 def slot_text(style: Style, card: ShopCard, k: int) -> str:
+    tr = style.tr
     slot = card.slots[k]
-    accepts = (f"any {RAINBOW}" if slot.accepts[0] == ANY_SLOT
+    accepts = (tr("any {rainbow}").format(rainbow=RAINBOW) if slot.accepts[0] == ANY_SLOT
                else "/".join(style.good(g) for g in slot.accepts))
-    reward = "no reward" if slot.reward.is_empty() else reward_short(style, slot.reward)
-    return f"takes {accepts} → {reward}"
+    reward = tr("no reward") if slot.reward.is_empty() else reward_short(style, slot.reward)
+    return tr("takes {accepts} → {reward}").format(accepts=accepts, reward=reward)
 
 
 def shop_long(style: Style, card: ShopCard) -> list[str]:
     """A Shop's full text: icon, slots (what each takes and gives), ability."""
+    tr = style.tr
     if card.icon < len(GOOD_NAMES):
-        icon = f"{GOOD_NAMES[card.icon]} {style.good(card.icon)}"
+        icon = f"{style.good_name(card.icon)} {style.good(card.icon)}"
     elif card.icon == ICON_RAINBOW:
-        icon = f"rainbow {RAINBOW} (gather: 1 Good of your choice; any Enchantment may be cast)"
+        icon = tr("rainbow {rainbow} (gather: 1 Good of your choice; any Enchantment may be "
+                  "cast)").format(rainbow=RAINBOW)
     elif card.icon == ICON_DRAGON:
-        icon = f"dragon (gather: draw {_plural(card.icon_amount, 'Artisan Dragon')})"
+        icon = tr("dragon (gather: draw {dragons})").format(dragons=style.count(
+            card.icon_amount, tr("{n} Artisan Dragon"), tr("{n} Artisan Dragons")))
     else:
-        icon = f"coin (gather: {_plural(card.icon_amount, 'Coin')}; no Enchantments)"
-    lines = [f"{card.name} — Shop, icon: {icon}"]
+        icon = tr("coin (gather: {coins}; no Enchantments)").format(
+            coins=coins(style, card.icon_amount))
+    lines = [tr("{name} — Shop, icon: {icon}").format(name=card.name, icon=icon)]
     for k in range(3):
-        lines.append(f"  slot {k + 1}: {slot_text(style, card, k)}")
+        lines.append(tr("  slot {k}: {text}").format(k=k + 1, text=slot_text(style, card, k)))
     if card.ability_name:
-        lines.append(f"  ability {card.ability_name}: {card.ability_text}")
+        lines.append(tr("  ability {name}: {text}").format(
+            name=card.ability_name, text=style.cards.ability(card)))
     elif card.starter:
-        lines.append("  (a starting Shop: no ability)")
+        lines.append(tr("  (a starting Shop: no ability)"))
     return lines
 
 
-def fancy_long(card: FancyCard) -> str:
-    kind = ("Sun Dragon (reveal on your turn when its goal is met)" if card.sun
-            else "Moon Dragon (scored at the end of the game)")
-    return f"{card.name} — {kind}: {card.text}"
+def fancy_long(style: Style, card: FancyCard) -> str:
+    tr = style.tr
+    kind = (tr("Sun Dragon (reveal on your turn when its goal is met)") if card.sun
+            else tr("Moon Dragon (scored at the end of the game)"))
+    return f"{card.name} — {kind}: {style.cards.fancy(card)}"
 
 
 def artisan_long(style: Style, card: ArtisanCard) -> str:
-    return (f"{card.name} {style.good(card.type)} — {GOOD_NAMES[card.type]} Artisan Dragon. "
-            f"Fire up: {FIRE_UP_TEXT[card.type]}")
+    return style.tr("{name} {icon} — {good} Artisan Dragon. Fire up: {text}").format(
+        name=card.name, icon=style.good(card.type), good=style.good_name(card.type),
+        text=style.cards.fire_up(card.type))
 
 
 def card_text(style: Style, card: object) -> list[str]:
     """The full text of any card, for ``card NAME``."""
+    tr = style.tr
     if isinstance(card, ShopCard):
         return shop_long(style, card)
     if isinstance(card, ArtisanCard):
@@ -277,73 +348,30 @@ def card_text(style: Style, card: object) -> list[str]:
     if isinstance(card, EnchantmentCard):
         return [enchantment_long(style, card)]
     if isinstance(card, FancyCard):
-        return [fancy_long(card)]
+        return [fancy_long(style, card)]
     if isinstance(card, CompanionCard):
         limits = []
         if card.uses_per_game:
-            limits.append(f"{card.uses_per_game} per game")
+            limits.append(tr("{n} per game").format(n=card.uses_per_game))
         if card.per_turn:
-            limits.append(f"{card.per_turn} per turn")
-        return [f"{style.bold(card.name)} (Companion, {card.provenance.level}"
-                + (f"; {', '.join(limits)}" if limits else "") + f"): {card.text}"]
+            limits.append(tr("{n} per turn").format(n=card.per_turn))
+        return [tr("{name} (Companion, {level}{limits}): {text}").format(
+            name=style.bold(card.name), level=style.game(card.provenance.level),
+            limits=tr("; {limits}").format(limits=tr(", ").join(limits)) if limits else "",
+            text=style.cards.companion(card))]
     if isinstance(card, Achievement):
-        return [f"{style.bold(card.name)} (solo achievement, {card.rep} Reputation): "
-                f"{card.text}"]
+        return [tr("{name} (solo achievement, {rep} Reputation): {text}").format(
+            name=style.bold(card.name), rep=card.rep, text=style.cards.achievement(card))]
     raise TypeError(f"not a card: {card!r}")
-
-
-def wrap(lines: Sequence[str], width: int) -> list[str]:
-    """Wraps lines longer than ``width`` (measured without colour codes) at spaces,
-    continuing under their own indent plus two."""
-    out: list[str] = []
-    for line in lines:
-        if visible_len(line) <= width:
-            out.append(line)
-            continue
-        indent = len(line) - len(line.lstrip(" "))
-        words = line.split()
-        out.extend(part.rstrip() for part in flow(" " * indent + words[0] + " ", words[1:],
-                                                  width, " ", indent + 2))
-    return out
-
-
-def flow(head: str, items: Sequence[str], width: int, sep: str = " ",
-         indent: int = 2) -> list[str]:
-    """``head`` then the items, packed into lines of at most ``width`` visible columns (an
-    item never splits; continuation lines are indented)."""
-    lines = [head]
-    for item in items:
-        line = lines[-1]
-        joint = "" if line == head or not line.strip() else sep
-        if visible_len(line) + len(joint) + visible_len(item) <= width or not line.strip():
-            lines[-1] = line + joint + item
-        else:
-            lines.append(" " * indent + item)
-    return lines
-
-
-def columns(cells: Sequence[str], width: int, min_gap: int = 2) -> list[str]:
-    """Lays cells out in as many equal columns as fit in ``width`` (column by row)."""
-    if not cells:
-        return []
-    per_line = per_row(cells, width, min_gap)
-    cell = max(visible_len(c) for c in cells) + min_gap
-    return ["".join(pad(c, cell) for c in cells[i:i + per_line]).rstrip()
-            for i in range(0, len(cells), per_line)]
-
-
-def per_row(cells: Sequence[str], width: int, min_gap: int = 2) -> int:
-    """How many cells ``columns`` puts on one line."""
-    cell = max(visible_len(c) for c in cells) + min_gap
-    return max(1, min(len(cells), (width + min_gap) // cell))
 
 
 def tokens(v: dict[str, Any]) -> list[str]:
     """Each player's token on the Town map: the first letter of the name, or the seat number
-    when two names share a first letter."""
+    when two names share a first letter (or a name starts with a wide character, which
+    would take two columns)."""
     initials = [pl["name"][:1].upper() for pl in v["players"]]
-    return [i if initials.count(i) == 1 and not i.isdigit() else str(p + 1)
-            for p, i in enumerate(initials)]
+    return [i if initials.count(i) == 1 and not i.isdigit() and visible_len(i) == 1
+            else str(p + 1) for p, i in enumerate(initials)]
 
 
 # ---------------------------------------------------------------- sections
@@ -352,28 +380,31 @@ def tokens(v: dict[str, Any]) -> list[str]:
 def _goods_line(style: Style, goods: dict[str, int], skip_zero: bool = False) -> str:
     parts = [f"{style.good(g)}{goods[k]}" for g, k in enumerate(GOOD_KEYS)
              if goods[k] or not skip_zero]
-    return " ".join(parts) if parts else "no Goods"
+    return " ".join(parts) if parts else style.tr("no Goods")
 
 
 def header(style: Style, v: dict[str, Any], width: int = 80) -> list[str]:
     """The turn, whose turn it is, whether the last round is on, and the hidden piles."""
+    tr = style.tr
     names = [pl["name"] for pl in v["players"]]
     d = v["decks"]
     if v["over"]:
-        return [style.head("FLAMECRAFT") + f" — game over after turn {v['turn']}"]
-    items = [f"turn {v['turn']}" if v["turn"] else "setup",
-             f"playing: {names[v['current']]}" if v["turn"] else "everyone chooses"]
+        return [style.head(style.tr("FLAMECRAFT"))
+                + tr(" — game over after turn {turn}").format(turn=v["turn"])]
+    items = [tr("turn {turn}").format(turn=v["turn"]) if v["turn"] else tr("setup"),
+             tr("playing: {name}").format(name=names[v["current"]]) if v["turn"]
+             else tr("everyone chooses")]
     if v["end_triggered"]:
-        items.append(style.bad("LAST ROUND"))
-    items.append(f"decks: Artisan {d['artisan']} Fancy {d['fancy']} Ench {d['enchantment']} "
-                 f"Shop {d['shop']}")
-    return flow(style.head("FLAMECRAFT") + " ", items, width, " · ")
+        items.append(style.bad(tr("LAST ROUND")))
+    items.append(tr("decks: Artisan {artisan} Fancy {fancy} Ench {enchantment} Shop {shop}")
+                 .format(**d))
+    return flow(style.head(style.tr("FLAMECRAFT")) + " ", items, width, " · ")
 
 
 def town_cells(style: Style, v: dict[str, Any], cards: Cards, width: int) -> list[str]:
     """One short cell per Shop: number, name, icon, slots, Enchantments, tokens."""
     marks = tokens(v)
-    longest = max([len(cards.shop(e["id"]).name) for e in v["town"]
+    longest = max([visible_len(cards.shop(e["id"]).name) for e in v["town"]
                    if e is not None and not e.get("face_down")] + [16])
     name_w = min(longest, max(10, width - 25))
     cells = []
@@ -381,17 +412,17 @@ def town_cells(style: Style, v: dict[str, Any], cards: Cards, width: int) -> lis
         if entry is None:
             continue
         if entry.get("face_down"):
-            cells.append(f"{space:>2} {'(face-down Shop)':<{name_w}}")
+            face_down = style.tr("(face-down Shop)")
+            cells.append(f"{space:>2} {pad(face_down, name_w)}")
             continue
         card = cards.shop(entry["id"])
-        name = card.name if len(card.name) <= name_w else card.name[:name_w - 1] + "…"
-        slots = " ".join(style.paint(GOOD_COLORS[cards.artisan(d).type],
-                                     GOOD_ABBR[cards.artisan(d).type]) if d else "--"
+        slots = " ".join(style.good_abbr(cards.artisan(d).type) if d else "--"
                          for d in entry["slots"])
         ench = f"✦{len(entry['enchantments'])}" if entry["enchantments"] else "  "
         here = "".join(marks[p] for p in entry["visitors"])
-        cells.append(f"{space:>2} {pad(name, name_w)} {pad(style.shop_icon(card), 4)} "
-                     f"{slots} {ench} {style.bold(here)}".rstrip())
+        cells.append(f"{space:>2} {pad(truncate(card.name, name_w), name_w)} "
+                     f"{pad(style.shop_icon(card), 4)} {slots} {ench} {style.bold(here)}"
+                     .rstrip())
     return cells
 
 
@@ -400,8 +431,8 @@ def town_compact(style: Style, v: dict[str, Any], cards: Cards, width: int) -> l
     cells = town_cells(style, v, cards, cell_width)
     marks = tokens(v)
     legend = [f"{marks[p]}={pl['name']}" for p, pl in enumerate(v["players"])]
-    lines = flow(style.bold("TOWN") + "  ", [style.dim("(-- empty slot, ✦ Enchantments)"),
-                                             *legend], width, " ")
+    lines = flow(style.bold(style.tr("TOWN")) + "  ",
+                 [style.dim(style.tr("(-- empty slot, ✦ Enchantments)")), *legend], width, " ")
     per_line = 2 if cell_width < width else 1
     cell_width = min(cell_width, max((visible_len(c) for c in cells), default=0))
     for i in range(0, len(cells), per_line):
@@ -412,105 +443,132 @@ def town_compact(style: Style, v: dict[str, Any], cards: Cards, width: int) -> l
 def town_detail(style: Style, v: dict[str, Any], cards: Cards) -> list[str]:
     """Every Shop in full: icon, each slot's dragon or what it takes and gives,
     Enchantments, ability, and whose tokens stand there."""
+    tr = style.tr
     names = [pl["name"] for pl in v["players"]]
-    lines = [style.bold("TOWN")]
+    lines = [style.bold(tr("TOWN"))]
     for space, entry in enumerate(v["town"], 1):
         if entry is None:
             continue
         if entry.get("face_down"):
-            lines.append(f"{space:>2} a face-down Shop (drawn this turn, flipped at its end)")
+            lines.append(f"{space:>2} " + tr("a face-down Shop (drawn this turn, flipped at "
+                                             "its end)"))
             continue
         card = cards.shop(entry["id"])
         head = f"{space:>2} {style.bold(card.name)} {style.shop_icon(card)}"
         if entry["visitors"]:
-            head += "  here: " + ", ".join(names[p] for p in entry["visitors"])
+            head += tr("  here: {names}").format(
+                names=tr(", ").join(names[p] for p in entry["visitors"]))
         lines.append(head)
         for k, dragon in enumerate(entry["slots"]):
             if dragon:
-                lines.append(f"     slot {k + 1}: {style.artisan(cards.artisan(dragon))}")
+                what = style.artisan(cards.artisan(dragon))
             else:
-                lines.append(f"     slot {k + 1}: -- {slot_text(style, card, k)}")
+                what = f"-- {slot_text(style, card, k)}"
+            lines.append("     " + tr("slot {k}: {what}").format(k=k + 1, what=what))
         if entry["enchantments"]:
-            lines.append("     Enchantments: " + ", ".join(
+            lines.append("     " + tr("Enchantments: {names}").format(names=tr(", ").join(
                 f"{cards.ench(e).name}{style.good(cards.ench(e).icon)}"
-                for e in entry["enchantments"]))
+                for e in entry["enchantments"])))
         if card.ability_name:
-            lines.append(f"     {card.ability_name}: {card.ability_text}")
+            lines.append(f"     {card.ability_name}: {style.cards.ability(card)}")
     return lines
 
 
 def park_lines(style: Style, v: dict[str, Any], cards: Cards, width: int) -> list[str]:
-    park = [style.artisan(cards.artisan(a)) for a in v["park"]] or ["empty"]
-    return flow(style.bold("PARK") + " ", park, width)
+    park = [style.artisan(cards.artisan(a)) for a in v["park"]] or [style.tr("empty")]
+    return flow(style.bold(style.tr("PARK")) + " ", park, width)
 
 
 def row_compact(style: Style, v: dict[str, Any], cards: Cards, width: int) -> list[str]:
     names = [f"{cards.ench(e).name}{style.good(cards.ench(e).icon)}"
-             for e in v["enchantment_row"]] or ["empty"]
-    return flow(style.bold("ROW") + " ", names, width, " · ")
+             for e in v["enchantment_row"]] or [style.tr("empty")]
+    return flow(style.bold(style.tr("ROW")) + " ", names, width, " · ")
 
 
 def row_detail(style: Style, v: dict[str, Any], cards: Cards) -> list[str]:
-    lines = [style.bold("ENCHANTMENT ROW") + style.dim("  (name[Shop icon] cost → reward)")]
+    tr = style.tr
+    lines = [style.bold(tr("ENCHANTMENT ROW"))
+             + style.dim(tr("  (name[Shop icon] cost → reward)"))]
     lines.extend(f"  {enchantment_short(style, cards.ench(e))}" for e in v["enchantment_row"])
     if not v["enchantment_row"]:
-        lines.append("  empty")
+        lines.append("  " + tr("empty"))
     return lines
+
+
+def _is_you(style: Style, name: str) -> bool:
+    """Whether a seat's name already says "you" (the default name of a lone person)."""
+    return name.lower() == "you" or name == style.tr("You")
 
 
 def me_lines(style: Style, v: dict[str, Any], sv: dict[str, Any], cards: Cards,
              width: int = 80) -> list[str]:
-    """The seat's own side: Reputation, Coins, Goods, place, hand, Fancy Dragons, reserved."""
+    """The seat's own side: Reputation, Coins, Goods, place, hand, Fancy Dragons, reserved
+    (the hand and what follows it start at the line ``hand_line_index`` finds)."""
+    tr = style.tr
     me = v["observer"]
     pl = v["players"][me]
-    where = f"at {cards.shop(pl['position']).name}" if pl["position"] else "not in Town yet"
-    you = "" if pl["name"].lower() == "you" else " (you)"
+    where = (tr("at {shop}").format(shop=cards.shop(pl["position"]).name) if pl["position"]
+             else tr("not in Town yet"))
+    you = "" if _is_you(style, pl["name"]) else tr(" (you)")
     lines = flow(f"{style.bold(pl['name'])}{you}: ",
-                 [f"{style.bold(str(pl['reputation']))} Rep", f"{pl['coins']}$",
+                 [tr("{n} Rep").format(n=style.bold(str(pl["reputation"]))), f"{pl['coins']}$",
                   _goods_line(style, pl["goods"]), where], width, " · ")
-    hand = [style.artisan(cards.artisan(a)) for a in pl.get("hand", [])] or ["empty"]
+    hand = [style.artisan(cards.artisan(a)) for a in pl.get("hand", [])] or [tr("empty")]
     if pl["reserved"]:
-        hand.append(f"· Reserved: {enchantment_short(style, cards.ench(pl['reserved']))}")
-    lines.extend(flow(f"  Hand ({len(pl.get('hand', []))}): ", hand, width, indent=4))
+        hand.append(tr("· Reserved: {card}").format(
+            card=enchantment_short(style, cards.ench(pl["reserved"]))))
+    lines.extend(flow(tr("  Hand ({n}): ").format(n=len(pl.get("hand", []))), hand, width,
+                      indent=4))
     values = sv.get("fancy_values", {})
     fancy = []
     for f in pl.get("fancy", []):
         card = cards.fancy(f)
         value = values.get(f, 0)
-        mark = style.ok(f"✓ {value} Rep now") if value > 0 else style.bad("✗ not met")
-        fancy.append(f"{card.name} ({'Sun' if card.sun else 'Moon'} {mark})")
-    lines.extend(flow("  Fancy: ", fancy or ["none"], width, " · ", indent=4))
+        mark = (style.ok(tr("✓ {n} Rep now").format(n=value)) if value > 0
+                else style.bad(tr("✗ not met")))
+        kind = tr("Sun") if card.sun else tr("Moon")
+        fancy.append(f"{card.name} ({kind} {mark})")
+    lines.extend(flow(tr("  Fancy: "), fancy or [tr("none")], width, " · ", indent=4))
     if pl["scored"]:
-        lines.extend(flow("  Scored: ", [cards.fancy(f).name for f in pl["scored"]], width,
-                          ", ", indent=4))
+        lines.extend(flow(tr("  Scored: "), [cards.fancy(f).name for f in pl["scored"]], width,
+                          tr(", "), indent=4))
     if pl.get("companion"):
         companion = cards.c.companions[cards.c.companion_by_id[pl["companion"]]]
-        lines.extend(flow("  Companion: ", [f"{companion.name} (used {pl['companion_uses']})"],
-                          width, indent=4))
+        lines.extend(flow(tr("  Companion: "), [tr("{name} (used {n})").format(
+            name=companion.name, n=pl["companion_uses"])], width, indent=4))
     if "achievements" in pl:
         names = [cards.c.achievements[i].name for i, a in enumerate(
             cards.c.achievements) if a.id in pl["achievements"]]
-        lines.extend(flow("  Achievements: ", names or ["none yet"], width, ", ", indent=4))
+        lines.extend(flow(tr("  Achievements: "), names or [tr("none yet")], width, tr(", "),
+                          indent=4))
     return lines
+
+
+def hand_line_index(style: Style, me: Sequence[str]) -> int:
+    """Where the hand starts in ``me_lines`` (the lines before it always show)."""
+    start = style.tr("  Hand ({n}): ").split("{n}")[0]
+    return next((i for i, line in enumerate(me) if line.startswith(start)), len(me))
 
 
 def other_lines(style: Style, v: dict[str, Any], p: int, cards: Cards,
                 kinds: Sequence[str], width: int) -> list[str]:
     """One opponent's public side in a line or two: never the faces of hidden cards."""
+    tr = style.tr
     pl = v["players"][p]
     where = cards.shop(pl["position"]).name if pl["position"] else "-"
-    kind = f" ({kinds[p]})" if kinds and kinds[p] != "human" else ""
+    kind = f" ({kinds[p]})" if kinds and kinds[p] != tr("human") else ""
     turn = "▶" if v["to_act"] == p or (v["current"] == p and v["turn"]) else " "
-    items = [f"{pl['reputation']}Rep", f"{pl['coins']}$",
+    items = [tr("{n}Rep").format(n=pl["reputation"]), f"{pl['coins']}$",
              _goods_line(style, pl["goods"], skip_zero=True),
-             f"hand {pl['hand_count']}", f"fancy {pl['fancy_count']}"]
+             tr("hand {n}").format(n=pl["hand_count"]),
+             tr("fancy {n}").format(n=pl["fancy_count"])]
     if pl["scored"]:
-        items.append(f"scored {len(pl['scored'])}")
+        items.append(tr("scored {n}").format(n=len(pl["scored"])))
     if pl.get("companion"):
         items.append(cards.c.companions[cards.c.companion_by_id[
             pl["companion"]]].name.split(",")[0])
     if pl["reserved"]:
-        items.append(f"reserved {cards.ench(pl['reserved']).name}")
+        items.append(tr("reserved {name}").format(name=cards.ench(pl["reserved"]).name))
     items.append(f"@{where}")
     return flow(f"{turn}{style.bold(pl['name'])}{kind} ", items, width, " ", indent=4)
 
@@ -525,22 +583,28 @@ def others_lines(style: Style, v: dict[str, Any], sv: dict[str, Any],
 def players_detail(style: Style, v: dict[str, Any], sv: dict[str, Any],
                    cards: Cards) -> list[str]:
     """Every player's public side (and the seat's own hidden cards)."""
+    tr = style.tr
     kinds = sv.get("seat_kinds", [])
-    lines = [style.bold("PLAYERS")]
+    lines = [style.bold(tr("PLAYERS"))]
     for p, pl in enumerate(v["players"]):
         kind = kinds[p] if kinds else ""
-        you = " (you)" if p == v["observer"] and pl["name"].lower() != "you" else ""
-        first = ", first player" if p == v.get("first_player") else ""
-        where = f"at {cards.shop(pl['position']).name}" if pl["position"] else "not in Town yet"
-        lines.append(f"{style.bold(pl['name'])}{you} [{kind}{first}] — {pl['reputation']} Rep, "
-                     f"{_plural(pl['coins'], 'Coin')}, {where}")
-        lines.append(f"   Goods: {_goods_line(style, pl['goods'])}")
-        lines.append(f"   Hand: {_plural(pl['hand_count'], 'Artisan Dragon')}; unscored Fancy "
-                     f"Dragons: {pl['fancy_count']}")
+        you = tr(" (you)") if p == v["observer"] and not _is_you(style, pl["name"]) else ""
+        first = tr(", first player") if p == v.get("first_player") else ""
+        where = (tr("at {shop}").format(shop=cards.shop(pl["position"]).name)
+                 if pl["position"] else tr("not in Town yet"))
+        lines.append(tr("{name}{you} [{kind}{first}] — {rep} Rep, {coins}, {where}").format(
+            name=style.bold(pl["name"]), you=you, kind=kind, first=first, rep=pl["reputation"],
+            coins=coins(style, pl["coins"]), where=where))
+        lines.append(tr("   Goods: {goods}").format(goods=_goods_line(style, pl["goods"])))
+        lines.append(tr("   Hand: {dragons}; unscored Fancy Dragons: {n}").format(
+            dragons=style.count(pl["hand_count"], tr("{n} Artisan Dragon"),
+                                tr("{n} Artisan Dragons")), n=pl["fancy_count"]))
         if pl["reserved"]:
-            lines.append(f"   Reserved: {enchantment_short(style, cards.ench(pl['reserved']))}")
+            lines.append(tr("   Reserved: {card}").format(
+                card=enchantment_short(style, cards.ench(pl["reserved"]))))
         if pl["scored"]:
-            lines.append("   Scored: " + ", ".join(cards.fancy(f).name for f in pl["scored"]))
+            lines.append(tr("   Scored: {names}").format(
+                names=tr(", ").join(cards.fancy(f).name for f in pl["scored"])))
     return lines
 
 
@@ -548,37 +612,44 @@ def hand_detail(style: Style, v: dict[str, Any], sv: dict[str, Any],
                 cards: Cards) -> list[str]:
     """The seat's own cards in full: Artisan Dragons with their fire-ups, Fancy Dragons with
     their goals and what they pay now, the reserved Enchantment, Goods and Coins."""
+    tr = style.tr
     pl = v["players"][v["observer"]]
-    lines = [style.bold("YOUR ARTISAN DRAGONS") + f" ({len(pl['hand'])}; limit 6 at turn end)"]
+    lines = [style.bold(tr("YOUR ARTISAN DRAGONS"))
+             + tr(" ({n}; limit 6 at turn end)").format(n=len(pl["hand"]))]
     for a in pl["hand"]:
         card = cards.artisan(a)
-        lines.append(f"  {style.artisan(card)}: {FIRE_UP_TEXT[card.type]}")
+        lines.append(f"  {style.artisan(card)}: {style.cards.fire_up(card.type)}")
     if not pl["hand"]:
-        lines.append("  none")
-    lines.append(style.bold("YOUR FANCY DRAGONS"))
+        lines.append("  " + tr("none"))
+    lines.append(style.bold(tr("YOUR FANCY DRAGONS")))
     values = sv.get("fancy_values", {})
     for f in pl["fancy"]:
         fancy = cards.fancy(f)
         value = values.get(f, 0)
-        mark = style.ok(f"goal met: {value} Rep now") if value > 0 else style.bad("not met")
-        lines.append(f"  {fancy.name} ({'Sun' if fancy.sun else 'Moon'}, {mark}): "
-                     f"{fancy.text}")
+        mark = (style.ok(tr("goal met: {n} Rep now").format(n=value)) if value > 0
+                else style.bad(tr("not met")))
+        kind = tr("Sun") if fancy.sun else tr("Moon")
+        lines.append(f"  {fancy.name} ({kind}" + tr(", ") + f"{mark}): {style.cards.fancy(fancy)}")
     if not pl["fancy"]:
-        lines.append("  none")
+        lines.append("  " + tr("none"))
     if pl["scored"]:
-        lines.append("  scored: " + ", ".join(cards.fancy(f).name for f in pl["scored"]))
+        lines.append(tr("  scored: {names}").format(
+            names=tr(", ").join(cards.fancy(f).name for f in pl["scored"])))
     reserved = (enchantment_long(style, cards.ench(pl["reserved"])) if pl["reserved"]
-                else "none")
-    lines.append(f"{style.bold('RESERVED ENCHANTMENT')} {reserved}")
-    lines.append(f"{style.bold('SUPPLY')} {_goods_line(style, pl['goods'])} · "
-                 f"{_plural(pl['coins'], 'Coin')} · {pl['reputation']} Reputation (limit 7 "
-                 "of each Good at turn end)")
+                else tr("none"))
+    lines.append(style.bold(tr("RESERVED ENCHANTMENT")) + f" {reserved}")
+    lines.append(tr("{supply} {goods} · {coins} · {rep} Reputation (limit 7 of each Good at "
+                    "turn end)").format(supply=style.bold(tr("SUPPLY")),
+                                        goods=_goods_line(style, pl["goods"]),
+                                        coins=coins(style, pl["coins"]), rep=pl["reputation"]))
     return lines
 
 
 def log_lines(style: Style, sv: dict[str, Any], count: int) -> list[str]:
     entries = sv.get("log", [])[-count:] if count > 0 else []
-    return [style.dim(f"  t{turn:<3}") + (f" {who}: {said}" if who else f" {said}")
+    turn_mark = style.tr("t{turn}")
+    return [style.dim("  " + pad(turn_mark.format(turn=turn), 4))
+            + (f" {who}: {said}" if who else f" {said}")
             for turn, who, said in entries]
 
 
@@ -586,9 +657,11 @@ def choice_lines(style: Style, v: dict[str, Any], sv: dict[str, Any], width: int
                  room: int = 10_000) -> list[str]:
     """The question and its numbered choices (each with its facts, ``sv["choices"]``), in at
     most ``room`` lines: when they do not fit, the first ones and how to list them all."""
+    tr = style.tr
     names = [pl["name"] for pl in v["players"]]
     decision = sv.get("decision", "")
-    lines = [style.bold(f"{names[v['observer']]}, choose {decision}:")]
+    lines = [style.bold(tr("{name}, choose {decision}:").format(
+        name=names[v["observer"]], decision=decision))]
     labels = sv.get("choices") or v.get("legal_actions", [])
     cells = [f"{style.bold(str(i))} {t}" for i, t in enumerate(labels, 1)]
     if cells and max(visible_len(c) for c in cells) > width - 2:  # one a line, wrapped
@@ -603,7 +676,8 @@ def choice_lines(style: Style, v: dict[str, Any], sv: dict[str, Any], width: int
         more = len(cells) - (keep * per_line if per_line > 1 else sum(
             1 for line in listed if not line.startswith("    ")))
         if more > 0:
-            listed.append(style.dim(f"  … {more} more: type 'choices' to list them all"))
+            listed.append(style.dim(tr("  … {n} more: type 'choices' to list them all")
+                                    .format(n=more)))
     lines.extend(listed)
     return lines
 
@@ -613,20 +687,29 @@ def since_lines(style: Style, sv: dict[str, Any], width: int) -> list[str]:
     entries = sv.get("since", [])
     if not entries:
         return []
-    lines = [style.bold("SINCE YOUR LAST TURN")]
+    lines = [style.bold(style.tr("SINCE YOUR LAST TURN"))]
     runs: list[tuple[str, list[str]]] = []
     for who, said in entries:
         if runs and runs[-1][0] == who:
             runs[-1][1].append(said)
         else:
             runs.append((who, [said]))
+    semicolon = style.tr("{text};")
+    # "a; b" in English, "a、b" in Japanese: no space after a wide punctuation mark.
+    sep = "" if visible_len(semicolon[-1:]) > 1 else " "
     for who, said in runs:
-        lines.extend(flow(f"  {who}: " if who else "  ", [f"{x};" for x in said[:-1]]
-                          + said[-1:], width, indent=4))
+        lines.extend(flow(f"  {who}: " if who else "  ",
+                          [semicolon.format(text=x) for x in said[:-1]] + said[-1:], width,
+                          sep, indent=4))
     return wrap(lines, width)
 
 
-HINT = "help · town · hand · row · players · card NAME · log · undo · save · quit"
+HINT = N_("help · town · hand · row · players · card NAME · log · undo · save · quit")
+
+
+# The sections of the summary screen, by the command that shows each in full.
+SECTION_NAMES = {"log": N_("log"), "row": N_("row"), "players": N_("players"),
+                 "town": N_("town"), "park": N_("park")}
 
 
 def summary(style: Style, sv: dict[str, Any], catalog: Catalog, width: int = 80,
@@ -642,13 +725,14 @@ def summary(style: Style, sv: dict[str, Any], catalog: Catalog, width: int = 80,
     budget = height - 1
     head = header(style, v, width)
     me = me_lines(style, v, sv, cards, width)
-    me_first = next((i for i, line in enumerate(me) if line.startswith("  Hand (")), len(me))
+    me_first = hand_line_index(style, me)
     offer: list[str] = []
     if v.get("companion_offer"):
-        offer.append(style.bold("COMPANIONS ON OFFER"))
+        offer.append(style.bold(style.tr("COMPANIONS ON OFFER")))
         for cid in v["companion_offer"]:
             card = cards.c.companions[cards.c.companion_by_id[cid]]
-            offer.extend(wrap([f"  {style.bold(card.name)}: {card.text}"], width))
+            offer.extend(wrap([f"  {style.bold(card.name)}: {style.cards.companion(card)}"],
+                              width))
     town = town_compact(style, v, cards, width)
     visiting = any(t.startswith("visit ") for t in texts)
     fixed = len(head) + me_first + len(offer) + 1  # + the "(more: …)" line
@@ -664,16 +748,18 @@ def summary(style: Style, sv: dict[str, Any], catalog: Catalog, width: int = 80,
     if len(extra_me) <= room:
         shown_me, room = me, room - len(extra_me)
     else:
-        hidden.append("hand")
-    hint = [style.dim(HINT)] if room >= 1 else []
+        hidden.append(style.tr("hand"))
+    hint = [style.dim(style.tr(HINT))] if room >= 1 else []
     room -= len(hint)
     others = others_lines(style, v, sv, cards, width)
     since = since_lines(style, sv, width)
     most = max(3, room // 2)  # the rest of the room for the board
     if len(since) > most:  # the latest moves, under the heading
-        since = [f"{since[0]} {style.dim('(earlier: log)')}", *since[len(since) - most + 1:]]
+        since = [since[0] + " " + style.dim(style.tr("(earlier: log)")),
+                 *since[len(since) - most + 1:]]
     logs = log_lines(style, sv, 4)
-    log_section = since or wrap([style.bold("LAST ACTIONS"), *logs] if logs else [], width)
+    log_section = since or wrap([style.bold(style.tr("LAST ACTIONS")), *logs] if logs else [],
+                                width)
     park = park_lines(style, v, cards, width)
     row = row_compact(style, v, cards, width)
     enchanting = any(t.split(" ")[0] in ("cast", "reserve", "exchange", "pay", "enchant")
@@ -700,65 +786,134 @@ def summary(style: Style, sv: dict[str, Any], catalog: Catalog, width: int = 80,
         for section_name, lines in sections:
             if section_name == name and name in chosen:
                 middle.extend(lines)
-    hidden += [name for name, lines in sections if lines and name not in chosen]
+    hidden += [style.tr(SECTION_NAMES[name]) for name, lines in sections
+               if lines and name not in chosen]
     if hidden:
-        middle.append(style.dim("(more: " + ", ".join(hidden) + ")"))
+        middle.append(style.dim(style.tr("(more: {names})").format(
+            names=style.tr(", ").join(hidden))))
     return [*head, *shown_me, *offer, *middle, *choices, *hint]
 
 
 def handover(style: Style, name: str) -> list[str]:
-    return ["", style.head("FLAMECRAFT"), "",
-            f"Pass the keyboard to {style.bold(name)}.",
-            f"{name}, press Enter when the others cannot see the screen."]
+    tr = style.tr
+    return ["", style.head(style.tr("FLAMECRAFT")), "",
+            tr("Pass the keyboard to {name}.").format(name=style.bold(name)),
+            tr("{name}, press Enter when the others cannot see the screen.").format(name=name)]
 
 
 def score_screen(style: Style, end: dict[str, Any], width: int = 80) -> list[str]:
     """The end of the game: Reputation by source per player, each Moon Dragon, the winner(s)
     and how a tie was broken, wrapped at spaces to ``width``. ``end`` is built by
     ``tui.end_summary``."""
-    return wrap(_score_lines(style, end), width)
+    return wrap(_score_lines(style, end, width), width)
 
 
-def _score_lines(style: Style, end: dict[str, Any]) -> list[str]:
+def _score_lines(style: Style, end: dict[str, Any], width: int = 80) -> list[str]:
+    tr = style.tr
     players = end["players"]
-    wide = max(6, *(len(p["name"]) for p in players))
-    lines = [style.head("GAME OVER") + f" after {end['turns']} turns", "",
-             style.bold("REPUTATION BY SOURCE")]
+    player = tr("player")
     keys = [key for key in players[0]["sources"]
             if key in ALWAYS_SHOWN or any(p["sources"][key] for p in players)]
-    head = f"  {'player':<{wide}} " + " ".join(
-        f"{SOURCE_LABELS.get(key, key[:7]):>7}" for key in keys)
-    lines.append(head + "   total")
+    # The name column as wide as the longest name, but never so wide that a row of the
+    # table would wrap (a long name is cut short there: it is whole in the lines below).
+    room = width - (2 + 1 + 8 * len(keys) - 1 + 8)
+    wide = max(6, visible_len(player), *(visible_len(p["name"]) for p in players))
+    wide = max(4, min(wide, room))
+    lines = [style.head(tr("GAME OVER")) + tr(" after {n} turns").format(n=end["turns"]), "",
+             style.bold(tr("REPUTATION BY SOURCE"))]
+    head = f"  {pad(truncate(player, wide), wide)} " + " ".join(
+        pad_left(tr(SOURCE_LABELS[key]) if key in SOURCE_LABELS else key[:7], 7)
+        for key in keys)
+    lines.append(head + "  " + pad_left(tr("total"), 6))
     for p in players:
         row = " ".join(f"{p['sources'][key]:>7}" for key in keys)
-        lines.append(f"  {p['name']:<{wide}} {row}   {style.bold(str(p['reputation'])):>5}")
-    lines.append(style.dim("  (coins: 1 Reputation per Coin left at the end)"))
+        lines.append(f"  {pad(truncate(p['name'], wide), wide)} {row}   "
+                     f"{pad_left(style.bold(str(p['reputation'])), 5)}")
+    lines.append(style.dim(tr("  (coins: 1 Reputation per Coin left at the end)")))
     lines.append("")
-    lines.append(style.bold("MOON DRAGONS"))
+    lines.append(style.bold(tr("MOON DRAGONS")))
     for p in players:
-        moons = [f"{name} {rep} Rep" if rep > 0 else
-                 f"{name} (scored during the game)" if rep < 0 else f"{name} not met"
+        moons = [tr("{name} {n} Rep").format(name=name, n=rep) if rep > 0 else
+                 tr("{name} (scored during the game)").format(name=name) if rep < 0
+                 else tr("{name} not met").format(name=name)
                  for name, rep in p["moons"]]
-        lines.append(f"  {p['name']}: " + ("; ".join(moons) if moons else "none"))
+        lines.append(f"  {p['name']}: " + (tr("; ").join(moons) if moons else tr("none")))
     if any("companion" in p for p in players):
         lines.append("")
-        lines.append(style.bold("COMPANIONS"))
+        lines.append(style.bold(tr("COMPANIONS")))
         for p in players:
-            lines.append(f"  {p['name']}: {p.get('companion', 'none')}")
+            lines.append(f"  {p['name']}: " + p.get("companion", tr("none")))
     if "achievements" in end:
         lines.append("")
-        lines.append(style.bold("ACHIEVEMENTS"))
-        claimed = [f"{name} {rep} Rep" for name, rep in end["achievements"]]
-        lines.append("  " + ("; ".join(claimed) if claimed else "none"))
-        lines.append(f"  Rating: {end['rating']}")
+        lines.append(style.bold(tr("ACHIEVEMENTS")))
+        claimed = [tr("{name} {n} Rep").format(name=name, n=rep)
+                   for name, rep in end["achievements"]]
+        lines.append("  " + (tr("; ").join(claimed) if claimed else tr("none")))
+        lines.append(tr("  Rating: {rating}").format(rating=end["rating"]))
     lines.append("")
-    lines.append(style.bold("TIE-BREAK KEYS") + "  (Reputation, then Artisan Dragons in hand, "
-                 "then Goods)")
+    lines.append(style.bold(tr("TIE-BREAK KEYS"))
+                 + tr("  (Reputation, then Artisan Dragons in hand, then Goods)"))
     for p in players:
-        lines.append(f"  {p['name']:<{wide}}  {p['reputation']:>3} Rep  {p['hand']:>2} in hand"
-                     f"  {p['goods']:>2} Goods")
+        lines.append(f"  {pad(p['name'], wide)}  "
+                     + tr("{rep} Rep  {hand} in hand  {goods} Goods").format(
+                         rep=f"{p['reputation']:>3}", hand=f"{p['hand']:>2}",
+                         goods=f"{p['goods']:>2}"))
     lines.append("")
     lines.append(style.head(end["winner_line"]))
     if end["tie_line"]:
         lines.append(end["tie_line"])
     return lines
+
+
+# The review's names for a decision's loss (ai/review.py LABELS).
+REVIEW_LABELS = {"blunder": N_("blunder"), "mistake": N_("mistake"),
+                 "inaccuracy": N_("inaccuracy")}
+
+
+def review_screen(style: Style, rv: Any, width: int = 80, top: int = 3,
+                  words: dict[str, str] | None = None) -> list[str]:
+    """The end screen's review of a finished game (``ai/review.Review`` of the people's
+    seats): how often each found the best choice, its biggest mistakes with what was better
+    and why, and every seat's win chance at the start of some turns, within ``width``.
+    ``words`` says the mistakes' actions (stable texts) in the player's language."""
+    tr = style.tr
+    said = words or {}
+    lines = [style.head(tr("REVIEW")) + tr(" (each of your decisions against the best the hint "
+                                          "finds, from what you could see then)")]
+    for p in rv.seats:
+        mine = [d for d in rv.decisions if d.seat == p]
+        if not mine:
+            continue
+        found = sum(d.rank == 1 for d in mine)
+        count = {name: sum(d.label == name for d in mine) for name in REVIEW_LABELS}
+        lines.append(tr("  {name}: best choice {found} of {n} times; {inaccuracy} inaccuracies, "
+                        "{mistake} mistakes, {blunder} blunders").format(
+            name=rv.names[p], found=found, n=len(mine), **count))
+    worst = rv.mistakes(top)
+    lines.append(style.bold(tr("BIGGEST MISTAKES")))
+    if not worst:
+        lines.append(tr("  none: no decision lost 1.5 Reputation or more against the best"))
+
+    def pct(x: float | None) -> str:
+        return "-" if x is None else f"{100 * x:.0f}%"
+
+    for rank, d in enumerate(worst, 1):
+        lines.append(tr(" {rank}. turn {turn}, {name}: {label}, {loss} Rep lost (win chance "
+                        "{chosen} instead of {best})").format(
+            rank=rank, turn=d.turn, name=rv.names[d.seat], label=tr(REVIEW_LABELS[d.label]),
+            loss=f"{d.loss:.1f}", chosen=pct(d.chosen_win), best=pct(d.best_win)))
+        lines.append(tr("    played: {action}").format(action=said.get(d.chosen, d.chosen)))
+        lines.append(tr("    better: {action} — {why}").format(
+            action=said.get(d.best, d.best), why=d.best_reason))
+    if rv.chances:
+        lines.append(style.bold(tr("WIN CHANCE OVER THE GAME"))
+                     + tr(" (at the start of turns; every seat's cards known)"))
+        cell = max(6, *(visible_len(name) for name in rv.names))
+        lines.append("  " + pad(tr("turn"), 5) + " ".join(pad_left(n, cell) for n in rv.names))
+        step = max(1, len(rv.turns) // 8)
+        picks = sorted(set(range(0, len(rv.turns), step)) | {len(rv.turns) - 1})
+        for i in picks:
+            turn = tr("end") if i == len(rv.turns) - 1 else str(rv.turns[i])
+            lines.append("  " + pad(turn, 5) + " ".join(pad_left(pct(c), cell)
+                                                        for c in rv.chances[i]))
+    return wrap(lines, width)

@@ -20,6 +20,10 @@ Everything is computed from the ``Seat``'s members, so a hint depends only on wh
 sees and the ``rng`` (``tests/test_hints.py`` re-deals the hidden cards and compares the hints
 byte for byte). ``HINT_BUDGET`` is sized for about a second on the project's 2-core machine
 (docs/bots.md has the measurement).
+
+The reason is worded by ``tr`` (``core/tr.py``; English by default, byte for byte): its
+phrases are msgids of the ``terminal`` catalogue (``locale/terminal.cfg`` extracts this
+module), so ``flamecraft play --lang ja`` gives its reasons in Japanese.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from typing import Any
 
 from ..core.actions import Action
 from ..core.board import CATALOG
+from ..core.describe import describe
 from ..core.engine import apply, to_act
 from ..core.engine import text as action_text
 from ..core.errors import GameOverError
@@ -87,10 +92,12 @@ class Hint:
 
 
 def hints(seat: Seat | SealedSeat, rng: random.Random, budget: Budget = HINT_BUDGET,
-          model: WinModel | None = None, tr: Translate = same) -> list[Hint]:
+          model: WinModel | None = None, tr: Translate = same,
+          game: Translate = same) -> list[Hint]:
     """Every legal action of ``seat``, best first (ties keep the legal order), each reason in
-    ``tr``'s language (the ``web`` catalogue: docs/i18n.md). Raises ``NotToActError`` if the
-    seat is not to act, ``GameOverError`` once the game is over."""
+    the language of ``tr`` (the ``terminal`` catalogue) and its plan in that of ``game``
+    (the ``game`` catalogue: the actions in words; the stable texts with ``same``). Raises
+    ``NotToActError`` if the seat is not to act, ``GameOverError`` once the game is over."""
     actions = seat.legal_actions()
     if not actions:
         view = seat.view()
@@ -132,7 +139,7 @@ def hints(seat: Seat | SealedSeat, rng: random.Random, budget: Budget = HINT_BUD
         win = sum(wins[i]) / len(wins[i]) if wins[i] else None
         out.append(Hint(a, seat.text(a), means[i], means[best] - means[i],
                         _paired_se(values[best], values[i]), win,
-                        reason, _plan(t, a, line, p),
+                        reason, _plan(t, a, line, p, tr, game),
                         {name: round(x, 6) for name, x in terms[i].items()}))
     order = sorted(range(len(actions)), key=lambda i: (-means[i], i))
     return [out[i] for i in order]
@@ -156,14 +163,14 @@ def _median_index(xs: list[float]) -> int:
 # --- reasons ------------------------------------------------------------------------------
 
 def _goods(n: int, tr: Translate) -> str:
-    return tr("{n} Good").format(n=n) if n == 1 else tr("{n} Goods").format(n=n)
+    return (tr("{n} Good") if n == 1 else tr("{n} Goods")).format(n=n)
 
 
 _MAX_FACTS = 5  # what the turn does, at most: a hint is read at a glance
 
 
-def _facts(t: GameState, end: GameState, p: int,
-           tr: Translate = same) -> tuple[list[str], str]:
+def _facts(t: GameState, end: GameState, p: int, tr: Translate = same
+           ) -> tuple[list[str], str]:
     """What the planned turn does, from sample ``t`` to ``end``, and the outlook after it
     ("then 1 Good short of X"; "" if none). Only cards the seat knows at the decision are
     named (public ones and its own): a card drawn in the plan is made up by the sample."""
@@ -180,8 +187,8 @@ def _facts(t: GameState, end: GameState, p: int,
         done = [_SHOPS[shop].name for shop in t.town_shops()
                 if EMPTY in t.slots[shop * 3:shop * 3 + 3]
                 and EMPTY not in end.slots[shop * 3:shop * 3 + 3]]
-        facts.append(tr("completes {shops}").format(shops=tr(" and ").join(done)) if done
-                     else tr("completes a Shop"))
+        facts.append(tr("completes {shops}").format(
+            shops=tr(" and ").join(done) if done else tr("a Shop")))
     for f in end.scored[p][len(t.scored[p]):]:
         known = f in t.fancy[p]
         facts.append(tr("reveals {card}").format(card=_FANCY[f].name) if known
@@ -189,20 +196,21 @@ def _facts(t: GameState, end: GameState, p: int,
     goods = sum(end.goods[p]) - sum(t.goods[p])
     coins = end.coins[p] - t.coins[p]
     if goods > 0:
-        facts.append(f"+{_goods(goods, tr)}")
+        facts.append(tr("+{goods}").format(goods=_goods(goods, tr)))
     if coins:
         facts.append((tr("{n} Coin") if abs(coins) == 1 else tr("{n} Coins"))
                      .format(n=f"{coins:+d}"))
     drawn = len(end.hand[p]) - len(t.hand[p])
     if drawn > 0:
-        facts.append((tr("{n} dragon in hand") if drawn == 1 else tr("{n} dragons in hand"))
-                     .format(n=f"+{drawn}"))
+        facts.append((tr("+{n} dragon in hand") if drawn == 1 else tr("+{n} dragons in hand"))
+                     .format(n=drawn))
     given = [names[q] for q in range(t.n)
              if q != p and (sum(end.goods[q]) + end.coins[q] + len(end.hand[q])
                             > sum(t.goods[q]) + t.coins[q] + len(t.hand[q]))]
     if given:
-        whom = (tr(", ").join(given[:-1]) + tr(" and ") if len(given) > 1 else "") + given[-1]
-        facts.append(tr("gifts to {players}").format(players=whom))
+        facts.append(tr("gifts to {names}").format(
+            names=(tr(", ").join(given[:-1]) + tr(" and ") if len(given) > 1 else "")
+            + given[-1]))
     outlook = ""
     if not end.over:
         tg = targets(end, p)
@@ -217,7 +225,7 @@ def _facts(t: GameState, end: GameState, p: int,
     return facts, outlook
 
 
-def _terms_text(delta: dict[str, float], sign: float, tr: Translate = same) -> str:
+def _terms_text(delta: dict[str, float], sign: float, tr: Translate) -> str:
     parts = sorted(((x, name) for name, x in delta.items() if sign * x > 0.05),
                    key=lambda item: -abs(item[0]))[:2]
     return tr(", ").join(f"{tr(TERM_NAMES[name])} {x:+.1f}" for x, name in parts)
@@ -230,26 +238,28 @@ def _behind(mine: dict[str, float], best: dict[str, float], loss: float,
         return tr("as good as the best")
     delta = {name: mine[name] - best[name] for name in TERMS}
     why = _terms_text(delta, -1.0, tr)
-    behind = tr("{loss} behind the best").format(loss=f"{loss:.1f}")
-    return behind + (tr(" ({why})").format(why=why) if why else tr(" (the others gain more)"))
+    return (tr("{loss} behind the best ({why})").format(loss=f"{loss:.1f}", why=why) if why
+            else tr("{loss} behind the best (the others gain more)").format(loss=f"{loss:.1f}"))
 
 
 def _gains(after: dict[str, float], before: dict[str, float], tr: Translate = same) -> str:
     delta = {name: after[name] - before[name] for name in TERMS}
     why = _terms_text(delta, 1.0, tr)
-    return tr("improves {why}").format(why=why) if why else tr("keeps the position")
+    return tr("improves {terms}").format(terms=why) if why else tr("keeps the position")
 
 
-def _plan(t: GameState, first: Action, line: tuple[Action, ...], p: int) -> tuple[str, ...]:
-    """The planned rest of the turn as texts, up to the first card drawn from a hidden pile
-    (the sample made it up, so what follows is not what the seat will see)."""
+def _plan(t: GameState, first: Action, line: tuple[Action, ...], p: int,
+          tr: Translate = same, game: Translate = same) -> tuple[str, ...]:
+    """The planned rest of the turn as texts (in ``game``'s words; the stable texts with
+    ``same``), up to the first card drawn from a hidden pile (the sample made it up, so what
+    follows is not what the seat will see)."""
     s = apply(t, first)
     out: list[str] = []
     for a in line:
         if _drew(t, s) or to_act(s) != p:
-            out.append("… (then it depends on the card drawn)")
+            out.append(tr("… (then it depends on the card drawn)"))
             break
-        out.append(action_text(s, a))
+        out.append(action_text(s, a) if game is same else describe(s, a, game).words)
         t, s = s, apply(s, a)
     return tuple(out)
 

@@ -134,7 +134,7 @@ def review(record: GameRecord, seats: Sequence[int] | None = None,
            tr: Translate = same) -> Review:
     """Reviews a finished game (see the module docstring). ``seats``: the seats whose
     decisions are valued (default: every seat); ``progress(done, total)`` is called after
-    each action replayed; ``tr``: the language of the reasons (``hints``)."""
+    each action replayed; the reasons are worded by ``tr`` (``hints.hints``)."""
     began = time.perf_counter()
     final = check_finished(record)
     model = model or default_model()

@@ -44,7 +44,7 @@ from .games import (
     view_in,
 )
 from .guards import STATUS_CODES, BodyLimit, SecurityHeaders, error_body
-from .language import DEFAULT, client_language, game_tr, page_catalogue, say, web_tr
+from .language import DEFAULT, client_language, game_tr, page_catalogue, say
 from .settings import Settings
 
 log = logging.getLogger("flamecraft.server")
@@ -323,7 +323,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """The bots offered, strongest first, each with a few words (``bots.bot_notes``,
         which the terminal lists too) in the client's language, and the default opponent."""
         ladder = bot_notes()
-        words = web_tr(request_language(request))
+        words = game_tr(request_language(request))
         return {"bots": [name for name, _ in ladder], "default": DEFAULT_OPPONENT,
                 "ladder": [{"name": name, "about": words(about) if about else ""}
                            for name, about in ladder]}

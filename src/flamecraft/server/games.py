@@ -60,7 +60,7 @@ from ..sessions import (
 from .actions_json import event_things, legal_json
 from .botpool import BotLanes
 from .language import DEFAULT as DEFAULT_LANGUAGE
-from .language import error_tr, game_tr, say, web_tr
+from .language import error_tr, game_tr, say
 from .names import check_seat_names, clean
 from .pubsub import Bus, make_bus
 from .settings import Settings
@@ -338,7 +338,8 @@ def hint_json(s: GameState, seat: int, seed: str, samples: int,
     from ..ai.interface import Seat
 
     budget = replace(HINT_BUDGET, samples=samples)
-    found = hints(Seat(s, seat), random.Random(seed), budget, tr=web_tr(lang))
+    tr = game_tr(lang)
+    found = hints(Seat(s, seat), random.Random(seed), budget, tr=tr, game=tr)
     return [h.to_json() for h in found[:3]]
 
 
@@ -348,7 +349,7 @@ def review_json(record: GameRecord, samples: int,
     its reasons and its choices in ``lang``."""
     from ..ai.review import REVIEW_BUDGET, review
 
-    rv = review(record, None, replace(REVIEW_BUDGET, samples=samples), tr=web_tr(lang))
+    rv = review(record, None, replace(REVIEW_BUDGET, samples=samples), tr=game_tr(lang))
     if lang != DEFAULT_LANGUAGE:
         rv.decisions = said_decisions(record, rv.decisions, game_tr(lang))
     out = rv.to_json()

@@ -1,0 +1,155 @@
+"""Text laid out on a terminal by display width: padding, wrapping, flowing and columns.
+
+A terminal gives a Japanese character two columns and an ANSI colour code none, so every
+width here is measured on screen (``i18n.display_width``, East Asian Width via wcwidth), never
+with ``len``. Japanese has no spaces between words, so a line may also break between two wide
+characters (but not before closing punctuation such as 。 or 」, the usual line-breaking rule),
+while English still breaks only at spaces. The terminal screens (``tui_screen``) and the plain
+board (``render``) both lay their text out here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+from .i18n import display_width, pad, truncate
+
+__all__ = ["columns", "flow", "pad", "pad_left", "per_row", "strip_ansi", "truncate",
+           "visible_len", "wrap", "wrap_line"]
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+# Line-breaking rules (kinsoku): never at the start of a line / never at the end of one.
+_NO_LINE_START = frozenset("、。，．・：；？！ーぁぃぅぇぉっゃゅょァィゥェォッャュョ）」』】〕〉》"
+                           "…‥!),.:;?%")
+_NO_LINE_END = frozenset("（「『【〔〈《(")
+
+
+def strip_ansi(text: str) -> str:
+    return _ANSI.sub("", text)
+
+
+def visible_len(text: str) -> int:
+    """The width of ``text`` on screen: wide characters take two columns, ANSI colour codes
+    none."""
+    return display_width(text)
+
+
+def pad_left(text: str, width: int) -> str:
+    """``text`` with spaces before it to fill ``width`` columns (right-aligned)."""
+    return pad(text, width, ">")
+
+
+def _wide(char: str) -> bool:
+    return display_width(char) > 1
+
+
+def _tokens(word: str) -> Iterator[str]:
+    """The characters of ``word``, each ANSI code kept whole (and taking no room)."""
+    pos = 0
+    for m in _ANSI.finditer(word):
+        yield from word[pos:m.start()]
+        yield m.group()
+        pos = m.end()
+    yield from word[pos:]
+
+
+def _pieces(word: str) -> list[str]:
+    """``word`` (no spaces in it) cut where a line may break: between two characters when
+    either is wide, unless the line-breaking rules forbid it there."""
+    pieces = [""]
+    before = ""
+    for token in _tokens(word):
+        if token.startswith("\x1b"):
+            pieces[-1] += token
+            continue
+        if (before and (_wide(before) or _wide(token)) and token not in _NO_LINE_START
+                and before not in _NO_LINE_END):
+            pieces.append("")
+        pieces[-1] += token
+        before = token
+    return pieces
+
+
+def _split_to_fit(piece: str, width: int) -> list[str]:
+    """A piece too wide for any line, cut into parts of at most ``width`` columns."""
+    parts = [""]
+    for token in _tokens(piece):
+        if visible_len(parts[-1] + token) > width and visible_len(parts[-1]) > 0:
+            parts.append("")
+        parts[-1] += token
+    return parts
+
+
+def wrap_line(line: str, width: int, indent: int | None = None) -> list[str]:
+    """One line wrapped to ``width`` columns at spaces (and between wide characters), the
+    first line keeping its own indent, the others indented by ``indent`` (default: its own
+    indent plus two)."""
+    if visible_len(line) <= width:
+        return [line]
+    lead = len(line) - len(line.lstrip(" "))
+    more = " " * (lead + 2 if indent is None else indent)
+    out = [" " * lead]
+    fresh = True  # nothing but the indent on the line yet
+    for w, word in enumerate(line.split()):
+        for k, piece in enumerate(_pieces(word)):
+            joint = " " if k == 0 and w > 0 and not fresh else ""
+            if visible_len(out[-1] + joint + piece) <= width or fresh:
+                if fresh and visible_len(out[-1] + piece) > width:
+                    parts = _split_to_fit(piece, max(1, width - visible_len(out[-1])))
+                    out[-1] += parts[0]
+                    out.extend(more + part for part in parts[1:])
+                else:
+                    out[-1] += joint + piece
+                fresh = False
+            else:
+                out.append(more)
+                fresh = True
+                if visible_len(more + piece) > width:
+                    parts = _split_to_fit(piece, max(1, width - len(more)))
+                    out[-1] += parts[0]
+                    out.extend(more + part for part in parts[1:])
+                else:
+                    out[-1] += piece
+                fresh = False
+    return [part.rstrip() for part in out]
+
+
+def wrap(lines: Sequence[str], width: int) -> list[str]:
+    """Wraps lines longer than ``width`` columns (measured without colour codes) at spaces,
+    or between wide characters, continuing under their own indent plus two."""
+    out: list[str] = []
+    for line in lines:
+        out.extend(wrap_line(line, width))
+    return out
+
+
+def flow(head: str, items: Sequence[str], width: int, sep: str = " ",
+         indent: int = 2) -> list[str]:
+    """``head`` then the items, packed into lines of at most ``width`` visible columns (an
+    item never splits; continuation lines are indented)."""
+    lines = [head]
+    for item in items:
+        line = lines[-1]
+        joint = "" if line == head or not line.strip() else sep
+        if visible_len(line + joint + item) <= width or not line.strip():
+            lines[-1] = line + joint + item
+        else:
+            lines.append(" " * indent + item)
+    return lines
+
+
+def columns(cells: Sequence[str], width: int, min_gap: int = 2) -> list[str]:
+    """Lays cells out in as many equal columns as fit in ``width`` (column by row)."""
+    if not cells:
+        return []
+    per_line = per_row(cells, width, min_gap)
+    cell = max(visible_len(c) for c in cells) + min_gap
+    return ["".join(pad(c, cell) for c in cells[i:i + per_line]).rstrip()
+            for i in range(0, len(cells), per_line)]
+
+
+def per_row(cells: Sequence[str], width: int, min_gap: int = 2) -> int:
+    """How many cells ``columns`` puts on one line."""
+    cell = max(visible_len(c) for c in cells) + min_gap
+    return max(1, min(len(cells), (width + min_gap) // cell))
