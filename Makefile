@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # The compiled core (scripts/compile_core.py): rebuilt whenever a compiled source changes.
 NATIVE := src/flamecraft/_native/manifest.json
 COMPILED_SOURCES := $(wildcard src/flamecraft/core/*.py) \
-	$(addprefix src/flamecraft/ai/,evaluate.py planner.py ismcts.py)
+	$(addprefix src/flamecraft/ai/,evaluate.py planner.py ismcts.py) src/flamecraft/encoding.py
 
 .PHONY: all play test lint fuzz bench clean
 

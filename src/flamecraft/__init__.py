@@ -17,6 +17,11 @@ from what the seat to act may see: ``Choice(text, facts, card)``, whose ``label`
 
 from __future__ import annotations
 
+from .core import COMPILED, NATIVE_DIR
+
+if COMPILED:  # the adapters compiled with the core (``encoding``; see flamecraft/core/__init__)
+    __path__.insert(0, str(NATIVE_DIR / "adapters"))
+
 from .core.actions import Action
 from .core.cards import Catalog, load_catalog
 from .core.describe import Choice, choices, describe

@@ -17,6 +17,7 @@ numpy.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -339,21 +340,37 @@ def observation(s: GameState, seat: int | None) -> list[float]:
     cards, public history totals, every seat's Companion and, in solo, the achievements and
     the row's arrival order. Every value is in [0, 1]; seats are listed from ``seat``
     clockwise."""
-    out = [0.0] * layout(s.n).size
-    for index, value in observation_sparse(s, seat).items():
-        out[index] = value
-    return out
+    return observation_buffer(s, seat).tolist()
 
 
 def observation_sparse(s: GameState, seat: int | None) -> dict[int, float]:
-    """The non-zero entries of ``observation(s, seat)`` (index → value): about a tenth of the
-    vector, so array libraries fill a zeroed buffer from it much faster than from a list.
-    ``seat`` None is the public side only, the same for every seat: seats in their own order
-    and nobody's hidden cards (the research interfaces' public observer)."""
+    """The non-zero entries of ``observation(s, seat)`` (index → value, in index order):
+    about a tenth of the vector."""
+    return {i: x for i, x in enumerate(observation_buffer(s, seat)) if x}
+
+
+def observation_buffer(s: GameState, seat: int | None) -> array[float]:
+    """``observation(s, seat)`` as a buffer of doubles (``array("d")``): array libraries
+    take it without a copy (``numpy.frombuffer``), which is what makes the environments'
+    observations cheap. ``seat`` None is the public side only, the same for every seat:
+    seats in their own order and nobody's hidden cards (the research interfaces' public
+    observer). Written into a zeroed copy of one template; only non-zero values are set."""
     n = s.n
-    lay = layout(n)
-    out: dict[int, float] = {}
-    rel = [(p - (seat or 0)) % n for p in range(n)]
+    out = array("d", _zeros(n))
+    _fill(out, s, seat, layout(n))
+    return out
+
+
+@cache
+def _zeros(players: int) -> array[float]:
+    return array("d", bytes(8 * layout(players).size))
+
+
+def _fill(out: array[float], s: GameState, seat: int | None, lay: ObservationLayout) -> None:
+    """Writes the non-zero values of the observation into the zeroed ``out``."""
+    n = s.n
+    me = 0 if seat is None else seat
+    rel = [(p - me) % n for p in range(n)]
 
     # Decision: who acts and whose turn (public); what kind of decision, to the seat
     # deciding only (whether another seat has a decision can depend on its hidden cards).
@@ -375,13 +392,14 @@ def observation_sparse(s: GameState, seat: int | None) -> dict[int, float]:
 
     # Town: each face-up Shop by catalog index.
     block = lay.shop_block
+    town = lay.town
     fired = s.fired
     facedown = s.facedown
     slots = s.slots
     for shop in s.town:
         if shop == EMPTY or shop in facedown:
             continue
-        b = lay.town + shop * block
+        b = town + shop * block
         out[b] = 1.0
         for k in range(3):
             dragon = slots[shop * 3 + k]
@@ -391,24 +409,30 @@ def observation_sparse(s: GameState, seat: int | None) -> dict[int, float]:
                     out[b + 1 + k * 7 + 6] = 1.0
         eb = b + 22
         for e in s.shop_ench[shop]:
-            i = eb + _ENCH_ICON[e]
-            out[i] = out.get(i, 0.0) + 1.0 / 3
+            out[eb + _ENCH_ICON[e]] += 1.0 / 3
     for p in range(n):
-        if s.pos[p] != EMPTY:
-            out[lay.town + s.pos[p] * block + SHOP_FIXED + rel[p]] = 1.0
+        where = s.pos[p]
+        if where != EMPTY:
+            out[town + where * block + SHOP_FIXED + rel[p]] = 1.0
     if facedown:
         out[lay.facedown] = _scaled(len(facedown), 4)
 
     # Park (by position: fire-ups and draws name positions and types), row, deck sizes.
+    park = lay.park
     for i, dragon in enumerate(s.park[:PARK_SIZE]):
-        out[lay.park + i * NUM_TYPES + ART_TYPE[dragon]] = 1.0
+        out[park + i * NUM_TYPES + ART_TYPE[dragon]] = 1.0
+    row = lay.row
     for e in s.ench_row:
-        out[lay.row + e] = 1.0
+        out[row + e] = 1.0
     d = lay.decks
-    for i, (count, scale) in enumerate(((len(s.artisan_deck), 42), (len(s.fancy_deck), 36),
-                                        (len(s.ench_deck), 18), (len(s.shop_deck), 10))):
-        if count:
-            out[d + i] = _scaled(count, scale)
+    if s.artisan_deck:
+        out[d] = _scaled(len(s.artisan_deck), 42)
+    if s.fancy_deck:
+        out[d + 1] = _scaled(len(s.fancy_deck), 36)
+    if s.ench_deck:
+        out[d + 2] = _scaled(len(s.ench_deck), 18)
+    if s.shop_deck:
+        out[d + 3] = _scaled(len(s.shop_deck), 10)
 
     # Every seat's public supply, from this seat clockwise.
     for p in range(n):
@@ -417,10 +441,14 @@ def observation_sparse(s: GameState, seat: int | None) -> dict[int, float]:
             if have:
                 out[b + g] = _scaled(have, 16)
         b += NUM_GOODS
-        for i, (count, scale) in enumerate(((s.coins[p], 32), (s.rep[p], 150),
-                                            (len(s.hand[p]), 12), (len(s.fancy[p]), 8))):
-            if count > 0:
-                out[b + i] = _scaled(count, scale)
+        if s.coins[p] > 0:
+            out[b] = _scaled(s.coins[p], 32)
+        if s.rep[p] > 0:
+            out[b + 1] = _scaled(s.rep[p], 150)
+        if s.hand[p]:
+            out[b + 2] = _scaled(len(s.hand[p]), 12)
+        if s.fancy[p]:
+            out[b + 3] = _scaled(len(s.fancy[p]), 8)
         b += 4
         if s.reserved[p] != EMPTY:
             out[b + s.reserved[p]] = 1.0
@@ -437,16 +465,16 @@ def observation_sparse(s: GameState, seat: int | None) -> dict[int, float]:
 
     # This seat's own hidden cards: hand by type, fired hand dragons, unscored Fancy Dragons.
     if seat is None:
-        return out
+        return
     b = lay.own
     for dragon in s.hand[seat]:
         i = b + ART_TYPE[dragon]
-        out[i] = min(1.0, out.get(i, 0.0) + 1.0 / 6)
+        out[i] = min(1.0, out[i] + 1.0 / 6)
         if fired >> dragon & 1:
             out[i + NUM_TYPES] = 1.0
+    b += 2 * NUM_TYPES
     for f in s.fancy[seat]:
-        out[b + 2 * NUM_TYPES + f] = 1.0
-    return out
+        out[b + f] = 1.0
 
 
 _ENCH_ICON = [e.icon for e in CATALOG.enchantments]
@@ -454,7 +482,7 @@ _COUNTER_SCALES = ((CASTS, 20), (PLACED, 30), (COMPLETED, 15), (GIFTS, 30), (SUN
                    (FANCY_SCORED, 10))
 
 
-def _counters(out: dict[int, float], b: int, c: list[int]) -> None:
+def _counters(out: array[float], b: int, c: list[int]) -> None:
     """The 14 public-history values of one seat (casts, placements, …; docs/rl.md)."""
     for i, (counter, scale) in enumerate(_COUNTER_SCALES):
         if c[counter]:
@@ -469,7 +497,7 @@ def _counters(out: dict[int, float], b: int, c: list[int]) -> None:
         out[b + 13] = _scaled(c[MAX_SETS], 4)
 
 
-def _companions(out: dict[int, float], s: GameState, b: int, rel: list[int]) -> None:
+def _companions(out: array[float], s: GameState, b: int, rel: list[int]) -> None:
     """The Companion module (design §6, all public): in play; the draft's offer; per seat by
     offset, its Companion (one-hot, or "none yet" during the draft) and its uses this game
     and this turn."""
@@ -486,7 +514,7 @@ def _companions(out: dict[int, float], s: GameState, b: int, rel: list[int]) -> 
             out[seat + NUM_COMPANIONS + 2] = _scaled(s.companion_turn[p], 2)
 
 
-def _solo(out: dict[int, float], s: GameState, b: int) -> None:
+def _solo(out: array[float], s: GameState, b: int) -> None:
     """Solo mode (design §7, all public): achievements claimed; the arrival order of the
     Enchantment row (Town Bustle removes the oldest: 1.0 for the oldest, 0.2 for the 5th);
     the Enchantments Town Bustle removed from the game."""
