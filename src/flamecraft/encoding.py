@@ -261,6 +261,13 @@ class ActionCatalogue:
             out[index] = 1
         return out
 
+    def mask_of(self, legal: dict[int, Action]) -> bytearray:
+        """``mask`` from ``legal``'s indices, as bytes (numpy takes them without a copy)."""
+        out = bytearray(self.size)
+        for index in legal:
+            out[index] = 1
+        return out
+
     def decode(self, s: GameState, index: int) -> Action:
         """The unique legal engine action with this index; raises IllegalActionError if no
         legal action has it."""
