@@ -234,12 +234,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
                 self.rewards[agent_name] = value
             self.terminations = dict.fromkeys(self.agents, True)
             self._legal = {}
+            self._accumulate_rewards()  # before the end every reward is 0: nothing to add
         elif self.decisions >= self.max_cycles:
             self.truncations = dict.fromkeys(self.agents, True)
             self._legal = {}
         else:
             self._after_change()
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
