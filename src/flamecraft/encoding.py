@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import Final
 
 from .core import actions as A
 from .core.actions import Action
@@ -42,21 +43,24 @@ from .core.state import (
     GameState,
 )
 
-MIN_PLAYERS, MAX_PLAYERS = 1, 5  # the player counts the research interfaces offer (1: solo)
-NUM_TYPES = 6  # Artisan Dragon types: one per Good
-NUM_ITEMS = NUM_GOODS + 1  # a Good or the Coin
-NUM_SHOPS = len(CATALOG.shops)
-NUM_SLOTS = 3 * NUM_SHOPS  # every slot of every Shop, indexed shop * 3 + slot
-NUM_ENCH = len(CATALOG.enchantments)
-NUM_FANCY = len(CATALOG.fancies)
-NUM_COMPANIONS = len(CATALOG.companions)
-NUM_ACHIEVEMENTS = len(CATALOG.achievements)
-PARK_SIZE = 5
-MAX_PAY_COINS = max(max(e.cost) * e.max_sets for e in CATALOG.enchantments)
-CAST_PAIRS = tuple((e.index, sets) for e in CATALOG.enchantments
+# The player counts the research interfaces offer (1: solo). Constants are Final: compiled,
+# they are C constants rather than look-ups in the module's dict.
+MIN_PLAYERS: Final = 1
+MAX_PLAYERS: Final = 5
+NUM_TYPES: Final = 6  # Artisan Dragon types: one per Good
+NUM_ITEMS: Final = NUM_GOODS + 1  # a Good or the Coin
+NUM_SHOPS: Final = len(CATALOG.shops)
+NUM_SLOTS: Final = 3 * NUM_SHOPS  # every slot of every Shop, indexed shop * 3 + slot
+NUM_ENCH: Final = len(CATALOG.enchantments)
+NUM_FANCY: Final = len(CATALOG.fancies)
+NUM_COMPANIONS: Final = len(CATALOG.companions)
+NUM_ACHIEVEMENTS: Final = len(CATALOG.achievements)
+PARK_SIZE: Final = 5
+MAX_PAY_COINS: Final = max(max(e.cost) * e.max_sets for e in CATALOG.enchantments)
+CAST_PAIRS: Final = tuple((e.index, sets) for e in CATALOG.enchantments
                    for sets in range(1, e.max_sets + 1))
-_CAST_INDEX = {pair: i for i, pair in enumerate(CAST_PAIRS)}
-NUM_DECISIONS = max(DECISIONS) + 1
+_CAST_INDEX: Final = {pair: i for i, pair in enumerate(CAST_PAIRS)}
+NUM_DECISIONS: Final = max(DECISIONS) + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,13 +310,14 @@ class ObservationLayout:
         return SHOP_FIXED + self.players
 
 
-SHOP_FIXED = 1 + 3 * (NUM_TYPES + 1) + NUM_GOODS  # face up, 3 slots (type + fired), enchantments
-PLAYER_BLOCK = NUM_GOODS + 4 + NUM_ENCH + NUM_FANCY + 14
-COMPANION_SEAT = NUM_COMPANIONS + 1 + 2  # which Companion (or none yet), uses: game, turn
-COMPANION_FIXED = 1 + NUM_COMPANIONS  # the module is in play; the Companions on offer
-SOLO_BLOCK = NUM_ACHIEVEMENTS + 2 * NUM_ENCH  # achievements, row arrival order, removed
-OWN_BLOCK = NUM_TYPES * 2 + NUM_FANCY
-COMPANION_USES_SCALE = 16  # uses in a game: at most one a turn or one a cast in practice
+# face up, 3 slots (type + fired), enchantments
+SHOP_FIXED: Final = 1 + 3 * (NUM_TYPES + 1) + NUM_GOODS
+PLAYER_BLOCK: Final = NUM_GOODS + 4 + NUM_ENCH + NUM_FANCY + 14
+COMPANION_SEAT: Final = NUM_COMPANIONS + 1 + 2  # which Companion (or none yet), uses: game, turn
+COMPANION_FIXED: Final = 1 + NUM_COMPANIONS  # the module is in play; the Companions on offer
+SOLO_BLOCK: Final = NUM_ACHIEVEMENTS + 2 * NUM_ENCH  # achievements, row arrival order, removed
+OWN_BLOCK: Final = NUM_TYPES * 2 + NUM_FANCY
+COMPANION_USES_SCALE: Final = 16  # uses in a game: at most one a turn or one a cast in practice
 
 
 @cache
@@ -484,8 +489,8 @@ def _fill(out: memoryview[float], s: GameState, seat: int | None, lay: Observati
         out[b + f] = 1.0
 
 
-_ENCH_ICON = [e.icon for e in CATALOG.enchantments]
-_COUNTER_SCALES = ((CASTS, 20), (PLACED, 30), (COMPLETED, 15), (GIFTS, 30), (SUN_SCORED, 10),
+_ENCH_ICON: Final = [e.icon for e in CATALOG.enchantments]
+_COUNTER_SCALES: Final = ((CASTS, 20), (PLACED, 30), (COMPLETED, 15), (GIFTS, 30), (SUN_SCORED, 10),
                    (FANCY_SCORED, 10))
 
 
@@ -537,9 +542,9 @@ def _solo(out: memoryview[float], s: GameState, b: int) -> None:
 
 # --- rewards ----------------------------------------------------------------------------------
 
-REWARD_MODES = ("win", "margin")
-MARGIN_CAP = 150  # far beyond any real margin; keeps OpenSpiel's utility range finite
-SOLO_TARGET_TITLE = "Flamekeeper"  # the solo rating that counts as a win (design §7)
+REWARD_MODES: Final = ("win", "margin")
+MARGIN_CAP: Final = 150  # far beyond any real margin; keeps OpenSpiel's utility range finite
+SOLO_TARGET_TITLE: Final = "Flamekeeper"  # the solo rating that counts as a win (design §7)
 
 
 def solo_target() -> int:
