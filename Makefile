@@ -8,7 +8,7 @@ NATIVE := src/flamecraft/_native/manifest.json
 COMPILED_SOURCES := $(wildcard src/flamecraft/core/*.py) \
 	$(addprefix src/flamecraft/ai/,evaluate.py planner.py ismcts.py) src/flamecraft/encoding.py
 
-.PHONY: all play test lint fuzz bench clean
+.PHONY: all play test lint fuzz bench bench-deps compare clean
 
 all: $(NATIVE)
 
@@ -34,6 +34,20 @@ fuzz: $(NATIVE)
 
 bench: $(NATIVE)
 	$(PY) bench/random_games.py --players 4 --games 200
+
+# bench/compare.py's PettingZoo contender connect_four_v3 needs the `bench` extra (pygame);
+# the tests never do, so `make` does not install it.
+BENCH_STAMP := $(VENV)/.bench-installed
+$(BENCH_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[bench]'
+	touch $(BENCH_STAMP)
+
+bench-deps: $(BENCH_STAMP)
+
+# Every contender side by side in one interleaved run (README, Speed). BASELINE=src folder of
+# another checkout adds its pure form (the ismcts and dump_state goals compare against it).
+compare: $(NATIVE) $(BENCH_STAMP)
+	$(PY) bench/compare.py --rounds 11 $(if $(BASELINE),--baseline $(BASELINE))
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info src/flamecraft/_native
