@@ -124,6 +124,9 @@ GAME_TYPE = pyspiel.GameType(
 Entry = tuple[tuple[Event, ...], tuple[str, ...]]
 Seen = tuple[frozenset[int], ...]
 
+_CHANCE = int(pyspiel.PlayerId.CHANCE)  # looked up once: pybind attributes are slow
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
 _CARD_NAMES: dict[int, Sequence[Any]] = {
     SHOP: CATALOG.shops, ARTISAN: CATALOG.artisans, FANCY: CATALOG.fancies,
     ENCHANTMENT: CATALOG.enchantments, COMPANION: CATALOG.companions}
@@ -142,9 +145,18 @@ def _private(s: GameState, p: int) -> str:
     return f"hand {','.join(hand)}; fancy {','.join(fancy)}"
 
 
-def _holdings(s: GameState) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Each seat's hand and Fancy Dragons as sorted ints: cheap to compare after a step."""
-    return [(tuple(sorted(s.hand[p])), tuple(sorted(s.fancy[p]))) for p in range(s.n)]
+def _holdings(s: GameState) -> list[tuple[list[int], list[int]]]:
+    """Each seat's hand and Fancy Dragons as they lie (copies), to compare after a step."""
+    return [(s.hand[p][:], s.fancy[p][:]) for p in range(s.n)]
+
+
+def _changed(s: GameState, p: int, hand: list[int], fancy: list[int]) -> bool:
+    """Whether seat p's hand or Fancy Dragons hold other cards than ``hand`` and ``fancy``
+    (a new order of the same cards is no change). Most steps leave both lists as they were,
+    which is answered without sorting."""
+    if s.hand[p] == hand and s.fancy[p] == fancy:
+        return False
+    return sorted(s.hand[p]) != sorted(hand) or sorted(s.fancy[p]) != sorted(fancy)
 
 
 class _Box:
@@ -181,10 +193,14 @@ class _Box:
         public = public_cards(s)
         if not public <= self.public:
             self.public = self.public | public
-        mine = [private_cards(s, p) for p in range(self.players)]
-        if any(not now <= seen for now, seen in zip(mine, self.private, strict=True)):
-            self.private = tuple(seen | now for now, seen in zip(mine, self.private,
-                                                                 strict=True))
+        private = self.private
+        for p in range(self.players):
+            now = private_cards(s, p)
+            if not now <= private[p]:
+                grown = list(private)
+                grown[p] = private[p] | now
+                private = tuple(grown)
+        self.private = private
 
     def seen(self, p: int) -> frozenset[int]:
         """Every card seat p has ever seen (``hidden.public_cards`` and ``private_cards``,
@@ -303,12 +319,14 @@ class FlamecraftState(pyspiel.State):  # type: ignore[misc]
         return self._box.state is None
 
     def current_player(self) -> int:
+        # OpenSpiel asks this several times a step: is_terminal() is inlined.
         box = self._box
-        if box.state is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        return to_act(box.state)
+        s = box.state
+        if s is None:
+            return _CHANCE
+        if s.over or len(box.record) > MAX_GAME_LENGTH:
+            return _TERMINAL
+        return to_act(s)
 
     def is_terminal(self) -> bool:
         box = self._box
@@ -350,11 +368,15 @@ class FlamecraftState(pyspiel.State):  # type: ignore[misc]
         before = _holdings(s)
         events: list[Event] = []
         apply_in_place(s, engine_action, events)
-        after = tuple("" if now == was else _private(s, p)
-                      for p, (was, now) in enumerate(zip(before, _holdings(s), strict=True)))
+        if _holdings(s) == before:  # most steps: nobody's cards changed
+            after: tuple[str, ...] = ("",) * box.players
+        else:
+            after = tuple(_private(s, p) if _changed(s, p, hand, fancy) else ""
+                          for p, (hand, fancy) in enumerate(before))
         box.record = (*box.record, (tuple(events), after))
-        box.own = tuple((*own, int(action)) if p == actor else own
-                        for p, own in enumerate(box.own))
+        own = list(box.own)
+        own[actor] = (*own[actor], int(action))
+        box.own = tuple(own)
         box.legal = None
         box.see()
 
