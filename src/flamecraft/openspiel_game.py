@@ -163,8 +163,10 @@ class _Box:
     """The deal, the engine state and the record of one OpenSpiel state.
 
     OpenSpiel clones Python states with ``copy.deepcopy`` and serializes them with pickle;
-    this box makes a clone a cheap ``GameState.copy`` (the record is immutable and shared)
-    and pickles the engine state as the project's JSON. While the deal is drawn, ``state``
+    this box makes a clone a cheap ``GameState.copy`` and a copy of the record's list (its
+    entries are immutable and shared; a step appends to the list, where rebuilding a tuple
+    cost a copy of the whole record at every step) and pickles the engine state as the
+    project's JSON. While the deal is drawn, ``state``
     is None and ``deal`` holds the draws so far."""
 
     def __init__(self, options: Options, reward: str):
@@ -173,8 +175,8 @@ class _Box:
         self.reward = reward
         self.deal = DealBuilder(options)
         self.state: GameState | None = None
-        self.record: tuple[Entry, ...] = ()
-        self.own: tuple[tuple[int, ...], ...] = tuple(() for _ in range(self.players))
+        self.record: list[Entry] = []  # grown in place: a clone copies it (``copy``)
+        self.own: list[list[int]] = [[] for _ in range(self.players)]  # each seat's choices
         self.public: frozenset[int] = frozenset()  # seen face up by everyone
         self.private: Seen = tuple(frozenset() for _ in range(self.players))  # by one seat
         self.legal: dict[int, Action] | None = None
@@ -212,6 +214,8 @@ class _Box:
         other.__dict__.update(self.__dict__)
         other.deal = self.deal.copy()
         other.state = self.state.copy() if self.state is not None else None
+        other.record = self.record[:]  # the entries are immutable: shared
+        other.own = [own[:] for own in self.own]
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
@@ -235,9 +239,9 @@ class _Box:
         self.deal.drawn = {k: list(v) for k, v in data["deal"].items()}
         self.deal.step = data["step"]
         self.state = None if data["state"] is None else load_state(data["state"])
-        self.record = tuple((tuple(_event_from(e) for e in events), tuple(snaps))
-                            for events, snaps in data["record"])
-        self.own = tuple(tuple(o) for o in data["own"])
+        self.record = [(tuple(_event_from(e) for e in events), tuple(snaps))
+                       for events, snaps in data["record"]]
+        self.own = [list(o) for o in data["own"]]
         self.public = frozenset(data["public"])
         self.private = tuple(frozenset(seen) for seen in data["private"])
 
@@ -373,10 +377,8 @@ class FlamecraftState(pyspiel.State):  # type: ignore[misc]
         else:
             after = tuple(_private(s, p) if _changed(s, p, hand, fancy) else ""
                           for p, (hand, fancy) in enumerate(before))
-        box.record = (*box.record, (tuple(events), after))
-        own = list(box.own)
-        own[actor] = (*own[actor], int(action))
-        box.own = tuple(own)
+        box.record.append((tuple(events), after))
+        box.own[actor].append(int(action))
         box.legal = None
         box.see()
 
@@ -385,7 +387,7 @@ class FlamecraftState(pyspiel.State):  # type: ignore[misc]
         box = self._box
         box.state = box.deal.game()
         to_act(box.state)
-        box.record = (((), tuple(_private(box.state, p) for p in range(box.players))),)
+        box.record = [((), tuple(_private(box.state, p) for p in range(box.players)))]
         box.see()
 
     def _action_to_string(self, player: int, action: int) -> str:
