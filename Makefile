@@ -6,13 +6,13 @@ STAMP := $(VENV)/.installed
 # The compiled core (scripts/compile_core.py): rebuilt whenever a compiled source changes.
 NATIVE := src/flamecraft/_native/manifest.json
 COMPILED_SOURCES := $(wildcard src/flamecraft/core/*.py) \
-	$(addprefix src/flamecraft/ai/,evaluate.py planner.py ismcts.py)
+	$(addprefix src/flamecraft/ai/,evaluate.py planner.py ismcts.py) src/flamecraft/encoding.py
 
 # The message catalogues (src/flamecraft/i18n.py, docs/i18n.md): one gettext domain per area.
 LOCALE := src/flamecraft/locale
 CATALOGUES := $(wildcard $(LOCALE)/*/LC_MESSAGES/*.po)
 CATALOGUES_CHECKED := build/locale/checked
-.PHONY: all play test lint fuzz bench clean catalogue
+.PHONY: all play test lint fuzz bench bench-deps compare clean catalogue
 
 all: $(NATIVE) $(CATALOGUES_CHECKED)
 
@@ -52,6 +52,20 @@ fuzz: $(NATIVE)
 
 bench: $(NATIVE)
 	$(PY) bench/random_games.py --players 4 --games 200
+
+# bench/compare.py's PettingZoo contender connect_four_v3 needs the `bench` extra (pygame);
+# the tests never do, so `make` does not install it.
+BENCH_STAMP := $(VENV)/.bench-installed
+$(BENCH_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[bench]'
+	touch $(BENCH_STAMP)
+
+bench-deps: $(BENCH_STAMP)
+
+# Every contender side by side in one interleaved run (README, Speed). BASELINE=src folder of
+# another checkout adds its pure form (the ismcts and dump_state goals compare against it).
+compare: $(NATIVE) $(BENCH_STAMP)
+	$(PY) bench/compare.py --rounds 11 $(if $(BASELINE),--baseline $(BASELINE))
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info src/flamecraft/_native

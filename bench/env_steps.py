@@ -8,6 +8,7 @@ standard wrappers). A step is one action of a live agent.
 
     python bench/env_steps.py                  # 5 s per environment, in 5 rounds
     python bench/env_steps.py --seconds 2 --only flamecraft_v0 connect_four_v3
+    python bench/env_steps.py --wrappers --only flamecraft_v0 connect_four_v3  # wrapper costs
 
 PettingZoo's classic games need its ``classic`` extra (pygame; rlcard for the poker games):
 ``pip install "pettingzoo[classic]"``. Those that do not import are reported and skipped.
@@ -34,10 +35,31 @@ def _flamecraft(players: int) -> Callable[[], Any]:
     return lambda: flamecraft_v0.env(players=players)
 
 
-def environments(only: Sequence[str]) -> list[tuple[str, Callable[[], Any] | str]]:
+def _wrapped(how: str) -> Callable[[], Any]:
+    """4-player flamecraft_v0 wrapped another way, to measure what wrappers cost: unwrapped
+    (``raw_env``), in PettingZoo's own OrderEnforcingWrapper, or in PettingZoo's three
+    classic wrappers (with the environment's built-in equivalents of the first two off)."""
+    from pettingzoo.utils import wrappers
+
+    def make() -> Any:
+        if how == "three wrappers":
+            env = flamecraft_v0.raw_env(players=4)
+            env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
+            env = wrappers.AssertOutOfBoundsWrapper(env)
+            return wrappers.OrderEnforcingWrapper(env)
+        env = flamecraft_v0.raw_env(players=4, illegal_reward=-1.0)
+        return env if how == "unwrapped" else wrappers.OrderEnforcingWrapper(env)
+    return make
+
+
+def environments(only: Sequence[str],
+                 wrappings: bool = False) -> list[tuple[str, Callable[[], Any] | str]]:
     """(name, constructor) for each environment, or (name, why it is missing)."""
     out: list[tuple[str, Callable[[], Any] | str]] = [
         (f"flamecraft_v0 ({n} players)", _flamecraft(n)) for n in (2, 4)]
+    if wrappings:
+        out += [(f"flamecraft_v0 (4p, {how})", _wrapped(how))
+                for how in ("unwrapped", "OrderEnforcingWrapper", "three wrappers")]
     for name in CLASSICS:
         try:
             module = importlib.import_module(f"pettingzoo.classic.{name}")
@@ -85,8 +107,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="interleave the environments in this many rounds, so that a "
                              "busy moment of the machine does not fall on one of them")
     parser.add_argument("--only", nargs="*", default=[], help="environment names to run")
+    parser.add_argument("--wrappers", action="store_true",
+                        help="also 4-player flamecraft_v0 unwrapped, in PettingZoo's "
+                             "OrderEnforcingWrapper and in its three classic wrappers")
     args = parser.parse_args(argv)
-    envs = environments(args.only)
+    envs = environments(args.only, args.wrappers)
     totals = {name: [0.0, 0.0, 0.0] for name, make in envs if not isinstance(make, str)}
     for name, make in envs:
         if isinstance(make, str):
@@ -100,9 +125,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 totals[name][1] += elapsed
                 totals[name][2] += games
     rates = {name: steps / elapsed for name, (steps, elapsed, _) in totals.items()}
-    print(f"{'environment':<28} {'steps/s':>10} {'games':>7}")
+    print(f"{'environment':<44} {'steps/s':>10} {'games':>7}")
     for name, (_, _, played) in totals.items():
-        print(f"{name:<28} {rates[name]:>10,.0f} {played:>7.0f}")
+        print(f"{name:<44} {rates[name]:>10,.0f} {played:>7.0f}")
     ours = [name for name in rates if name.startswith("flamecraft")]
     theirs = [name for name in rates if not name.startswith("flamecraft")]
     if ours and theirs:

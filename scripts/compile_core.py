@@ -1,11 +1,13 @@
-"""Compiles the rules core (and the search bots' hot modules) to C extensions with mypyc.
+"""Compiles the rules core (and the search bots' and RL encoding's hot modules) with mypyc.
 
 Why a separate folder: CPython prefers an extension module over a ``.py`` file of the same
 name in the same folder, so compiled modules built in place beside their sources could never
 be switched off. They are built into ``src/flamecraft/_native/`` instead, with a manifest of
 the source hashes they were built from; ``flamecraft/core/__init__.py`` puts that folder
-first on the package's ``__path__`` only when the manifest matches the sources and
-``FLAMECRAFT_PURE`` is unset (``flamecraft info`` says which form runs, and why).
+first on the package's ``__path__`` (``flamecraft.ai`` and ``flamecraft`` itself follow it
+for the groups built into ``_native/ai`` and ``_native/adapters``) only when the manifest
+matches the sources and ``FLAMECRAFT_PURE`` is unset (``flamecraft info`` says which form
+runs, and why).
 
 Run by ``make`` whenever a compiled source changes. Without a C compiler it says so and
 leaves the pure-Python form; with one, a failed build is an error (a project bug to fix).
@@ -33,14 +35,25 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "flamecraft"
 NATIVE = PACKAGE / "_native"
 MANIFEST = NATIVE / "manifest.json"
-# Compiled groups: (package, the modules of it compiled together into one shared library).
-# The core's package ``__init__`` is never compiled: it is what chooses the form.
+# Compiled groups: name -> the modules of one package folder compiled together into one shared
+# library, built into ``_native/<name>/``, which that package puts first on its ``__path__``.
+# A package's ``__init__`` is never compiled: the core's is what chooses the form.
 AI_MODULES = ("evaluate", "planner", "ismcts")
+# Adapters on top of the core whose hot path is worth compiling: the research interfaces'
+# action catalogue and observation vector (``flamecraft/__init__`` loads the build).
+ADAPTER_MODULES = ("encoding",)
+FOLDERS = {"core": "core", "ai": "ai", "adapters": ""}  # group -> folder under the package
 
 
 def groups() -> dict[str, list[Path]]:
     core = sorted(p for p in (PACKAGE / "core").glob("*.py") if p.name != "__init__.py")
-    return {"core": core, "ai": [PACKAGE / "ai" / f"{m}.py" for m in AI_MODULES]}
+    return {"core": core, "ai": [PACKAGE / "ai" / f"{m}.py" for m in AI_MODULES],
+            "adapters": [PACKAGE / f"{m}.py" for m in ADAPTER_MODULES]}
+
+
+def library(name: str) -> str:
+    """The dotted name of a group's shared library (mypyc adds ``__mypyc``)."""
+    return ".".join(["flamecraft", *filter(None, [FOLDERS[name]]), "native"])
 
 
 def digests(sources: list[Path]) -> dict[str, str]:
@@ -73,7 +86,7 @@ def build(parts: dict[str, list[Path]], jobs: int) -> None:
 
     os.chdir(ROOT)  # mypyc reads [tool.mypy] from pyproject.toml and writes C under build/
     separate: list[tuple[list[str], str | None]] = [
-        ([str(p.relative_to(ROOT)) for p in files], f"flamecraft.{name}.native")
+        ([str(p.relative_to(ROOT)) for p in files], library(name))
         for name, files in parts.items()]
     extensions = mypycify([str(p.relative_to(ROOT)) for p in sources], separate=separate,
                           target_dir="build/mypyc", opt_level="3")
@@ -88,10 +101,11 @@ def build(parts: dict[str, list[Path]], jobs: int) -> None:
         dist.run_command("build_ext")
         shutil.rmtree(NATIVE, ignore_errors=True)
         for name in parts:
-            built = Path(lib) / "flamecraft" / name
+            built = Path(lib) / "flamecraft" / FOLDERS[name]
             (NATIVE / name).mkdir(parents=True)
             for so in built.iterdir():
-                shutil.copy2(so, NATIVE / name / so.name)
+                if so.is_file():  # the adapters' folder also holds the other groups' folders
+                    shutil.copy2(so, NATIVE / name / so.name)
     MANIFEST.write_text(json.dumps({
         "suffix": importlib.machinery.EXTENSION_SUFFIXES[0],
         "mypy": _mypy_version(),

@@ -65,6 +65,30 @@ def valuation_game(seed: int) -> str:
     return digest.hexdigest()
 
 
+def observation_game(seed: int) -> str:
+    """A random game with the RL encoding written down at every decision: every seat's
+    observation and the public one (the bytes of their doubles) and the catalogue's legal
+    index of every legal action. ``encoding`` is compiled with the core: it must agree to the
+    last bit, at every player count, both decks, Companions on and off."""
+    import random
+
+    from flamecraft import apply_in_place, legal_actions, start
+    from flamecraft.encoding import catalogue, observation_buffer
+
+    players = 1 + seed % 5
+    s = start(players, seed, DECKS[seed // 5 % 2], companions=seed // 10 % 2 == 1)
+    rng = random.Random(seed)
+    digest = hashlib.sha256()
+    while True:
+        for seat in (None, *range(players)):
+            digest.update(observation_buffer(s, seat))
+        digest.update(repr(sorted(catalogue(players).legal(s).items())).encode())
+        if s.over:
+            return digest.hexdigest()
+        actions = legal_actions(s)
+        apply_in_place(s, actions[rng.randrange(len(actions))])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--chunk", type=int, default=0)
@@ -74,8 +98,12 @@ def main() -> None:
                         help="also this many games of the planner against the search")
     parser.add_argument("--value-games", type=int, default=0,
                         help="also this many random games with every valuation recorded")
+    parser.add_argument("--observation-games", type=int, default=0,
+                        help="also this many random games with every RL observation recorded")
     args = parser.parse_args()
     hashes = []
+    for i in range(args.chunk, args.observation_games, args.chunks):
+        hashes.append(observation_game(80_000 + i))
     for i in range(args.chunk, args.value_games, args.chunks):
         hashes.append(valuation_game(70_000 + i))
     for i in range(args.chunk, args.bot_games, args.chunks):

@@ -5,8 +5,10 @@ and ``FLAMECRAFT_PURE=1`` forces the pure form. A process cannot switch forms on
 imported, so each form plays the same few hundred seeded random games (every player count,
 both decks, Companions on and off) in its own interpreter, with the fuzz checks on
 (invariants, dump/load round trips, replay), two games of the planner against the search
-(whose modules are compiled too), and random games with every seat's valuation written down at
-each decision (floats, to the last bit); the hashes of all of these must agree.
+(whose modules are compiled too), random games with every seat's valuation written down at
+each decision (floats, to the last bit), and random games with every seat's RL observation and
+the catalogue's legal indices written down (``encoding`` is compiled too); the hashes of all of
+these must agree.
 """
 
 from __future__ import annotations
@@ -23,11 +25,13 @@ from typing import Any
 import pytest
 
 import flamecraft.core
+from flamecraft import encoding
 
 HERE = Path(__file__).resolve().parent
 GAMES = 300
 BOT_GAMES = 2  # the planner against the search: the compiled ai modules choose the same
 VALUE_GAMES = 16  # random games with the bots' valuations written down at every decision
+OBSERVATION_GAMES = 20  # random games with every seat's RL observation written down
 CHUNKS = 4
 
 
@@ -41,7 +45,7 @@ def _play(chunk: int, *, pure: bool) -> dict[str, Any]:
     done = subprocess.run(
         [sys.executable, str(HERE / "record_hashes.py"), "--chunk", str(chunk),
          "--chunks", str(CHUNKS), "--games", str(GAMES), "--bot-games", str(BOT_GAMES),
-         "--value-games", str(VALUE_GAMES)],
+         "--value-games", str(VALUE_GAMES), "--observation-games", str(OBSERVATION_GAMES)],
         capture_output=True, text=True, env=env, cwd=HERE, timeout=600)
     assert done.returncode == 0, done.stderr
     result: dict[str, Any] = json.loads(done.stdout)
@@ -56,6 +60,8 @@ def test_the_suite_runs_the_compiled_core_where_a_compiler_is() -> None:
     if not _has_compiler():
         pytest.skip("no C compiler: only the pure form exists here")
     assert flamecraft.core.COMPILED, flamecraft.core.FORM
+    # The RL encoding is compiled with the core (the research interfaces' hot path).
+    assert "_native" in Path(encoding.__file__ or "").parts
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
@@ -66,19 +72,21 @@ def test_compiled_and_pure_play_identical_games(chunk: int) -> None:
     if _has_compiler():
         assert default["compiled"], default["form"]
     assert len(pure["hashes"]) == sum(len(range(chunk, games, CHUNKS))
-                                      for games in (GAMES, BOT_GAMES, VALUE_GAMES))
+                                      for games in (GAMES, BOT_GAMES, VALUE_GAMES,
+                                                    OBSERVATION_GAMES))
     assert len(set(pure["hashes"])) == len(pure["hashes"]), "every game differs"
     assert default["hashes"] == pure["hashes"]
 
 
 def test_the_pure_switch_wins_over_a_compiled_build() -> None:
     """``FLAMECRAFT_PURE=1`` loads every core module from its ``.py`` even beside a build."""
-    code = ("import flamecraft.core as c, flamecraft.core.engine as e, flamecraft.ai.ismcts as i;"
-            "print(c.COMPILED, e.__file__, i.__file__)")
+    code = ("import flamecraft.core as c, flamecraft.core.engine as e, flamecraft.ai.ismcts as i,"
+            " flamecraft.encoding as r; print(c.COMPILED, e.__file__, i.__file__, r.__file__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env={**os.environ, "FLAMECRAFT_PURE": "1"}, check=True).stdout.split()
     assert out[0] == "False"
     assert out[1].endswith("core/engine.py") and out[2].endswith("ai/ismcts.py")
+    assert out[3].endswith("flamecraft/encoding.py")
 
 
 def test_a_stale_or_foreign_build_is_not_used(tmp_path: Path,

@@ -5,10 +5,12 @@ from __future__ import annotations
 import itertools
 import random
 import re
+import struct
 from pathlib import Path
 
 import pytest
 
+import observation_reference as reference
 from flamecraft import GameState, apply_in_place, legal_actions, start, view
 from flamecraft.core import actions as A
 from flamecraft.core.board import CATALOG
@@ -30,6 +32,7 @@ from flamecraft.encoding import (
     final_rewards,
     layout,
     observation,
+    observation_buffer,
     observation_sparse,
     solo_target,
 )
@@ -271,6 +274,32 @@ def test_observation_is_fixed_size_and_in_unit_range(players: int, companions: b
             sparse = observation_sparse(s, seat)
             assert all(vector[i] == v for i, v in sparse.items())
             assert sum(1 for x in vector if x) == sum(1 for v in sparse.values() if v)
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_observation_is_the_one_built_before_it_was_compiled(players: int) -> None:
+    """The fast builder (a buffer of doubles, compiled with the core) gives, to the last bit,
+    the vector the plain-Python builder it replaced gave (tests/observation_reference.py), for
+    every seat and the public observer, over seeded games of both decks, Companions on and
+    off; and the environments' float32 array is that vector, cast."""
+    compared = 0
+    for deck, companions in itertools.product(("purple", "golden"), (False, True)):
+        seed = 40 + players + (deck == "golden") * 10 + companions * 20
+        s = start(players, seed, deck, companions=companions)
+        rng = random.Random(seed)
+        while True:
+            for seat in (None, *range(players)):
+                expected = [0.0] * layout(players).size
+                for index, value in reference.observation_sparse(s, seat).items():
+                    expected[index] = value
+                vector = observation(s, seat)
+                assert vector == expected, (deck, companions, seed, seat)
+                assert observation_buffer(s, seat) == struct.pack(f"{len(vector)}d", *vector)
+                compared += 1
+            if s.over:
+                break
+            apply_in_place(s, rng.choice(legal_actions(s)))
+    assert compared > 4 * 50 * (players + 1)
 
 
 def test_observation_lists_seats_from_the_observer() -> None:

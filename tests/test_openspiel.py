@@ -343,3 +343,25 @@ def test_ismcts_plays_a_full_game(monkeypatch: pytest.MonkeyPatch) -> None:
     returns = _example("openspiel_vs_ours").play(seed=2, simulations=2, ismcts_seat=1)
     assert sorted(returns) in ([-1.0, 1.0], [1.0, 1.0])
     assert sum(1 for n in searched if n > 1) > 20
+
+
+def test_a_clone_plays_on_without_changing_the_original() -> None:
+    """A clone's record and each seat's past choices are its own (the box grows them in
+    place and copies them when it is cloned): playing on in the clone leaves the original's
+    history, information state and serialization as they were, and the reverse."""
+    game = _game(3)
+    state = _dealt(game, 6)
+    rng = random.Random(6)
+    for _ in range(20):
+        state.apply_action(rng.choice(state.legal_actions()))
+    before = (state.history(), state.information_state_string(0),
+              state.information_state_tensor(1), state.serialize())
+    clone = state.clone()
+    for _ in range(15):
+        clone.apply_action(rng.choice(clone.legal_actions()))
+    assert (state.history(), state.information_state_string(0),
+            state.information_state_tensor(1), state.serialize()) == before
+    after = (clone.history(), clone.information_state_string(0))
+    state.apply_action(state.legal_actions()[0])
+    assert (clone.history(), clone.information_state_string(0)) == after
+    assert len(clone.history()) == len(before[0]) + 15

@@ -454,3 +454,34 @@ def test_calls_before_reset_raise() -> None:
         env.state()
     with pytest.raises(AssertionError, match="reset"):
         flamecraft_v0.env(players=2).step(0)
+
+
+def test_env_is_pettingzoos_order_enforcing_wrapper_with_its_checks() -> None:
+    """``env()``'s wrapper (``flamecraft_v0.OrderEnforcing``, which forwards the attributes a
+    step reads by properties) is a PettingZoo OrderEnforcingWrapper and behaves as one:
+    before ``reset()`` each forwarded attribute and ``last()`` raise the base class's
+    AttributeError; after it they are the environment's own, and ``last()`` is its."""
+    from pettingzoo.utils import wrappers
+
+    env = flamecraft_v0.env(players=3)
+    assert isinstance(env, wrappers.OrderEnforcingWrapper)
+    assert str(env) == "flamecraft_v0"
+    forwarded = ("agents", "agent_selection", "rewards", "terminations", "truncations",
+                 "infos")
+    for name in forwarded:
+        with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+            getattr(env, name)
+    with pytest.raises(AttributeError, match="cannot be accessed before reset"):
+        env.last()
+    env.reset(seed=5)
+    raw = env.unwrapped
+    for _ in range(25):
+        for name in forwarded:
+            assert getattr(env, name) is getattr(raw, name)
+        obs, reward, terminated, truncated, info = env.last()
+        raw_obs, *rest = raw.last()
+        assert (reward, terminated, truncated, info) == tuple(rest)
+        assert all(np.array_equal(obs[key], raw_obs[key]) for key in obs)
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    with pytest.raises(AttributeError, match="private attribute"):
+        _ = env._seat  # the base class still guards the rest

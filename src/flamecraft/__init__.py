@@ -19,6 +19,11 @@ In Japanese, ``choices(s, translator("ja", "game").gettext)`` (``flamecraft.i18n
 
 from __future__ import annotations
 
+from .core import COMPILED, NATIVE_DIR
+
+if COMPILED:  # the adapters compiled with the core (``encoding``; see flamecraft/core/__init__)
+    __path__.insert(0, str(NATIVE_DIR / "adapters"))
+
 from .core.actions import Action
 from .core.cards import Catalog, load_catalog
 from .core.describe import Choice, choices, describe

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from typing import Final
 
 from .core import actions as A
 from .core.actions import Action
@@ -42,21 +43,24 @@ from .core.state import (
     GameState,
 )
 
-MIN_PLAYERS, MAX_PLAYERS = 1, 5  # the player counts the research interfaces offer (1: solo)
-NUM_TYPES = 6  # Artisan Dragon types: one per Good
-NUM_ITEMS = NUM_GOODS + 1  # a Good or the Coin
-NUM_SHOPS = len(CATALOG.shops)
-NUM_SLOTS = 3 * NUM_SHOPS  # every slot of every Shop, indexed shop * 3 + slot
-NUM_ENCH = len(CATALOG.enchantments)
-NUM_FANCY = len(CATALOG.fancies)
-NUM_COMPANIONS = len(CATALOG.companions)
-NUM_ACHIEVEMENTS = len(CATALOG.achievements)
-PARK_SIZE = 5
-MAX_PAY_COINS = max(max(e.cost) * e.max_sets for e in CATALOG.enchantments)
-CAST_PAIRS = tuple((e.index, sets) for e in CATALOG.enchantments
+# The player counts the research interfaces offer (1: solo). Constants are Final: compiled,
+# they are C constants rather than look-ups in the module's dict.
+MIN_PLAYERS: Final = 1
+MAX_PLAYERS: Final = 5
+NUM_TYPES: Final = 6  # Artisan Dragon types: one per Good
+NUM_ITEMS: Final = NUM_GOODS + 1  # a Good or the Coin
+NUM_SHOPS: Final = len(CATALOG.shops)
+NUM_SLOTS: Final = 3 * NUM_SHOPS  # every slot of every Shop, indexed shop * 3 + slot
+NUM_ENCH: Final = len(CATALOG.enchantments)
+NUM_FANCY: Final = len(CATALOG.fancies)
+NUM_COMPANIONS: Final = len(CATALOG.companions)
+NUM_ACHIEVEMENTS: Final = len(CATALOG.achievements)
+PARK_SIZE: Final = 5
+MAX_PAY_COINS: Final = max(max(e.cost) * e.max_sets for e in CATALOG.enchantments)
+CAST_PAIRS: Final = tuple((e.index, sets) for e in CATALOG.enchantments
                    for sets in range(1, e.max_sets + 1))
-_CAST_INDEX = {pair: i for i, pair in enumerate(CAST_PAIRS)}
-NUM_DECISIONS = max(DECISIONS) + 1
+_CAST_INDEX: Final = {pair: i for i, pair in enumerate(CAST_PAIRS)}
+NUM_DECISIONS: Final = max(DECISIONS) + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +264,13 @@ class ActionCatalogue:
             out[index] = 1
         return out
 
+    def mask_of(self, legal: dict[int, Action]) -> bytearray:
+        """``mask`` from ``legal``'s indices, as bytes (numpy takes them without a copy)."""
+        out = bytearray(self.size)
+        for index in legal:
+            out[index] = 1
+        return out
+
     def decode(self, s: GameState, index: int) -> Action:
         """The unique legal engine action with this index; raises IllegalActionError if no
         legal action has it."""
@@ -299,13 +310,14 @@ class ObservationLayout:
         return SHOP_FIXED + self.players
 
 
-SHOP_FIXED = 1 + 3 * (NUM_TYPES + 1) + NUM_GOODS  # face up, 3 slots (type + fired), enchantments
-PLAYER_BLOCK = NUM_GOODS + 4 + NUM_ENCH + NUM_FANCY + 14
-COMPANION_SEAT = NUM_COMPANIONS + 1 + 2  # which Companion (or none yet), uses: game, turn
-COMPANION_FIXED = 1 + NUM_COMPANIONS  # the module is in play; the Companions on offer
-SOLO_BLOCK = NUM_ACHIEVEMENTS + 2 * NUM_ENCH  # achievements, row arrival order, removed
-OWN_BLOCK = NUM_TYPES * 2 + NUM_FANCY
-COMPANION_USES_SCALE = 16  # uses in a game: at most one a turn or one a cast in practice
+# face up, 3 slots (type + fired), enchantments
+SHOP_FIXED: Final = 1 + 3 * (NUM_TYPES + 1) + NUM_GOODS
+PLAYER_BLOCK: Final = NUM_GOODS + 4 + NUM_ENCH + NUM_FANCY + 14
+COMPANION_SEAT: Final = NUM_COMPANIONS + 1 + 2  # which Companion (or none yet), uses: game, turn
+COMPANION_FIXED: Final = 1 + NUM_COMPANIONS  # the module is in play; the Companions on offer
+SOLO_BLOCK: Final = NUM_ACHIEVEMENTS + 2 * NUM_ENCH  # achievements, row arrival order, removed
+OWN_BLOCK: Final = NUM_TYPES * 2 + NUM_FANCY
+COMPANION_USES_SCALE: Final = 16  # uses in a game: at most one a turn or one a cast in practice
 
 
 @cache
@@ -339,21 +351,38 @@ def observation(s: GameState, seat: int | None) -> list[float]:
     cards, public history totals, every seat's Companion and, in solo, the achievements and
     the row's arrival order. Every value is in [0, 1]; seats are listed from ``seat``
     clockwise."""
-    out = [0.0] * layout(s.n).size
-    for index, value in observation_sparse(s, seat).items():
-        out[index] = value
-    return out
+    return list(_doubles(observation_buffer(s, seat)))
 
 
 def observation_sparse(s: GameState, seat: int | None) -> dict[int, float]:
-    """The non-zero entries of ``observation(s, seat)`` (index → value): about a tenth of the
-    vector, so array libraries fill a zeroed buffer from it much faster than from a list.
-    ``seat`` None is the public side only, the same for every seat: seats in their own order
-    and nobody's hidden cards (the research interfaces' public observer)."""
+    """The non-zero entries of ``observation(s, seat)`` (index → value, in index order):
+    about a tenth of the vector."""
+    return {i: x for i, x in enumerate(_doubles(observation_buffer(s, seat))) if x}
+
+
+def observation_buffer(s: GameState, seat: int | None) -> bytearray:
+    """``observation(s, seat)`` as the bytes of its doubles (in this machine's byte order):
+    array libraries take them without a copy (``numpy.frombuffer(b, numpy.float64)``), which
+    is what makes the environments' observations cheap. ``seat`` None is the public side
+    only, the same for every seat: seats in their own order and nobody's hidden cards (the
+    research interfaces' public observer). Only the non-zero values are written, into zeroed
+    memory."""
+    lay = layout(s.n)
+    buffer = bytearray(8 * lay.size)
+    _fill(_doubles(buffer), s, seat, lay)
+    return buffer
+
+
+def _doubles(buffer: bytearray) -> memoryview[float]:
+    """The buffer seen as doubles (a memoryview writes them faster than an ``array``)."""
+    return memoryview(buffer).cast("d")
+
+
+def _fill(out: memoryview[float], s: GameState, seat: int | None, lay: ObservationLayout) -> None:
+    """Writes the non-zero values of the observation into the zeroed ``out``."""
     n = s.n
-    lay = layout(n)
-    out: dict[int, float] = {}
-    rel = [(p - (seat or 0)) % n for p in range(n)]
+    me = 0 if seat is None else seat
+    rel = [(p - me) % n for p in range(n)]
 
     # Decision: who acts and whose turn (public); what kind of decision, to the seat
     # deciding only (whether another seat has a decision can depend on its hidden cards).
@@ -375,13 +404,14 @@ def observation_sparse(s: GameState, seat: int | None) -> dict[int, float]:
 
     # Town: each face-up Shop by catalog index.
     block = lay.shop_block
+    town = lay.town
     fired = s.fired
     facedown = s.facedown
     slots = s.slots
     for shop in s.town:
         if shop == EMPTY or shop in facedown:
             continue
-        b = lay.town + shop * block
+        b = town + shop * block
         out[b] = 1.0
         for k in range(3):
             dragon = slots[shop * 3 + k]
@@ -391,24 +421,30 @@ def observation_sparse(s: GameState, seat: int | None) -> dict[int, float]:
                     out[b + 1 + k * 7 + 6] = 1.0
         eb = b + 22
         for e in s.shop_ench[shop]:
-            i = eb + _ENCH_ICON[e]
-            out[i] = out.get(i, 0.0) + 1.0 / 3
+            out[eb + _ENCH_ICON[e]] += 1.0 / 3
     for p in range(n):
-        if s.pos[p] != EMPTY:
-            out[lay.town + s.pos[p] * block + SHOP_FIXED + rel[p]] = 1.0
+        where = s.pos[p]
+        if where != EMPTY:
+            out[town + where * block + SHOP_FIXED + rel[p]] = 1.0
     if facedown:
         out[lay.facedown] = _scaled(len(facedown), 4)
 
     # Park (by position: fire-ups and draws name positions and types), row, deck sizes.
+    park = lay.park
     for i, dragon in enumerate(s.park[:PARK_SIZE]):
-        out[lay.park + i * NUM_TYPES + ART_TYPE[dragon]] = 1.0
+        out[park + i * NUM_TYPES + ART_TYPE[dragon]] = 1.0
+    row = lay.row
     for e in s.ench_row:
-        out[lay.row + e] = 1.0
+        out[row + e] = 1.0
     d = lay.decks
-    for i, (count, scale) in enumerate(((len(s.artisan_deck), 42), (len(s.fancy_deck), 36),
-                                        (len(s.ench_deck), 18), (len(s.shop_deck), 10))):
-        if count:
-            out[d + i] = _scaled(count, scale)
+    if s.artisan_deck:
+        out[d] = _scaled(len(s.artisan_deck), 42)
+    if s.fancy_deck:
+        out[d + 1] = _scaled(len(s.fancy_deck), 36)
+    if s.ench_deck:
+        out[d + 2] = _scaled(len(s.ench_deck), 18)
+    if s.shop_deck:
+        out[d + 3] = _scaled(len(s.shop_deck), 10)
 
     # Every seat's public supply, from this seat clockwise.
     for p in range(n):
@@ -417,10 +453,14 @@ def observation_sparse(s: GameState, seat: int | None) -> dict[int, float]:
             if have:
                 out[b + g] = _scaled(have, 16)
         b += NUM_GOODS
-        for i, (count, scale) in enumerate(((s.coins[p], 32), (s.rep[p], 150),
-                                            (len(s.hand[p]), 12), (len(s.fancy[p]), 8))):
-            if count > 0:
-                out[b + i] = _scaled(count, scale)
+        if s.coins[p] > 0:
+            out[b] = _scaled(s.coins[p], 32)
+        if s.rep[p] > 0:
+            out[b + 1] = _scaled(s.rep[p], 150)
+        if s.hand[p]:
+            out[b + 2] = _scaled(len(s.hand[p]), 12)
+        if s.fancy[p]:
+            out[b + 3] = _scaled(len(s.fancy[p]), 8)
         b += 4
         if s.reserved[p] != EMPTY:
             out[b + s.reserved[p]] = 1.0
@@ -437,24 +477,24 @@ def observation_sparse(s: GameState, seat: int | None) -> dict[int, float]:
 
     # This seat's own hidden cards: hand by type, fired hand dragons, unscored Fancy Dragons.
     if seat is None:
-        return out
+        return
     b = lay.own
     for dragon in s.hand[seat]:
         i = b + ART_TYPE[dragon]
-        out[i] = min(1.0, out.get(i, 0.0) + 1.0 / 6)
+        out[i] = min(1.0, out[i] + 1.0 / 6)
         if fired >> dragon & 1:
             out[i + NUM_TYPES] = 1.0
+    b += 2 * NUM_TYPES
     for f in s.fancy[seat]:
-        out[b + 2 * NUM_TYPES + f] = 1.0
-    return out
+        out[b + f] = 1.0
 
 
-_ENCH_ICON = [e.icon for e in CATALOG.enchantments]
-_COUNTER_SCALES = ((CASTS, 20), (PLACED, 30), (COMPLETED, 15), (GIFTS, 30), (SUN_SCORED, 10),
+_ENCH_ICON: Final = [e.icon for e in CATALOG.enchantments]
+_COUNTER_SCALES: Final = ((CASTS, 20), (PLACED, 30), (COMPLETED, 15), (GIFTS, 30), (SUN_SCORED, 10),
                    (FANCY_SCORED, 10))
 
 
-def _counters(out: dict[int, float], b: int, c: list[int]) -> None:
+def _counters(out: memoryview[float], b: int, c: list[int]) -> None:
     """The 14 public-history values of one seat (casts, placements, …; docs/rl.md)."""
     for i, (counter, scale) in enumerate(_COUNTER_SCALES):
         if c[counter]:
@@ -469,7 +509,7 @@ def _counters(out: dict[int, float], b: int, c: list[int]) -> None:
         out[b + 13] = _scaled(c[MAX_SETS], 4)
 
 
-def _companions(out: dict[int, float], s: GameState, b: int, rel: list[int]) -> None:
+def _companions(out: memoryview[float], s: GameState, b: int, rel: list[int]) -> None:
     """The Companion module (design §6, all public): in play; the draft's offer; per seat by
     offset, its Companion (one-hot, or "none yet" during the draft) and its uses this game
     and this turn."""
@@ -486,7 +526,7 @@ def _companions(out: dict[int, float], s: GameState, b: int, rel: list[int]) -> 
             out[seat + NUM_COMPANIONS + 2] = _scaled(s.companion_turn[p], 2)
 
 
-def _solo(out: dict[int, float], s: GameState, b: int) -> None:
+def _solo(out: memoryview[float], s: GameState, b: int) -> None:
     """Solo mode (design §7, all public): achievements claimed; the arrival order of the
     Enchantment row (Town Bustle removes the oldest: 1.0 for the oldest, 0.2 for the 5th);
     the Enchantments Town Bustle removed from the game."""
@@ -502,9 +542,9 @@ def _solo(out: dict[int, float], s: GameState, b: int) -> None:
 
 # --- rewards ----------------------------------------------------------------------------------
 
-REWARD_MODES = ("win", "margin")
-MARGIN_CAP = 150  # far beyond any real margin; keeps OpenSpiel's utility range finite
-SOLO_TARGET_TITLE = "Flamekeeper"  # the solo rating that counts as a win (design §7)
+REWARD_MODES: Final = ("win", "margin")
+MARGIN_CAP: Final = 150  # far beyond any real margin; keeps OpenSpiel's utility range finite
+SOLO_TARGET_TITLE: Final = "Flamekeeper"  # the solo rating that counts as a win (design §7)
 
 
 def solo_target() -> int:

@@ -124,6 +124,9 @@ GAME_TYPE = pyspiel.GameType(
 Entry = tuple[tuple[Event, ...], tuple[str, ...]]
 Seen = tuple[frozenset[int], ...]
 
+_CHANCE = int(pyspiel.PlayerId.CHANCE)  # looked up once: pybind attributes are slow
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
 _CARD_NAMES: dict[int, Sequence[Any]] = {
     SHOP: CATALOG.shops, ARTISAN: CATALOG.artisans, FANCY: CATALOG.fancies,
     ENCHANTMENT: CATALOG.enchantments, COMPANION: CATALOG.companions}
@@ -142,17 +145,28 @@ def _private(s: GameState, p: int) -> str:
     return f"hand {','.join(hand)}; fancy {','.join(fancy)}"
 
 
-def _holdings(s: GameState) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Each seat's hand and Fancy Dragons as sorted ints: cheap to compare after a step."""
-    return [(tuple(sorted(s.hand[p])), tuple(sorted(s.fancy[p]))) for p in range(s.n)]
+def _holdings(s: GameState) -> list[tuple[list[int], list[int]]]:
+    """Each seat's hand and Fancy Dragons as they lie (copies), to compare after a step."""
+    return [(s.hand[p][:], s.fancy[p][:]) for p in range(s.n)]
+
+
+def _changed(s: GameState, p: int, hand: list[int], fancy: list[int]) -> bool:
+    """Whether seat p's hand or Fancy Dragons hold other cards than ``hand`` and ``fancy``
+    (a new order of the same cards is no change). Most steps leave both lists as they were,
+    which is answered without sorting."""
+    if s.hand[p] == hand and s.fancy[p] == fancy:
+        return False
+    return sorted(s.hand[p]) != sorted(hand) or sorted(s.fancy[p]) != sorted(fancy)
 
 
 class _Box:
     """The deal, the engine state and the record of one OpenSpiel state.
 
     OpenSpiel clones Python states with ``copy.deepcopy`` and serializes them with pickle;
-    this box makes a clone a cheap ``GameState.copy`` (the record is immutable and shared)
-    and pickles the engine state as the project's JSON. While the deal is drawn, ``state``
+    this box makes a clone a cheap ``GameState.copy`` and a copy of the record's list (its
+    entries are immutable and shared; a step appends to the list, where rebuilding a tuple
+    cost a copy of the whole record at every step) and pickles the engine state as the
+    project's JSON. While the deal is drawn, ``state``
     is None and ``deal`` holds the draws so far."""
 
     def __init__(self, options: Options, reward: str):
@@ -161,8 +175,8 @@ class _Box:
         self.reward = reward
         self.deal = DealBuilder(options)
         self.state: GameState | None = None
-        self.record: tuple[Entry, ...] = ()
-        self.own: tuple[tuple[int, ...], ...] = tuple(() for _ in range(self.players))
+        self.record: list[Entry] = []  # grown in place: a clone copies it (``copy``)
+        self.own: list[list[int]] = [[] for _ in range(self.players)]  # each seat's choices
         self.public: frozenset[int] = frozenset()  # seen face up by everyone
         self.private: Seen = tuple(frozenset() for _ in range(self.players))  # by one seat
         self.legal: dict[int, Action] | None = None
@@ -181,10 +195,14 @@ class _Box:
         public = public_cards(s)
         if not public <= self.public:
             self.public = self.public | public
-        mine = [private_cards(s, p) for p in range(self.players)]
-        if any(not now <= seen for now, seen in zip(mine, self.private, strict=True)):
-            self.private = tuple(seen | now for now, seen in zip(mine, self.private,
-                                                                 strict=True))
+        private = self.private
+        for p in range(self.players):
+            now = private_cards(s, p)
+            if not now <= private[p]:
+                grown = list(private)
+                grown[p] = private[p] | now
+                private = tuple(grown)
+        self.private = private
 
     def seen(self, p: int) -> frozenset[int]:
         """Every card seat p has ever seen (``hidden.public_cards`` and ``private_cards``,
@@ -196,6 +214,8 @@ class _Box:
         other.__dict__.update(self.__dict__)
         other.deal = self.deal.copy()
         other.state = self.state.copy() if self.state is not None else None
+        other.record = self.record[:]  # the entries are immutable: shared
+        other.own = [own[:] for own in self.own]
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
@@ -219,9 +239,9 @@ class _Box:
         self.deal.drawn = {k: list(v) for k, v in data["deal"].items()}
         self.deal.step = data["step"]
         self.state = None if data["state"] is None else load_state(data["state"])
-        self.record = tuple((tuple(_event_from(e) for e in events), tuple(snaps))
-                            for events, snaps in data["record"])
-        self.own = tuple(tuple(o) for o in data["own"])
+        self.record = [(tuple(_event_from(e) for e in events), tuple(snaps))
+                       for events, snaps in data["record"]]
+        self.own = [list(o) for o in data["own"]]
         self.public = frozenset(data["public"])
         self.private = tuple(frozenset(seen) for seen in data["private"])
 
@@ -303,12 +323,14 @@ class FlamecraftState(pyspiel.State):  # type: ignore[misc]
         return self._box.state is None
 
     def current_player(self) -> int:
+        # OpenSpiel asks this several times a step: is_terminal() is inlined.
         box = self._box
-        if box.state is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        return to_act(box.state)
+        s = box.state
+        if s is None:
+            return _CHANCE
+        if s.over or len(box.record) > MAX_GAME_LENGTH:
+            return _TERMINAL
+        return to_act(s)
 
     def is_terminal(self) -> bool:
         box = self._box
@@ -350,11 +372,13 @@ class FlamecraftState(pyspiel.State):  # type: ignore[misc]
         before = _holdings(s)
         events: list[Event] = []
         apply_in_place(s, engine_action, events)
-        after = tuple("" if now == was else _private(s, p)
-                      for p, (was, now) in enumerate(zip(before, _holdings(s), strict=True)))
-        box.record = (*box.record, (tuple(events), after))
-        box.own = tuple((*own, int(action)) if p == actor else own
-                        for p, own in enumerate(box.own))
+        if _holdings(s) == before:  # most steps: nobody's cards changed
+            after: tuple[str, ...] = ("",) * box.players
+        else:
+            after = tuple(_private(s, p) if _changed(s, p, hand, fancy) else ""
+                          for p, (hand, fancy) in enumerate(before))
+        box.record.append((tuple(events), after))
+        box.own[actor].append(int(action))
         box.legal = None
         box.see()
 
@@ -363,7 +387,7 @@ class FlamecraftState(pyspiel.State):  # type: ignore[misc]
         box = self._box
         box.state = box.deal.game()
         to_act(box.state)
-        box.record = (((), tuple(_private(box.state, p) for p in range(box.players))),)
+        box.record = [((), tuple(_private(box.state, p) for p in range(box.players)))]
         box.see()
 
     def _action_to_string(self, player: int, action: int) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.state import GameState
-from ..encoding import layout, observation_sparse
+from ..encoding import observation_buffer
 
 # The cut of a game that has not ended by itself (PettingZoo's and Gymnasium's
 # ``max_cycles``, in decisions of all seats). The longest of 20,000 random games took 639
@@ -28,12 +28,11 @@ def check_max_cycles(max_cycles: object) -> int:
 
 def observation_array(s: GameState, seat: int | None,
                       out: np.ndarray | None = None) -> np.ndarray:
-    """``encoding.observation`` as a float32 array (filled from the sparse form: faster);
-    written into ``out`` when given."""
+    """``encoding.observation`` as a float32 array (cast from the buffer of doubles that
+    ``observation_buffer`` fills, without an intermediate list); written into ``out`` when
+    given."""
+    doubles = np.frombuffer(observation_buffer(s, seat), np.float64)
     if out is None:
-        out = np.zeros(layout(s.n).size, np.float32)
-    else:
-        out.fill(0.0)
-    entries = observation_sparse(s, seat)
-    out[list(entries)] = list(entries.values())
+        return doubles.astype(np.float32)
+    out[...] = doubles
     return out
