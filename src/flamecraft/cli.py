@@ -17,10 +17,17 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from .bots import random_action
-from .commandline import CliError, UsageError, write_atomically
+from .commandline import (
+    CliError,
+    UsageError,
+    WideHelpFormatter,
+    argparse_speaking,
+    speaking,
+    write_atomically,
+)
 from .core.board import CATALOG
 from .core.describe import describe
 from .core.engine import (
@@ -34,13 +41,13 @@ from .core.engine import (
     to_act,
     winners,
 )
-from .core.errors import FlamecraftError, StateFormatError
+from .core.errors import FlamecraftError, StateFormatError, error_text
 from .core.serialize import GameRecord, dump_record, dump_state, load_record, load_state
 from .core.setup_game import MAX_PLAYERS, MIN_PLAYERS
 from .core.state import GameState
-from .core.tr import N_, same
+from .core.tr import N_, Translate, same
 from .core.view import view
-from .i18n import LANGUAGES, language_from_env, translator
+from .i18n import LANGUAGES, display_width, language_from_env, pad, translator
 from .render import render, scores
 from .tui import add_lang_argument, add_play_arguments, chosen_language, cmd_play
 
@@ -52,42 +59,56 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage error on one line instead of printing usage and exiting,
     so ``main`` returns a status rather than raising SystemExit."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", WideHelpFormatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message} (see --help)")
+        raise UsageError.of(N_("{prog}: {message} (see --help)"), prog=self.prog,
+                            message=message)
 
 
 # ---------------------------------------------------------------- argument types
 
 
-def _players(value: str) -> int:
+# An argument type's error is said in the language of the parser in use (``speaking``).
+
+
+def _whole(value: str) -> int:
     try:
-        n = int(value)
+        return int(value)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+        raise argparse.ArgumentTypeError(speaking()("not a whole number: {value}").format(
+            value=repr(value))) from None
+
+
+def _players(value: str) -> int:
+    n = _whole(value)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise argparse.ArgumentTypeError(
-            f"Flamecraft is for {MIN_PLAYERS}–{MAX_PLAYERS} players, not {n}")
+            speaking()("Flamecraft is for {low}–{high} players, not {n}").format(
+                low=MIN_PLAYERS, high=MAX_PLAYERS, n=n))
     return n
 
 
 def _positive(value: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    n = _whole(value)
     if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+        raise argparse.ArgumentTypeError(speaking()("must be at least 1, not {n}").format(n=n))
     return n
 
 
 def _names(value: str) -> tuple[str, ...]:
+    tr = speaking()
     parts = tuple(" ".join(part.split()) for part in value.split(","))
     if any(not part for part in parts):
-        raise argparse.ArgumentTypeError(f"an empty name in {value!r}")
+        raise argparse.ArgumentTypeError(tr("an empty name in {value}").format(
+            value=repr(value)))
     if len({p.lower() for p in parts}) != len(parts):
-        raise argparse.ArgumentTypeError(f"a name is given twice in {value!r}")
+        raise argparse.ArgumentTypeError(tr("a name is given twice in {value}").format(
+            value=repr(value)))
     if any(p.isdigit() or p.lower() == "spectator" for p in parts):
-        raise argparse.ArgumentTypeError("a name may not be a number or 'spectator'")
+        raise argparse.ArgumentTypeError(tr("a name may not be a number or 'spectator'"))
     return parts
 
 
@@ -119,15 +140,15 @@ def _read(path: str) -> str:
 def _load_state(path: str) -> GameState:
     try:
         return load_state(_read(path))
-    except StateFormatError as exc:
-        raise CliError(f"{_label(path)}: {exc}") from None
+    except StateFormatError as exc:  # said in the reader's language by ``main``
+        raise CliError.of(N_("{path}: {error}"), path=_label(path), error=exc) from None
 
 
 def _load_record(path: str) -> GameRecord:
     try:
         return load_record(_read(path))
     except StateFormatError as exc:
-        raise CliError(f"{_label(path)}: {exc}") from None
+        raise CliError.of(N_("{path}: {error}"), path=_label(path), error=exc) from None
 
 
 def _output(path: str | None, content: str) -> None:
@@ -154,22 +175,28 @@ def _first_player(args: argparse.Namespace) -> int | None:
     if first is None:
         return None
     if first > args.players:
-        raise UsageError(f"{PROG}: --first-player {first}: there are only {args.players} "
-                         "players (see --help)")
+        raise UsageError.of(N_("{prog}: --first-player {first}: there are only {n} players "
+                               "(see --help)"), prog=PROG, first=first, n=args.players)
     return first - 1
 
 
 def _start(players: int, seed: int, deck: str, player_names: tuple[str, ...],
            companions: bool = False, first_player: int | None = None) -> GameState:
-    try:
-        return start(players, seed, deck, player_names, companions, first_player)
-    except FlamecraftError as exc:
-        raise CliError(str(exc)) from None
+    """A new game; a bad option raises the engine's error, which ``main`` says in the
+    reader's language."""
+    return start(players, seed, deck, player_names, companions, first_player)
 
 
-def _who(s: GameState) -> str:
+def _who(s: GameState, tr: Translate = same) -> str:
     p = to_act(s)
-    return names(s)[p] if p >= 0 else "nobody"
+    return names(s)[p] if p >= 0 else tr("nobody")
+
+
+def _speech(args: argparse.Namespace) -> tuple[str, Translate, Translate]:
+    """The reader's language (``--lang`` or the environment) and its ``terminal`` and
+    ``game`` translations."""
+    lang = chosen_language(args)
+    return lang, translator(lang, "terminal").gettext, translator(lang, "game").gettext
 
 
 # ---------------------------------------------------------------- subcommands
@@ -185,31 +212,38 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def cmd_actions(args: argparse.Namespace) -> int:
     """Lists the legal actions of the player to act, numbered for ``apply``."""
+    lang, tr, game = _speech(args)
     s = _load_state(args.state)
     actions = legal_actions(s)
     if not args.plain:
         if s.over:
-            print("# the game is over: no actions")
+            print(tr("# the game is over: no actions"))
         else:
-            print(f"# {_who(s)} to act (turn {s.turn}): choosing {describe_decision(s)}")
-    for i, a in enumerate(actions):
-        print(text(s, a) if args.plain else f"{i}: {text(s, a)}")
+            print(tr("# {who} to act (turn {turn}): choosing {decision}").format(
+                who=_who(s, tr), turn=s.turn, decision=describe_decision(s, game)))
+    for i, a in enumerate(actions):  # --plain: the stable texts, for scripts, in English
+        said = text(s, a) if args.plain or lang == "en" else describe(s, a, game).words
+        print(said if args.plain else f"{i}: {said}")
     return 0
 
 
 def cmd_apply(args: argparse.Namespace) -> int:
     """Applies actions in order and writes the next state; nothing is written unless every
     action was legal."""
+    _, tr, game = _speech(args)
     s = _load_state(args.state)
     for number, typed in enumerate(args.action, 1):
         try:
             apply_in_place(s, parse_action(s, typed))
         except FlamecraftError as exc:
-            raise CliError(f"action {number} ({typed!r}): {exc}") from None
+            raise CliError.of(N_("action {number} ({typed}): {error}"), number=number,
+                              typed=repr(typed), error=exc) from None
     _output(args.out, dump_state(s, _pretty(args)))
     if args.out not in (None, "-"):
-        now = "the game is over" if s.over else f"{_who(s)} to act: {describe_decision(s)}"
-        print(f"applied {len(args.action)} action(s) to {args.out}; {now}")
+        now = tr("the game is over") if s.over else tr("{who} to act: {decision}").format(
+            who=_who(s, tr), decision=describe_decision(s, game))
+        print(tr("applied {n} action(s) to {path}; {now}").format(n=len(args.action),
+                                                                   path=args.out, now=now))
     return 0
 
 
@@ -221,8 +255,9 @@ def _seat_named(s: GameState, value: str, option: str, also: str = "") -> int:
     for p, name in enumerate(seats):
         if name.lower() == value.lower():
             return p
-    raise CliError(f"{option} {value!r}: no such player (give 1–{s.n}, one of "
-                   f"{', '.join(seats)}{also})")
+    raise CliError.of(N_("{option} {value}: no such player (give 1–{n}, one of {names}{also})"),
+                      option=option, value=repr(value), n=s.n, names=", ".join(seats),
+                      also=also)
 
 
 def _observer(s: GameState, value: str | None) -> int | None:
@@ -250,47 +285,66 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _result_lines(s: GameState) -> list[str]:
+def _result_lines(s: GameState, lang: str = "en") -> list[str]:
     if s.over:
-        return scores(view(s, None))
-    rep = ", ".join(f"{n} {r}" for n, r in zip(names(s), s.rep, strict=True))
-    return [f"The game is not over (turn {s.turn}, {_who(s)} to act): Reputation {rep}"]
+        return scores(view(s, None), lang)
+    tr = translator(lang, "terminal").gettext
+    rep = tr(", ").join(f"{n} {r}" for n, r in zip(names(s), s.rep, strict=True))
+    return [tr("The game is not over (turn {turn}, {who} to act): Reputation {rep}").format(
+        turn=s.turn, who=_who(s, tr), rep=rep)]
+
+
+def _turn(turn: int, tr: Translate) -> str:
+    """'turn   7' (the number right-aligned in 3 columns), for a log line."""
+    return tr("turn {turn}").format(turn=f"{turn:>3}")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    """Replays a game record and prints its result (and each action with --verbose)."""
+    """Replays a game record and prints its result (and each action with --verbose; in a
+    language other than English the actions in that language's words)."""
+    lang, tr, game = _speech(args)
     record = _load_record(args.record)
     opts = record.options
     s = _start(opts.players, record.seed, opts.deck, opts.names, opts.companions,
                opts.first_player)
     for number, typed in enumerate(record.actions, 1):
-        turn, who = s.turn, _who(s)
+        turn, who = s.turn, _who(s, tr)
         try:
-            apply_in_place(s, parse_action(s, typed))
+            action = parse_action(s, typed)
+            said = typed if lang == "en" else describe(s, action, game).words
+            apply_in_place(s, action)
         except FlamecraftError as exc:
-            raise CliError(f"{_label(args.record)}: action {number} ({typed!r}): {exc}") from None
+            raise CliError.of(N_("{path}: action {number} ({typed}): {error}"),
+                              path=_label(args.record), number=number, typed=repr(typed),
+                              error=exc) from None
         if args.verbose:
-            print(f"turn {turn:>3}  {who}: {typed}")
-    print("\n".join(_result_lines(s)))
+            print(f"{_turn(turn, tr)}  {who}: {said}")
+    print("\n".join(_result_lines(s, lang)))
     stored = record.result
     if (s.over and isinstance(stored, dict) and "reputation" in stored
             and (stored["reputation"] != s.rep or stored.get("winners", winners(s)) != winners(s))):
-        raise CliError(f"{_label(args.record)}: the replayed result differs from the recorded "
-                       f"one (recorded Reputation {stored['reputation']}, replayed {s.rep})")
+        raise CliError.of(N_("{path}: the replayed result differs from the recorded one "
+                             "(recorded Reputation {recorded}, replayed {replayed})"),
+                          path=_label(args.record), recorded=stored["reputation"],
+                          replayed=s.rep)
     return 0
 
 
 def play_random(s: GameState, rng: random.Random,
-                log: list[tuple[int, str, str]] | None = None) -> int:
+                log: list[tuple[int, str, str]] | None = None,
+                words: list[str] | None = None, tr: Translate = same) -> int:
     """Plays random legal actions to the end; returns the number of choices made. ``log``
-    collects (turn, player name, action text) of each choice."""
+    collects (turn, player name, action text) of each choice; ``words`` each action in the
+    words of ``tr`` (the game catalogue's language)."""
     count = 0
     while not s.over:
         if count >= MAX_DECISIONS:
-            raise CliError(f"the game did not end after {MAX_DECISIONS} decisions")
+            raise CliError.of(N_("the game did not end after {n} decisions"), n=MAX_DECISIONS)
         action = random_action(s, rng)
         if log is not None:
             log.append((s.turn, _who(s), text(s, action)))
+        if words is not None:
+            words.append(describe(s, action, tr).words)
         apply_in_place(s, action)
         count += 1
     return count
@@ -298,19 +352,21 @@ def play_random(s: GameState, rng: random.Random,
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """Plays one game of random bots and prints its log and result."""
+    lang, tr, game = _speech(args)
     s = _start(args.players, args.seed, _deck(args), args.names or (), args.companions,
                _first_player(args))
     log: list[tuple[int, str, str]] = []
+    words: list[str] | None = None if lang == "en" else []
     first = names(s)[s.first_player]
-    play_random(s, random.Random(args.seed), log)
-    print(f"Flamecraft demo: {s.n} random bots, seed {args.seed}, {_deck(args)} Enchantments, "
-          f"{first} plays first")
-    print("(a step with a single possible choice is taken automatically and not shown)")
-    wide = max(len(n) for n in names(s))
-    for turn, who, said in log:
-        print(f"turn {turn:>3}  {who:<{wide}}  {said}")
+    play_random(s, random.Random(args.seed), log, words, game)
+    print(tr("Flamecraft demo: {n} random bots, seed {seed}, {deck} Enchantments, {first} "
+             "plays first").format(n=s.n, seed=args.seed, deck=tr(_deck(args)), first=first))
+    print(tr("(a step with a single possible choice is taken automatically and not shown)"))
+    wide = max(display_width(n) for n in names(s))
+    for k, (turn, who, said) in enumerate(log):
+        print(f"{_turn(turn, tr)}  {pad(who, wide)}  {said if words is None else words[k]}")
     print()
-    print("\n".join(_result_lines(s)))
+    print("\n".join(_result_lines(s, lang)))
     if args.record:
         result = {"reputation": s.rep[:], "winners": winners(s), "turns": s.turn}
         record = GameRecord(s.options, args.seed, [t for _, _, t in log], result)
@@ -485,138 +541,164 @@ def cmd_review(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- parser and main
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every subcommand."""
-    parser = _Parser(prog=PROG, description="Flamecraft: play, inspect and simulate games. "
-                     "States and game records are JSON files; '-' reads stdin.")
+def build_parser(tr: Translate = same) -> argparse.ArgumentParser:
+    """The argument parser of every subcommand, its help in the language of ``tr`` (the
+    ``terminal`` catalogue; argparse's own words follow ``commandline.argparse_speaking``).
+    The research commands (tournament, balance, ladder) keep their options' help in
+    English (docs/i18n.md)."""
+    parser = _Parser(prog=PROG, description=tr(
+        "Flamecraft: play, inspect and simulate games. States and game records are JSON "
+        "files; '-' reads stdin."))
     parser.add_argument("--version", action="version", version=version_line(),
-                        help="print the version and which form of the rules core runs")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+                        help=tr("print the version and which form of the rules core runs"))
+    parser.add_argument("--lang", dest="top_lang", choices=LANGUAGES, default=None,
+                        help=tr("language of the help and the messages: en or ja (default: "
+                                "from LC_ALL, LC_MESSAGES or LANG; ja_* is Japanese)"))
+    sub = parser.add_subparsers(dest="command", required=True, metavar=tr("COMMAND"))
 
-    p = sub.add_parser("play", help="play in the terminal, against bots or friends at one "
-                       "keyboard (alone: you against 3 bots)")
-    add_play_arguments(p)
+    p = sub.add_parser("play", help=tr("play in the terminal, against bots or friends at one "
+                                       "keyboard (alone: you against 3 bots)"))
+    add_play_arguments(p, tr)
     p.set_defaults(func=cmd_play)
 
     def game_options(p: argparse.ArgumentParser, names_too: bool = True,
                      seed_default: int | None = None) -> None:
         p.add_argument("--players", type=_players, required=True,
-                       help=f"number of players ({MIN_PLAYERS}–{MAX_PLAYERS})")
+                       help=tr("number of players ({low}–{high})").format(low=MIN_PLAYERS,
+                                                                         high=MAX_PLAYERS))
         if seed_default is None:
-            p.add_argument("--seed", type=int, required=True, help="the game's random seed")
+            p.add_argument("--seed", type=int, required=True, help=tr("the game's random seed"))
         else:
             p.add_argument("--seed", type=int, default=seed_default,
-                           help=f"the first game's random seed; game i uses seed + i "
-                                f"(default: {seed_default})")
-        p.add_argument("--first-player", type=_positive, metavar="SEAT",
-                       help="the seat that plays first, 1–players (default: drawn from the "
-                            "seed, as the rules draw it at random)")
+                           help=tr("the first game's random seed; game i uses seed + i "
+                                   "(default: {seed})").format(seed=seed_default))
+        p.add_argument("--first-player", type=_positive, metavar=tr("SEAT"),
+                       help=tr("the seat that plays first, 1–players (default: drawn from the "
+                               "seed, as the rules draw it at random)"))
         p.add_argument("--enchantments", choices=("purple", "golden"), default="purple",
-                       help="Enchantment deck (default: purple)")
+                       help=tr("Enchantment deck (default: purple)"))
         p.add_argument("--companions", action="store_true",
-                       help="play with the Companion module (off by default)")
+                       help=tr("play with the Companion module (off by default)"))
         if names_too:
-            p.add_argument("--names", type=_names, help="player names, comma-separated")
+            p.add_argument("--names", type=_names, help=tr("player names, comma-separated"))
 
-    p = sub.add_parser("new", help="write a new game's state")
+    pretty = tr("indent the JSON for reading (default: compact, except on a terminal)")
+    p = sub.add_parser("new", help=tr("write a new game's state"))
     game_options(p)
-    p.add_argument("--out", help="file to write (default: stdout)")
-    p.add_argument("--pretty", action="store_true",
-                   help="indent the JSON for reading (default: compact, except on a terminal)")
+    p.add_argument("--out", metavar=tr("OUT"), help=tr("file to write (default: stdout)"))
+    p.add_argument("--pretty", action="store_true", help=pretty)
+    add_lang_argument(p, tr)
     p.set_defaults(func=cmd_new)
 
-    p = sub.add_parser("actions", help="list the legal actions of the player to act")
-    p.add_argument("state", help="state file")
-    p.add_argument("--plain", action="store_true", help="action texts only, no numbers")
+    p = sub.add_parser("actions", help=tr("list the legal actions of the player to act"))
+    p.add_argument("state", metavar=tr("state"), help=tr("state file"))
+    p.add_argument("--plain", action="store_true",
+                   help=tr("action texts only, no numbers (the stable English texts)"))
+    add_lang_argument(p, tr)
     p.set_defaults(func=cmd_actions)
 
-    p = sub.add_parser("apply", help="apply actions (by text or number) and write the result")
-    p.add_argument("state", help="state file (never changed unless --out names it)")
-    p.add_argument("action", nargs="+", help="action text or index, applied in order")
-    p.add_argument("--out", help="file to write the new state to (default: stdout)")
-    p.add_argument("--pretty", action="store_true",
-                   help="indent the JSON for reading (default: compact, except on a terminal)")
+    p = sub.add_parser("apply", help=tr("apply actions (by text or number) and write the "
+                                        "result"))
+    p.add_argument("state", metavar=tr("state"),
+                   help=tr("state file (never changed unless --out names it)"))
+    p.add_argument("action", nargs="+", metavar=tr("action"),
+                   help=tr("action text or index, applied in order"))
+    p.add_argument("--out", metavar=tr("OUT"),
+                   help=tr("file to write the new state to (default: stdout)"))
+    p.add_argument("--pretty", action="store_true", help=pretty)
+    add_lang_argument(p, tr)
     p.set_defaults(func=cmd_apply)
 
-    p = sub.add_parser("show", help="print the board as one player sees it")
-    p.add_argument("state", help="state file")
-    p.add_argument("--as", dest="as_", metavar="PLAYER",
-                   help="player number (1-based) or name, or 'spectator' "
-                        "(default: the player to act)")
-    add_lang_argument(p)
+    p = sub.add_parser("show", help=tr("print the board as one player sees it"))
+    p.add_argument("state", metavar=tr("state"), help=tr("state file"))
+    p.add_argument("--as", dest="as_", metavar=tr("PLAYER"),
+                   help=tr("player number (1-based) or name, or 'spectator' "
+                           "(default: the player to act)"))
+    add_lang_argument(p, tr)
     p.set_defaults(func=cmd_show)
 
-    p = sub.add_parser("replay", help="replay a game record and print the result")
-    p.add_argument("record", help="game record file")
-    p.add_argument("--verbose", action="store_true", help="print every action")
+    p = sub.add_parser("replay", help=tr("replay a game record and print the result"))
+    p.add_argument("record", metavar=tr("record"), help=tr("game record file"))
+    p.add_argument("--verbose", action="store_true", help=tr("print every action"))
+    add_lang_argument(p, tr)
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("simulate", help="play random games and print statistics")
+    p = sub.add_parser("simulate", help=tr("play random games and print statistics"))
     game_options(p, names_too=False, seed_default=1)
-    p.add_argument("--games", type=_positive, required=True, help="number of games")
+    p.add_argument("--games", type=_positive, required=True, help=tr("number of games"))
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("demo", help="play one game of random bots and print its log")
+    p = sub.add_parser("demo", help=tr("play one game of random bots and print its log"))
     game_options(p)
-    p.add_argument("--record", help="also write the game record (JSON) to this file")
-    p.add_argument("--pretty", action="store_true", help="indent the record's JSON for reading")
+    p.add_argument("--record", metavar=tr("RECORD"),
+                   help=tr("also write the game record (JSON) to this file"))
+    p.add_argument("--pretty", action="store_true",
+                   help=tr("indent the record's JSON for reading"))
+    add_lang_argument(p, tr)
     p.set_defaults(func=cmd_demo)
 
     from .ai import balance as ai_balance
     from .ai import tournament as ai_tournament
 
-    p = sub.add_parser("tournament", help="play many games between bots and report win rates")
+    p = sub.add_parser("tournament", help=tr("play many games between bots and report win "
+                                             "rates"))
     ai_tournament.add_arguments(p)
     p.set_defaults(func=cmd_tournament)
 
-    p = sub.add_parser("balance", help="play many bot games and write a balance report")
+    p = sub.add_parser("balance", help=tr("play many bot games and write a balance report"))
     ai_balance.add_arguments(p)
     p.set_defaults(func=cmd_balance)
 
-    p = sub.add_parser("ladder", help="rate bots (Bradley–Terry, Elo scale, with intervals) "
-                                      "from tournament results")
+    p = sub.add_parser("ladder", help=tr("rate bots (Bradley–Terry, Elo scale, with "
+                                         "intervals) from tournament results"))
     _ladder_arguments(p)
     p.set_defaults(func=cmd_ladder)
 
     from .ai.hints import HINT_BUDGET
     from .ai.review import REVIEW_BUDGET
 
-    p = sub.add_parser("hint", help="the best actions for the player to act, from their view "
-                       "only, with win chances and reasons")
-    p.add_argument("state", metavar="STATE", help="a game state (JSON; '-' for stdin)")
-    p.add_argument("--top", type=_positive, default=3, help="actions shown (default 3)")
+    p = sub.add_parser("hint", help=tr("the best actions for the player to act, from their "
+                                       "view only, with win chances and reasons"))
+    p.add_argument("state", metavar=tr("STATE"),
+                   help=tr("a game state (JSON; '-' for stdin)"))
+    p.add_argument("--top", type=_positive, default=3, help=tr("actions shown (default 3)"))
     p.add_argument("--samples", type=_positive, default=HINT_BUDGET.samples,
-                   help=f"samples of the hidden cards (default {HINT_BUDGET.samples}: under a "
-                        "second)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the samples (default 1)")
-    add_lang_argument(p)
+                   help=tr("samples of the hidden cards (default {n}: under a second)").format(
+                       n=HINT_BUDGET.samples))
+    p.add_argument("--seed", type=int, default=1, help=tr("seed of the samples (default 1)"))
+    add_lang_argument(p, tr)
     p.set_defaults(func=cmd_hint)
 
-    p = sub.add_parser("review", help="review a finished game: each decision against the "
-                       "best, the biggest mistakes, a win-chance graph")
-    p.add_argument("record", metavar="RECORD", help="a finished game's record (JSON)")
-    p.add_argument("--seat", default=None, help="review this seat's decisions only (1–5 or "
-                   "a name; default: every seat)")
-    p.add_argument("--out", default="review", help="folder for review.txt, review.json and "
-                   "win-chance.png (default: review)")
+    p = sub.add_parser("review", help=tr("review a finished game: each decision against the "
+                                         "best, the biggest mistakes, a win-chance graph"))
+    p.add_argument("record", metavar=tr("RECORD"),
+                   help=tr("a finished game's record (JSON)"))
+    p.add_argument("--seat", default=None, metavar=tr("SEAT"),
+                   help=tr("review this seat's decisions only (1–5 or a name; default: every "
+                           "seat)"))
+    p.add_argument("--out", default="review", metavar=tr("OUT"),
+                   help=tr("folder for review.txt, review.json and win-chance.png (default: "
+                           "review)"))
     p.add_argument("--samples", type=_positive, default=REVIEW_BUDGET.samples,
-                   help=f"samples of the hidden cards per decision (default "
-                        f"{REVIEW_BUDGET.samples})")
-    p.add_argument("--top", type=_positive, default=5, help="mistakes listed (default 5)")
-    p.add_argument("--quiet", action="store_true", help="no progress line")
+                   help=tr("samples of the hidden cards per decision (default {n})").format(
+                       n=REVIEW_BUDGET.samples))
+    p.add_argument("--top", type=_positive, default=5, help=tr("mistakes listed (default 5)"))
+    p.add_argument("--quiet", action="store_true", help=tr("no progress line"))
     p.set_defaults(func=cmd_review)
 
-    p = sub.add_parser("info", help="the version, the Python, and which form of the rules "
-                       "core runs (compiled with mypyc, or pure Python and why)")
+    p = sub.add_parser("info", help=tr("the version, the Python, and which form of the rules "
+                                       "core runs (compiled with mypyc, or pure Python and "
+                                       "why)"))
     p.set_defaults(func=cmd_info)
 
-    p = sub.add_parser("serve", help="play in the browser: run the web server (lobby, live "
-                       "tables, bots); see docs/server.md")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: "
-                   "127.0.0.1, this machine only)")
-    p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    p.add_argument("--database", metavar="URL", help="an SQLite file or postgresql://… URL "
-                   "(default: $FLAMECRAFT_DATABASE_URL, else flamecraft.sqlite3 here)")
+    p = sub.add_parser("serve", help=tr("play in the browser: run the web server (lobby, live "
+                                        "tables, bots); see docs/server.md"))
+    p.add_argument("--host", default="127.0.0.1",
+                   help=tr("address to listen on (default: 127.0.0.1, this machine only)"))
+    p.add_argument("--port", type=int, default=8000, help=tr("port (default: 8000)"))
+    p.add_argument("--database", metavar="URL", help=tr(
+        "an SQLite file or postgresql://… URL (default: $FLAMECRAFT_DATABASE_URL, else "
+        "flamecraft.sqlite3 here)"))
     p.set_defaults(func=cmd_serve)
     return parser
 
@@ -680,24 +762,33 @@ def _language(argv: Sequence[str] | None) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Runs one subcommand; returns the exit status (0 ok, 1 error, 2 usage error)."""
-    parser = build_parser()
-    tr = translator(_language(argv), "terminal").gettext
+    """Runs one subcommand; returns the exit status (0 ok, 1 error, 2 usage error). The help,
+    the usage errors (argparse's own words too) and every error are in the reader's language
+    (``--lang``, else the environment)."""
+    lang = _language(argv)
+    tr = translator(lang, "terminal").gettext
+    game = translator(lang, "game").gettext
+    with argparse_speaking(tr):
+        return _run(argv, tr, game)
+
+
+def _run(argv: Sequence[str] | None, tr: Translate, game: Translate) -> int:
     try:
+        parser = build_parser(tr)
         args = parser.parse_args(list(argv) if argv is not None else None)
         status: int = args.func(args)
         sys.stdout.flush()
         return status
     except UsageError as exc:
-        print(exc.text(tr), file=sys.stderr)
+        print(exc.text(tr, game), file=sys.stderr)
         return 2
     except SystemExit as exc:  # --help
         return exc.code if isinstance(exc.code, int) else 0
     except CliError as exc:
-        _error(exc.text(tr))
+        _error(exc.text(tr, game))
         return 1
     except FlamecraftError as exc:
-        _error(str(exc))
+        _error(error_text(exc, game))
         return 1
     except BrokenPipeError:
         with contextlib.suppress(OSError, ValueError):
@@ -705,13 +796,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             os.dup2(devnull, sys.stdout.fileno())
         return 1
     except KeyboardInterrupt:
-        _error("interrupted")
+        _error(tr("interrupted"))
         return 130
     except Exception as exc:
         if os.environ.get("FLAMECRAFT_DEBUG"):
             raise
-        _error(f"internal error: {type(exc).__name__}: {exc} "
-               "(please report it; FLAMECRAFT_DEBUG=1 shows the traceback)")
+        _error(tr("internal error: {exception}: {error} (please report it; FLAMECRAFT_DEBUG=1 "
+                  "shows the traceback)").format(exception=type(exc).__name__, error=exc))
         return 1
 
 

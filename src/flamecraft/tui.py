@@ -51,7 +51,7 @@ from .core.serialize import STATE_FORMAT, GameRecord, state_from_json, state_to_
 from .core.setup_game import MAX_PLAYERS, MIN_PLAYERS, new_game
 from .core.solo import rating
 from .core.state import EMPTY, SOURCE_NAMES, GameState
-from .core.tr import N_, same
+from .core.tr import N_, Translate, same
 from .core.view import view
 from .i18n import LANGUAGES, language_from_env
 from .render import render
@@ -1170,47 +1170,52 @@ def _deck(answer: str, tr: Callable[[str], str] = same) -> str:
 # ---------------------------------------------------------------- the subcommand
 
 
-def add_play_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of ``flamecraft play``."""
-    p.add_argument("--players", type=int, help=f"number of players, {MIN_PLAYERS}–"
-                   f"{MAX_PLAYERS} (default {DEFAULT_PLAYERS}, or as many as --seats lists)")
-    p.add_argument("--seats", help="who plays each seat, comma-separated: human, bot (the "
-                   f"default, {DEFAULT_OPPONENT}) or a bot by name, strongest first: "
-                   f"{', '.join(name for name, _ in bot_notes())}; default: human, then bots")
-    p.add_argument("--names", help="player names, comma-separated")
+def add_play_arguments(p: argparse.ArgumentParser, tr: Translate = same) -> None:
+    """The options of ``flamecraft play``, their help in the language of ``tr``."""
+    p.add_argument("--players", type=int, help=tr(
+        "number of players, {low}–{high} (default {n}, or as many as --seats lists)").format(
+        low=MIN_PLAYERS, high=MAX_PLAYERS, n=DEFAULT_PLAYERS))
+    p.add_argument("--seats", help=tr(
+        "who plays each seat, comma-separated: human, bot (the default, {bot}) or a bot by "
+        "name, strongest first: {bots}; default: human, then bots").format(
+        bot=DEFAULT_OPPONENT, bots=", ".join(name for name, _ in bot_notes())))
+    p.add_argument("--names", help=tr("player names, comma-separated"))
     p.add_argument("--enchantments", choices=("purple", "golden"),
-                   help="Enchantment deck (default: purple)")
-    p.add_argument("--seed", type=int, help="the game's random seed (default: a random one)")
-    p.add_argument("--first-player", type=int, metavar="SEAT",
-                   help="the seat that plays first, 1–players (default: drawn from the seed, "
-                        "as the rules draw it at random)")
+                   help=tr("Enchantment deck (default: purple)"))
+    p.add_argument("--seed", type=int, help=tr("the game's random seed (default: a random "
+                                               "one)"))
+    p.add_argument("--first-player", type=int, metavar=tr("SEAT"),
+                   help=tr("the seat that plays first, 1–players (default: drawn from the "
+                           "seed, as the rules draw it at random)"))
     p.add_argument("--companions", action="store_true",
-                   help="play with the Companion module (off by default)")
-    p.add_argument("--load", metavar="FILE",
-                   help="resume a game saved with 'save FILE', or play on from a state "
-                        "written by 'flamecraft new' or 'apply' (seat 1 a person, the "
-                        "others bots)")
+                   help=tr("play with the Companion module (off by default)"))
+    p.add_argument("--load", metavar=tr("FILE"),
+                   help=tr("resume a game saved with 'save FILE', or play on from a state "
+                           "written by 'flamecraft new' or 'apply' (seat 1 a person, the "
+                           "others bots)"))
     p.add_argument("--no-color", action="store_true",
-                   help="no colour (also when NO_COLOR is set or output is not a terminal)")
-    p.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
-                   help="pause after each bot move (default 0.2 on a terminal, else 0)")
-    p.add_argument("--autosave", default=AUTOSAVE, metavar="FILE",
-                   help="where the game is saved if the input ends, the program is "
-                        "interrupted or the terminal closes (default: "
-                        "flamecraft-autosave-DATE-TIME.json, one per game)")
-    add_lang_argument(p)
+                   help=tr("no colour (also when NO_COLOR is set or output is not a "
+                           "terminal)"))
+    p.add_argument("--bot-delay", type=float, default=None, metavar=tr("SECONDS"),
+                   help=tr("pause after each bot move (default 0.2 on a terminal, else 0)"))
+    p.add_argument("--autosave", default=AUTOSAVE, metavar=tr("FILE"),
+                   help=tr("where the game is saved if the input ends, the program is "
+                           "interrupted or the terminal closes (default: "
+                           "flamecraft-autosave-DATE-TIME.json, one per game)"))
+    add_lang_argument(p, tr)
 
 
-def add_lang_argument(p: argparse.ArgumentParser) -> None:
+def add_lang_argument(p: argparse.ArgumentParser, tr: Translate = same) -> None:
     """``--lang``: the language of what a command shows people."""
     p.add_argument("--lang", choices=LANGUAGES, default=None,
-                   help="language of the screens and messages: en or ja (default: from "
-                        "LC_ALL, LC_MESSAGES or LANG; ja_* is Japanese)")
+                   help=tr("language of the screens and messages: en or ja (default: from "
+                           "LC_ALL, LC_MESSAGES or LANG; ja_* is Japanese)"))
 
 
 def chosen_language(args: argparse.Namespace) -> str:
-    """``--lang`` if given, else the one the environment asks for."""
-    lang = getattr(args, "lang", None)
+    """``--lang`` if given (after the command, or before it: ``flamecraft --lang ja demo``),
+    else the one the environment asks for."""
+    lang = getattr(args, "lang", None) or getattr(args, "top_lang", None)
     return str(lang) if lang else language_from_env(os.environ)
 
 

@@ -11,8 +11,9 @@ from collections.abc import Mapping
 
 from .tr import Translate, same
 
-# Values of an error's parameters that are msgids themselves (translated when shown).
-TRANSLATED_PARAMS = frozenset({"decision"})
+# Values of an error's parameters that are msgids themselves (translated when shown): the
+# decision being made, the kind of card a saved file names, json's reason for a bad file.
+TRANSLATED_PARAMS = frozenset({"decision", "card_kind", "json_problem"})
 
 
 class FlamecraftError(Exception):

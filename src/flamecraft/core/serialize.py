@@ -24,6 +24,7 @@ from .state import (
     GameState,
     Options,
 )
+from .tr import N_
 
 STATE_FORMAT: Final = "flamecraft-state"
 RECORD_FORMAT: Final = "flamecraft-record"
@@ -135,16 +136,43 @@ def _frame_to_json(f: tuple[int, ...]) -> dict[str, Any]:
     return out
 
 
+# The kinds of card or part a saved file names (msgids: an error says which is unknown).
+CARD_KINDS: Final = (N_("Fancy Dragon"), N_("effect"), N_("Shop"), N_("Artisan Dragon"),
+                     N_("Artisan"), N_("Enchantment"), N_("Companion"), N_("Good"),
+                     N_("achievement"))
+
+
+def _bad(msgid: str, **params: object) -> StateFormatError:
+    """The error ``msgid`` (a marked English template) with its values as text, which
+    ``errors.error_text`` says in the reader's language; ``str()`` is the English."""
+    return StateFormatError(msgid, {k: str(v) for k, v in params.items()})
+
+
+def _json_error(exc: json.JSONDecodeError) -> StateFormatError:
+    """'not valid JSON: …', worded as ``str(exc)`` words it, with json's reason kept apart
+    (a msgid too when json has one of its usual reasons)."""
+    return _bad(N_("not valid JSON: {json_problem}: line {line} column {column} (char {char})"),
+                json_problem=exc.msg, line=exc.lineno, column=exc.colno, char=exc.pos)
+
+
+# json's own reasons, so that a Japanese reader sees them in Japanese.
+JSON_PROBLEMS: Final = (
+    N_("Expecting value"), N_("Expecting ',' delimiter"), N_("Expecting ':' delimiter"),
+    N_("Expecting property name enclosed in double quotes"), N_("Extra data"),
+    N_("Unterminated string starting at"), N_("Invalid \\uXXXX escape"),
+)
+
+
 def _index(table: list[str], value: Any, what: str) -> int:
     try:
         return table.index(value)
     except ValueError:
-        raise StateFormatError(f"unknown {what} {value!r}") from None
+        raise _bad(N_("unknown {card_kind} {value}"), card_kind=what, value=repr(value)) from None
 
 
 def _frame_from_json(obj: Any) -> tuple[int, ...]:
     if not isinstance(obj, dict) or obj.get("frame") not in _FRAME_KINDS:
-        raise StateFormatError(f"malformed stack frame {obj!r}")
+        raise _bad(N_("malformed stack frame {frame}"), frame=repr(obj))
     kind = _FRAME_KINDS[obj["frame"]]
     values: list[int] = [kind]
     for name in _FRAME_FIELDS[kind]:
@@ -153,7 +181,8 @@ def _frame_from_json(obj: Any) -> tuple[int, ...]:
             break
         key = name.rstrip("?")
         if key not in obj:
-            raise StateFormatError(f"stack frame {obj['frame']!r} lacks {key!r}")
+            raise _bad(N_("stack frame {frame} lacks {field}"), frame=repr(obj["frame"]),
+                       field=repr(key))
         v = obj[key]
         if key == "effect":
             if v is None:
@@ -176,7 +205,7 @@ def _frame_from_json(obj: Any) -> tuple[int, ...]:
         elif isinstance(v, int) and not isinstance(v, bool):
             values.append(v)
         else:
-            raise StateFormatError(f"stack frame field {key!r} must be a whole number")
+            raise _bad(N_("stack frame field {field} must be a whole number"), field=repr(key))
     return tuple(values)
 
 
@@ -189,19 +218,19 @@ def options_from_json(obj: Any) -> Options:
     """Options from JSON; a missing ``first_player`` is seat 0, as every game written before
     the first player was drawn began there (``null`` means drawn from the seed)."""
     if not isinstance(obj, dict):
-        raise StateFormatError("'options' must be an object")
+        raise StateFormatError(N_("'options' must be an object"))
     first = obj.get("first_player", 0)
     if first is not None and (not isinstance(first, int) or isinstance(first, bool)):
-        raise StateFormatError("'first_player' must be a seat number or null")
+        raise StateFormatError(N_("'first_player' must be a seat number or null"))
     try:
         options = Options(int(obj["players"]), str(obj.get("deck", "purple")),
                           tuple(str(n) for n in obj.get("names", [])),
                           bool(obj.get("companions", False)), first)
     except (KeyError, TypeError, ValueError) as exc:
-        raise StateFormatError(f"malformed options: {exc}") from None
+        raise _bad(N_("malformed options: {error}"), error=exc) from None
     if first is not None and not 0 <= first < options.players:
-        raise StateFormatError(f"'first_player' must be a seat from 0 to "
-                               f"{options.players - 1} or null, not {first}")
+        raise _bad(N_("'first_player' must be a seat from 0 to {last} or null, not {first}"),
+                   last=options.players - 1, first=first)
     return options
 
 
@@ -267,18 +296,24 @@ def state_to_json(s: GameState) -> dict[str, Any]:
 
 def _ids(table: list[str], values: Any, what: str) -> list[int]:
     if not isinstance(values, list):
-        raise StateFormatError(f"{what} must be a list")
+        raise _bad(N_("{card_kind} must be a list"), card_kind=what)
     return [_index(table, v, what) for v in values]
 
 
 def _check_version(obj: Any, fmt: str, versions: tuple[int, ...]) -> None:
     if not isinstance(obj, dict):
-        raise StateFormatError(f"not a {fmt} file: expected a JSON object")
+        raise _bad(N_("not a {format} file: expected a JSON object"), format=fmt)
     if obj.get("format") != fmt:
-        raise StateFormatError(f"not a {fmt} file (format is {obj.get('format')!r})")
+        raise _bad(N_("not a {format} file (format is {found})"), format=fmt,
+                   found=repr(obj.get("format")))
     if obj.get("version") not in versions:
+        found = repr(obj.get("version"))
+        if len(versions) == 2:
+            raise _bad(N_("unsupported {format} version {found} (this program reads versions "
+                          "{low} and {high})"), format=fmt, found=found, low=versions[0],
+                       high=versions[1])
         readable = " and ".join(str(v) for v in versions)
-        raise StateFormatError(f"unsupported {fmt} version {obj.get('version')!r} "
+        raise StateFormatError(f"unsupported {fmt} version {found} "
                                f"(this program reads versions {readable})")
 
 
@@ -296,7 +331,7 @@ def state_from_json(obj: Any) -> GameState:
         for shop_id, dragons in obj["slots"].items():
             shop = _index(_SHOPS, shop_id, "Shop")
             if len(dragons) != 3:
-                raise StateFormatError(f"Shop {shop_id!r} must list 3 slots")
+                raise _bad(N_("Shop {shop} must list 3 slots"), shop=repr(shop_id))
             for k, d in enumerate(dragons):
                 s.slots[shop * 3 + k] = EMPTY if d is None else _index(_ARTISANS, d, "Artisan")
         s.shop_ench = [()] * len(_SHOPS)
@@ -315,7 +350,7 @@ def state_from_json(obj: Any) -> GameState:
         s.companion_box = _ids(_COMPANIONS, obj["companion_box"], "Companion")
         players = obj["players"]
         if not isinstance(players, list) or len(players) != s.n:
-            raise StateFormatError(f"'players' must list {s.n} players")
+            raise _bad(N_("'players' must list {n} players"), n=s.n)
         s.goods, s.coins, s.rep, s.rep_sources = [], [], [], []
         s.hand, s.fancy, s.scored, s.reserved, s.pos, s.counters = [], [], [], [], [], []
         s.companion, s.companion_uses, s.companion_turn, s.achievements = [], [], [], []
@@ -348,7 +383,7 @@ def state_from_json(obj: Any) -> GameState:
             s.achievements.append(_ids(_ACHIEVEMENTS, pl["achievements"], "achievement"))
         s.first_player = int(obj.get("first_player", 0))  # version 2: always seat 0
         if not 0 <= s.first_player < s.n:
-            raise StateFormatError(f"'first_player' must be a seat from 0 to {s.n - 1}")
+            raise _bad(N_("'first_player' must be a seat from 0 to {last}"), last=s.n - 1)
         s.current = int(obj["current"])
         s.turn = int(obj["turn"])
         s.fired = sum(1 << a for a in _ids(_ARTISANS, obj["fired"], "Artisan Dragon"))
@@ -360,12 +395,13 @@ def state_from_json(obj: Any) -> GameState:
     except StateFormatError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        raise StateFormatError(f"malformed state: {type(exc).__name__}: {exc}") from None
+        raise _bad(N_("malformed state: {exception}: {error}"), exception=type(exc).__name__,
+                   error=exc) from None
     if len(s.rep_sources[0]) != NUM_SOURCES:
-        raise StateFormatError("malformed reputation_sources")
+        raise StateFormatError(N_("malformed reputation_sources"))
     found = problems(s)
     if found:
-        raise StateFormatError("inconsistent state: " + "; ".join(found[:5]))
+        raise _bad(N_("inconsistent state: {problems}"), problems="; ".join(found[:5]))
     return s
 
 
@@ -388,7 +424,7 @@ def load_state(text: str) -> GameState:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise StateFormatError(f"not valid JSON: {exc}") from None
+        raise _json_error(exc) from None
     return state_from_json(obj)
 
 
@@ -414,9 +450,9 @@ class GameRecord:
         _check_version(obj, RECORD_FORMAT, RECORD_VERSIONS_READ)
         seed, actions = obj.get("seed"), obj.get("actions")
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise StateFormatError("'seed' must be a whole number")
+            raise StateFormatError(N_("'seed' must be a whole number"))
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-            raise StateFormatError("'actions' must be a list of action texts")
+            raise StateFormatError(N_("'actions' must be a list of action texts"))
         result = obj.get("result")
         return GameRecord(options_from_json(obj.get("options")), seed, list(actions), result)
 
@@ -430,7 +466,7 @@ def load_record(text: str) -> GameRecord:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise StateFormatError(f"not valid JSON: {exc}") from None
+        raise _json_error(exc) from None
     return GameRecord.from_json(obj)
 
 
@@ -444,5 +480,6 @@ def replay(record: GameRecord) -> GameState:
         try:
             apply_in_place(s, parse_action(s, typed))
         except FlamecraftError as exc:
-            raise StateFormatError(f"action {number} ({typed!r}): {exc}") from None
+            raise _bad(N_("action {number} ({typed}): {error}"), number=number,
+                       typed=repr(typed), error=exc) from None
     return s
