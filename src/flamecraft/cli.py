@@ -49,7 +49,8 @@ from .core.tr import N_, Translate, same
 from .core.view import view
 from .i18n import LANGUAGES, display_width, language_from_env, pad, translator
 from .render import render, scores
-from .tui import add_lang_argument, add_play_arguments, chosen_language, cmd_play
+from .tui import add_lang_argument, add_play_arguments, chosen_language, cmd_play, decision_words
+from .tui_screen import Style, review_screen
 
 PROG = "flamecraft"
 MAX_DECISIONS = 100_000  # a random game that has not ended after this many choices is a bug
@@ -504,12 +505,13 @@ def cmd_review(args: argparse.Namespace) -> int:
     from .ai.hints import Budget
     from .ai.review import REVIEW_BUDGET, check_finished, format_review, plot_review, review
 
+    lang, tr, game = _speech(args)
     record = _load_record(args.record)
     label = _label(args.record)
     try:
         final = check_finished(record)
     except FlamecraftError as exc:
-        raise CliError(f"{label}: {exc}") from None
+        raise CliError.of(N_("{path}: {error}"), path=label, error=exc) from None
     seats = None if args.seat is None else [_seat_named(final, args.seat, "--seat")]
     budget = Budget(samples=args.samples, beam=REVIEW_BUDGET.beam, depth=REVIEW_BUDGET.depth)
     done = [0]
@@ -517,14 +519,20 @@ def cmd_review(args: argparse.Namespace) -> int:
     def progress(k: int, total: int) -> None:
         if not args.quiet and sys.stderr.isatty() and (k == total or k - done[0] >= 10):
             done[0] = k
-            print(f"\rreviewing: action {k}/{total}", end="" if k < total else "\n",
-                  file=sys.stderr, flush=True)
+            print("\r" + tr("reviewing: action {k}/{total}").format(k=k, total=total),
+                  end="" if k < total else "\n", file=sys.stderr, flush=True)
 
-    rv = review(record, seats, budget, progress=progress)
-    who = "every seat" if seats is None else names(final)[seats[0]]
-    title = (f"{label}: {final.n} players, seed {record.seed}, {len(record.actions)} actions, "
-             f"{final.turn} turns; decisions of {who}")
-    report = format_review(rv, title, args.top)
+    rv = review(record, seats, budget, progress=progress, tr=game)
+    who = tr("every seat") if seats is None else names(final)[seats[0]]
+    title = tr("{path}: {n} players, seed {seed}, {actions} actions, {turns} turns; decisions "
+               "of {who}").format(path=label, n=final.n, seed=record.seed,
+                                  actions=len(record.actions), turns=final.turn, who=who)
+    if lang == "en":
+        report = format_review(rv, title, args.top)
+    else:  # the end screen's review (tui_screen), the mistakes' actions in the reader's words
+        lines = review_screen(Style(False, lang), rv, 80, args.top,
+                              decision_words(record, rv, game, args.top))
+        report = "\n".join([tr("Review of {title}").format(title=title), "", *lines]) + "\n"
     os.makedirs(args.out, exist_ok=True)
     written = [os.path.join(args.out, "review.txt"), os.path.join(args.out, "review.json")]
     write_atomically(written[0], report)
@@ -534,7 +542,7 @@ def cmd_review(args: argparse.Namespace) -> int:
                             f"seed {record.seed})"):
         written.append(png)
     sys.stdout.write(report)
-    print(f"wrote {', '.join(written)}")
+    print(tr("wrote {files}").format(files=tr(", ").join(written)))
     return 0
 
 
@@ -684,6 +692,7 @@ def build_parser(tr: Translate = same) -> argparse.ArgumentParser:
                        n=REVIEW_BUDGET.samples))
     p.add_argument("--top", type=_positive, default=5, help=tr("mistakes listed (default 5)"))
     p.add_argument("--quiet", action="store_true", help=tr("no progress line"))
+    add_lang_argument(p, tr)
     p.set_defaults(func=cmd_review)
 
     p = sub.add_parser("info", help=tr("the version, the Python, and which form of the rules "

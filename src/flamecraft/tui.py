@@ -47,7 +47,13 @@ from .core.engine import winners as engine_winners
 from .core.errors import FlamecraftError, error_text
 from .core.events import Event, log_text
 from .core.goals import MEASURE_FUNCTIONS, fancy_value
-from .core.serialize import STATE_FORMAT, GameRecord, state_from_json, state_to_json
+from .core.serialize import (
+    STATE_FORMAT,
+    GameRecord,
+    json_error,
+    state_from_json,
+    state_to_json,
+)
 from .core.setup_game import MAX_PLAYERS, MIN_PLAYERS, new_game
 from .core.solo import rating
 from .core.state import EMPTY, SOURCE_NAMES, GameState
@@ -556,8 +562,7 @@ def load_session(path: str, tr: Callable[[str], str] = same,
     try:
         obj = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise SetupError(tr("{path}: not valid JSON: {error}").format(path=path,
-                                                                      error=exc)) from None
+        raise SetupError(f"{path}: {error_text(json_error(exc), game)}") from None
     if isinstance(obj, dict) and obj.get("format") == STATE_FORMAT:
         try:
             s = state_from_json(obj)
@@ -588,6 +593,22 @@ def load_session(path: str, tr: Callable[[str], str] = same,
     session.undo_stack = kept
     session.undo_seat = undo_seat if kept else -1
     return session
+
+
+def decision_words(record: GameRecord, rv: Any, game: Translate,
+                   top: int = REVIEW_TOP) -> dict[str, str]:
+    """The reviewed mistakes' actions (stable texts) in the words of ``game``: each said at
+    the state where it was chosen (``describe``); the end screen's review and ``flamecraft
+    review`` show them."""
+    wanted = {d.number: (d.chosen, d.best) for d in rv.mistakes(top)}
+    s = new_game(record.options, record.seed)
+    advance(s)
+    out: dict[str, str] = {}
+    for number, typed in enumerate(record.actions, 1):
+        for said in wanted.get(number, ()):
+            out[said] = describe(s, parse_action(s, said), game).words
+        s = apply(s, parse_action(s, typed))
+    return out
 
 
 def _undo_points(raw: Any, count: int, players: int, path: str) -> tuple[set[int], int]:
@@ -1061,23 +1082,8 @@ class Game:
         self.term.say(self.tr("Reviewing the game (a few seconds)…"), "dim")
         record = self.session.record()
         rv = review(record, people, tr=self.style.game)
-        return review_screen(self.style, rv, self.term.width,
-                             words=self._decision_words(record, rv))
-
-    def _decision_words(self, record: GameRecord, rv: Any) -> dict[str, str]:
-        """The reviewed mistakes' actions (stable texts) in the player's words: each said
-        at the state where it was chosen (``describe``)."""
-        if self.term.lang == "en":
-            return {}
-        wanted = {d.number: (d.chosen, d.best) for d in rv.mistakes(REVIEW_TOP)}
-        s = new_game(record.options, record.seed)
-        advance(s)
-        out: dict[str, str] = {}
-        for number, typed in enumerate(record.actions, 1):
-            for said in wanted.get(number, ()):
-                out[said] = describe(s, parse_action(s, said), self.style.game).words
-            s = apply(s, parse_action(s, typed))
-        return out
+        words = {} if self.term.lang == "en" else decision_words(record, rv, self.style.game)
+        return review_screen(self.style, rv, self.term.width, words=words)
 
 
 # ---------------------------------------------------------------- interactive setup

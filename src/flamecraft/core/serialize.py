@@ -148,7 +148,7 @@ def _bad(msgid: str, **params: object) -> StateFormatError:
     return StateFormatError(msgid, {k: str(v) for k, v in params.items()})
 
 
-def _json_error(exc: json.JSONDecodeError) -> StateFormatError:
+def json_error(exc: json.JSONDecodeError) -> StateFormatError:
     """'not valid JSON: …', worded as ``str(exc)`` words it, with json's reason kept apart
     (a msgid too when json has one of its usual reasons)."""
     return _bad(N_("not valid JSON: {json_problem}: line {line} column {column} (char {char})"),
@@ -424,7 +424,7 @@ def load_state(text: str) -> GameState:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise _json_error(exc) from None
+        raise json_error(exc) from None
     return state_from_json(obj)
 
 
@@ -466,7 +466,7 @@ def load_record(text: str) -> GameRecord:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise _json_error(exc) from None
+        raise json_error(exc) from None
     return GameRecord.from_json(obj)
 
 
