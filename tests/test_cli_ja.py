@@ -20,6 +20,7 @@ from flamecraft.commandline import ARGPARSE_MESSAGES, argparse_speaking
 from flamecraft.core.errors import StateFormatError, error_text
 from flamecraft.core.serialize import load_record, load_state
 from flamecraft.i18n import display_width, translator
+from test_play import _finish, _spawn
 from test_play_ja import english_words
 
 GAME_JA = translator("ja", "game").gettext
@@ -185,3 +186,31 @@ def test_an_unknown_card_in_a_state_and_a_bad_record(tmp_path: Path,
                       '"actions": "x"}', encoding="utf-8")
     status, _, err = _run(capsys, "replay", str(record), "--lang", "ja")
     assert status == 1 and err.endswith("'actions' は行動の文字列のリストでなければなりません\n")
+
+
+def test_review_in_japanese(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``flamecraft review --lang ja``: the end screen's review in Japanese (card and player
+    names aside), written to review.txt as printed, every line within 80 columns."""
+    record = tmp_path / "game.json"
+    assert main(["demo", "--players", "2", "--seed", "7", "--record", str(record)]) == 0
+    capsys.readouterr()
+    out_dir = tmp_path / "rv"
+    status, out, _ = _run(capsys, "review", str(record), "--lang", "ja", "--samples", "2",
+                          "--top", "2", "--out", str(out_dir), "--quiet")
+    assert status == 0
+    assert "振り返り: " in out and "大きなミス" in out and "勝率の推移" in out
+    report = (out_dir / "review.txt").read_text(encoding="utf-8")
+    assert out.startswith(report) and "書き出しました: " in out
+    shown = out.replace(str(out_dir), "").replace(str(record), "")
+    shown = re.sub(r"review\.(txt|json)|win-chance\.png", "", shown)
+    assert english_words(shown) == [], english_words(shown)
+    assert max(display_width(line) for line in report.splitlines()[1:]) <= 80  # [0]: the path
+
+
+def test_the_terminal_game_says_a_bad_file_in_japanese(tmp_path: Path) -> None:
+    """``flamecraft play --load`` of a malformed file: the same message as the CLI's."""
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": 1', encoding="utf-8")
+    child = _spawn(tmp_path, "--lang", "ja", "--load", str(bad))
+    child.expect_exact(f"{bad}: JSONとして読めません: 1行13列 (12文字目): 「,」がありません")
+    _finish(child, 1)
