@@ -261,20 +261,20 @@ def _seat_named(s: GameState, value: str, option: str, also: str = "") -> int:
                       also=also)
 
 
-def _observer(s: GameState, value: str | None) -> int | None:
+def _observer(s: GameState, value: str | None, tr: Translate = same) -> int | None:
     if value is None:
         p = to_act(s)
         return p if p >= 0 else None
     if value.lower() == "spectator":
         return None
-    return _seat_named(s, value, "--as", ", or 'spectator'")
+    return _seat_named(s, value, "--as", tr(", or 'spectator'"))
 
 
 def cmd_show(args: argparse.Namespace) -> int:
     """Prints the board as one seat sees it (from its view only, so nothing hidden leaks)."""
     s = _load_state(args.state)
-    observer = _observer(s, args.as_)
     lang = chosen_language(args)
+    observer = _observer(s, args.as_, translator(lang, "terminal").gettext)
     v = view(s, observer)
     if lang != "en":  # the decision and the choices in the reader's words (same order)
         tr = translator(lang, "game").gettext
