@@ -139,7 +139,7 @@ def test_the_listed_argparse_messages_are_argparse_s() -> None:
 
 BAD_FILES = [
     ('{"format": 1', "not valid JSON: Expecting ',' delimiter: line 1 column 13 (char 12)",
-     "JSONとして読めません: 1行13列 (12文字目): 「,」がありません"),
+     "JSONとして読めません: 1行13列 (位置12): 「,」がありません"),
     ("[1]", "not a flamecraft-state file: expected a JSON object",
      "flamecraft-state のファイルではありません: JSONのオブジェクトが必要です"),
     ('{"format": "flamecraft-state", "version": 99}',
@@ -212,5 +212,5 @@ def test_the_terminal_game_says_a_bad_file_in_japanese(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": 1', encoding="utf-8")
     child = _spawn(tmp_path, "--lang", "ja", "--load", str(bad))
-    child.expect_exact(f"{bad}: JSONとして読めません: 1行13列 (12文字目): 「,」がありません")
+    child.expect_exact(f"{bad}: JSONとして読めません: 1行13列 (位置12): 「,」がありません")
     _finish(child, 1)
