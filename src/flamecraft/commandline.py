@@ -27,7 +27,8 @@ from typing import Final
 
 from .core.errors import error_text
 from .core.tr import N_, Translate, same
-from .i18n import display_width, wrap
+from .i18n import display_width
+from .screen_text import wrap_line
 
 # The messages of Python's argparse a player can meet (help, usage and its errors), as
 # argparse spells them: printf-style placeholders, kept as they are in a translation. Not
@@ -89,19 +90,20 @@ def argparse_speaking(tr: Translate) -> Iterator[None]:
 
 class WideHelpFormatter(argparse.HelpFormatter):
     """argparse's help laid out by display width (a Japanese character takes two columns;
-    argparse counts characters): help text wrapped with ``i18n.wrap`` and an option whose
+    argparse counts characters): help text wrapped as the terminal game wraps Japanese
+    (``screen_text.wrap_line``: between characters, never before 、 or 。) and an option whose
     name or metavar is wide still lined up with the others. English is unchanged."""
 
     def _split_lines(self, text: str, width: int) -> list[str]:
         if display_width(text) == len(text):
             return super()._split_lines(text, width)
-        return wrap(" ".join(text.split()), width)
+        return wrap_line(" ".join(text.split()), width, 0)
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         if display_width(text) == len(text):
             return super()._fill_text(text, width, indent)
-        return "\n".join(indent + line for line in wrap(" ".join(text.split()),
-                                                         width - len(indent)))
+        return "\n".join(indent + line for line in wrap_line(" ".join(text.split()),
+                                                              width - len(indent), 0))
 
     def _format_action(self, action: argparse.Action) -> str:
         out = super()._format_action(action)
