@@ -777,14 +777,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     lang = _language(argv)
     tr = translator(lang, "terminal").gettext
     game = translator(lang, "game").gettext
-    with argparse_speaking(tr):
-        return _run(argv, tr, game)
-
-
-def _run(argv: Sequence[str] | None, tr: Translate, game: Translate) -> int:
     try:
-        parser = build_parser(tr)
-        args = parser.parse_args(list(argv) if argv is not None else None)
+        with argparse_speaking(tr):  # only while parsing: a command runs with argparse as is
+            args = build_parser(tr).parse_args(list(argv) if argv is not None else None)
         status: int = args.func(args)
         sys.stdout.flush()
         return status
