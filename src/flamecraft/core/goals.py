@@ -122,6 +122,13 @@ MEASURE_FUNCTIONS: Final[dict[str, Callable[[GameState, int, int], int]]] = {
 }
 
 
+# Each Fancy Dragon's measure function (by catalog index), looked up by name once: a Sun's
+# goal is read at every step of its owner's turn. ``None`` for a spend goal (no measure).
+CARD_MEASURES: Final[tuple[Callable[[GameState, int, int], int] | None, ...]] = tuple(
+    None if card.goal.spend is not None else MEASURE_FUNCTIONS[card.goal.measure]
+    for card in FANCIES)
+
+
 def measure(s: GameState, p: int, card: FancyCard) -> int:
     goal = card.goal
     return MEASURE_FUNCTIONS[goal.measure](s, p, goal.arg)
@@ -134,7 +141,9 @@ def fancy_value(s: GameState, p: int, card: FancyCard) -> int:
     if goal.spend is not None:
         goods = s.goods[p]
         return card.reward.rep if all(goods[g] >= goal.spend[g] for g in range(NUM_GOODS)) else 0
-    value = MEASURE_FUNCTIONS[goal.measure](s, p, goal.arg)
+    by_index = CARD_MEASURES[card.index]
+    function = by_index if by_index is not None else MEASURE_FUNCTIONS[goal.measure]
+    value = function(s, p, goal.arg)
     if card.rep_table:
         best = 0
         for threshold, rep in card.rep_table:

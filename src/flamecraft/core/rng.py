@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from . import COMPILED
+
 _MASK: Final = (1 << 64) - 1
 
 
@@ -34,9 +36,70 @@ def below(state: int, bound: int) -> tuple[int, int]:
             return value % bound, state
 
 
+# The same generator on two 32-bit halves, for ``shuffle``: every intermediate value stays
+# below 2**62, so compiled by mypyc it is native integer arithmetic, where the 64-bit form
+# above works on boxed big ints (several times slower there; a game's deal draws ~150 times).
+# Pure Python is the other way round (its big ints are fast, and the halves take more
+# steps), so each form takes its faster path: both draw the same numbers.
+HALVES: Final = COMPILED
+_M32: Final = 0xFFFFFFFF
+_M16: Final = 0xFFFF
+_STEP_HI: Final = 0x9E3779B9
+_STEP_LO: Final = 0x7F4A7C15
+_MUL1_HI: Final = 0xBF58476D
+_MUL1_LO: Final = 0x1CE4E5B9
+_MUL2_HI: Final = 0x94D049BB
+_MUL2_LO: Final = 0x133111EB
+_SMALL: Final = 1 << 20  # bounds below this take the 32-bit path (Fisher–Yates' are tiny)
+
+
+def _mul_halves(hi: int, lo: int, c_hi: int, c_lo: int) -> tuple[int, int]:
+    """(hi, lo) * (c_hi, c_lo) modulo 2**64, by 16-bit pieces (no product reaches 2**50)."""
+    a1, a0 = lo >> 16, lo & _M16
+    b1, b0 = hi >> 16, hi & _M16
+    p0 = a0 * c_lo
+    p1 = a1 * c_lo
+    low = p0 + ((p1 & _M16) << 16)
+    carry = (low >> 32) + (p1 >> 16)
+    cross = (b0 * c_lo + ((b1 * c_lo & _M16) << 16)
+             + a0 * c_hi + ((a1 * c_hi & _M16) << 16))
+    return (carry + cross) & _M32, low & _M32
+
+
+def _xor_shift(hi: int, lo: int, k: int) -> tuple[int, int]:
+    """z ^ (z >> k) for 0 < k < 32, on halves."""
+    return hi ^ (hi >> k), lo ^ (((hi << (32 - k)) | (lo >> k)) & _M32)
+
+
 def shuffle(items: list[int], state: int) -> int:
     """Shuffles ``items`` in place (Fisher–Yates); returns the new generator state."""
+    if HALVES and len(items) < _SMALL:
+        return shuffle_halves(items, state)
     for i in range(len(items) - 1, 0, -1):
         j, state = below(state, i + 1)
         items[i], items[j] = items[j], items[i]
     return state
+
+
+def shuffle_halves(items: list[int], state: int) -> int:
+    """``shuffle`` for fewer than 2**20 items, with the same draws (tests/test_rng.py checks)
+    computed on 32-bit halves: fast compiled, slower than big ints in pure Python."""
+    s_hi, s_lo = state >> 32, state & _M32
+    for i in range(len(items) - 1, 0, -1):
+        bound = i + 1
+        wrap = (1 << 32) % bound  # 2**32 modulo bound
+        rest = wrap * wrap % bound  # 2**64 modulo bound: values from 2**64 - rest are redrawn
+        while True:
+            s_lo += _STEP_LO
+            s_hi = (s_hi + _STEP_HI + (s_lo >> 32)) & _M32
+            s_lo &= _M32
+            hi, lo = _xor_shift(s_hi, s_lo, 30)
+            hi, lo = _mul_halves(hi, lo, _MUL1_HI, _MUL1_LO)
+            hi, lo = _xor_shift(hi, lo, 27)
+            hi, lo = _mul_halves(hi, lo, _MUL2_HI, _MUL2_LO)
+            hi, lo = _xor_shift(hi, lo, 31)
+            if not rest or hi != _M32 or lo < (1 << 32) - rest:
+                break
+        j = ((hi % bound) * wrap + lo) % bound
+        items[i], items[j] = items[j], items[i]
+    return (s_hi << 32) | s_lo
