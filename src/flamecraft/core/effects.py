@@ -454,7 +454,17 @@ def _swap_and_fire(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int]
 
 
 def _swap_fire_legal(s: GameState, f: Frame) -> list[Action]:
-    return [(A.SWAP, d, -1, -1) for d, _shop in town_dragons(s) if d != f[3]]
+    """Every other dragon in the face-up Town (``town_dragons``' order, without its pairs)."""
+    potion = f[3]
+    slots = s.slots
+    out: list[Action] = []
+    for shop in s.town_shops():
+        base = shop * 3
+        for k in range(3):
+            d = slots[base + k]
+            if d not in (EMPTY, potion):
+                out.append((A.SWAP, d, -1, -1))
+    return out
 
 
 def _swap_fire_resolve(s: GameState, f: Frame, a: Action) -> None:
