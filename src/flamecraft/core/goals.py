@@ -64,20 +64,42 @@ def _max_distinct(s: GameState, p: int, arg: int) -> int:
     return best
 
 
+# The measures below count in loops rather than with ``max``/``sum`` over a generator:
+# compiled by mypyc, those reach the builtins by name and run a generator object, and Sun
+# goals are measured at every step of their owner's turn.
+
 def _max_ench(s: GameState, p: int, arg: int) -> int:
-    return max((len(s.shop_ench[shop]) for shop in s.town_shops()), default=0)
+    best = 0
+    for shop in s.town_shops():
+        tucked = len(s.shop_ench[shop])
+        if tucked > best:
+            best = tucked
+    return best
 
 
 def _coin_match(s: GameState, p: int, arg: int) -> int:
     return 1 if s.coins[p] >= 1 and s.coins[p] == empty_coin_slots(s) else 0
 
 
+def _full(s: GameState, shop: int) -> bool:
+    slots, base = s.slots, shop * 3
+    return slots[base] != EMPTY and slots[base + 1] != EMPTY and slots[base + 2] != EMPTY
+
+
 def _full_shops(s: GameState, p: int, arg: int) -> int:
-    return sum(1 for shop in s.town_shops() if EMPTY not in s.slots[shop * 3:shop * 3 + 3])
+    count = 0
+    for shop in s.town_shops():
+        if _full(s, shop):
+            count += 1
+    return count
 
 
 def _shops_with_ench(s: GameState, p: int, arg: int) -> int:
-    return sum(1 for shop in s.town_shops() if len(s.shop_ench[shop]) >= arg)
+    count = 0
+    for shop in s.town_shops():
+        if len(s.shop_ench[shop]) >= arg:
+            count += 1
+    return count
 
 
 def _most_of_type_in_town(s: GameState, p: int, arg: int) -> int:
@@ -85,12 +107,19 @@ def _most_of_type_in_town(s: GameState, p: int, arg: int) -> int:
     for shop in s.town_shops():
         for d in dragons_at(s, shop):
             counts[ART_TYPE[d]] += 1
-    return max(counts)
+    best = 0
+    for count in counts:
+        if count > best:
+            best = count
+    return best
 
 
 def _showpiece(s: GameState, p: int, arg: int) -> int:
-    return sum(1 for shop in s.town_shops()
-               if len(s.shop_ench[shop]) >= 3 and EMPTY not in s.slots[shop * 3:shop * 3 + 3])
+    count = 0
+    for shop in s.town_shops():
+        if len(s.shop_ench[shop]) >= 3 and _full(s, shop):
+            count += 1
+    return count
 
 
 MEASURE_FUNCTIONS: Final[dict[str, Callable[[GameState, int, int], int]]] = {
