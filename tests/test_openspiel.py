@@ -365,3 +365,28 @@ def test_a_clone_plays_on_without_changing_the_original() -> None:
     state.apply_action(state.legal_actions()[0])
     assert (clone.history(), clone.information_state_string(0)) == after
     assert len(clone.history()) == len(before[0]) + 15
+
+
+@pytest.mark.parametrize(("players", "companions", "seed"),
+                         [(1, False, 5), (2, True, 6), (3, False, 19), (4, True, 8), (5, False, 9)])
+def test_what_each_seat_has_seen_is_every_card_it_was_ever_shown(
+        players: int, companions: bool, seed: int) -> None:
+    """The seen sets that resampling keeps (``_Box.see``, which looks again only at seats
+    whose cards moved or whom a pending choice shows cards) equal the union, over every
+    step, of ``hidden.public_cards`` and ``private_cards`` computed in full."""
+    from flamecraft.core.hidden import private_cards, public_cards
+
+    state = _dealt(_game(players, companions=companions), seed)
+    s = state.engine_state
+    public = set(public_cards(s))
+    private = [set(private_cards(s, p)) for p in range(players)]
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+        s = state.engine_state
+        public |= public_cards(s)
+        for p in range(players):
+            private[p] |= private_cards(s, p)
+        box = state._box
+        assert box.public == public
+        assert [set(seen) for seen in box.private] == private

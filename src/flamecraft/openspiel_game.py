@@ -56,6 +56,7 @@ from .core.board import CATALOG
 from .core.engine import apply_in_place, describe_decision, legal_actions, text, to_act
 from .core.errors import FlamecraftError
 from .core.events import Event
+from .core.frames import D_ARTISAN_LOOK, D_KEEP_DRAWN_FANCY
 from .core.hidden import (
     SEEN_ARTISAN,
     SEEN_ENCHANTMENT,
@@ -124,6 +125,8 @@ GAME_TYPE = pyspiel.GameType(
 Entry = tuple[tuple[Event, ...], tuple[str, ...]]
 Seen = tuple[frozenset[int], ...]
 
+# Decisions that show their player cards no other place holds (``hidden.private_cards``).
+_SHOWING = frozenset((D_KEEP_DRAWN_FANCY, D_ARTISAN_LOOK))
 _CHANCE = int(pyspiel.PlayerId.CHANCE)  # looked up once: pybind attributes are slow
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
@@ -187,16 +190,22 @@ class _Box:
             self.legal = catalogue(self.players).legal(self.state)
         return self.legal
 
-    def see(self) -> None:
+    def see(self, changed: Sequence[bool] | None = None) -> None:
         """Adds what each seat sees now to what it has ever seen (sets grow only when a
-        card shows up for the first time: most steps add nothing)."""
+        card shows up for the first time: most steps add nothing). ``changed`` (when given)
+        says which seats' hand or Fancy Dragons may differ from the last call's: the others'
+        private cards are what was already added, unless a pending choice shows them cards
+        (``hidden.private_cards`` reads those from the stack)."""
         s = self.state
         assert s is not None
         public = public_cards(s)
         if not public <= self.public:
             self.public = self.public | public
         private = self.private
+        shown = {f[1] for f in s.stack if f[0] in _SHOWING} if changed is not None else set()
         for p in range(self.players):
+            if changed is not None and not changed[p] and p not in shown:
+                continue
             now = private_cards(s, p)
             if not now <= private[p]:
                 grown = list(private)
@@ -372,7 +381,11 @@ class FlamecraftState(pyspiel.State):  # type: ignore[misc]
         before = _holdings(s)
         events: list[Event] = []
         apply_in_place(s, engine_action, events)
-        if _holdings(s) == before:  # most steps: nobody's cards changed
+        # Whose hand or Fancy Dragons are not as they lay (a new order of the same cards
+        # counts here: for ``see`` that only costs a needless look).
+        changed = [s.hand[p] != hand or s.fancy[p] != fancy
+                   for p, (hand, fancy) in enumerate(before)]
+        if not any(changed):  # most steps: nobody's cards changed
             after: tuple[str, ...] = ("",) * box.players
         else:
             after = tuple(_private(s, p) if _changed(s, p, hand, fancy) else ""
@@ -380,7 +393,7 @@ class FlamecraftState(pyspiel.State):  # type: ignore[misc]
         box.record.append((tuple(events), after))
         box.own[actor].append(int(action))
         box.legal = None
-        box.see()
+        box.see(changed)
 
     def _begin(self) -> None:
         """The deal is complete: the engine takes over, and each seat is told its cards."""

@@ -106,8 +106,7 @@ def _run_phase(s: GameState, f: Frame) -> None:
     ops = OPS[list_id]
     if index + 1 < len(ops):
         s.stack.append((P_RUN, p, here, list_id, index + 1, dragon))
-    op = ops[index]
-    OP_RUNNERS[op.name](s, p, here, op, (list_id, index), dragon)
+    LIST_RUNNERS[list_id][index](s, p, here, ops[index], (list_id, index), dragon)
 
 
 register_phase(P_RUN, _run_phase)
@@ -124,19 +123,33 @@ def _param_list(op: Op, name: str) -> int:
 
 # --- gains ------------------------------------------------------------------------------------
 
-def _gain(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int], dragon: int) -> None:
+def _gain_parts(op: Op) -> tuple[tuple[int, ...], int, Reward]:
+    """A ``gain`` op's Goods (six counts, or none), its Reputation per Enchantment here, and
+    the rest of what it gives as a Reward: read once from its parameters, since fire-ups
+    run them at most steps of a game."""
     params = op.params
     goods = params.get("goods")
+    return (tuple(goods) if goods else (), params.get("rep_per_enchantment_here", 0),
+            Reward(rep=params.get("rep", 0), coins=params.get("coins", 0),
+                   artisan=params.get("artisan", 0), fancy=params.get("fancy", 0),
+                   good_choice=params.get("good_choice", 0)))
+
+
+# Per op list, per op: a gain op's parts (``_gain_parts``); other ops' entries are unused.
+GAINS: Final[list[list[tuple[tuple[int, ...], int, Reward]]]] = [
+    [_gain_parts(op) if op.name == "gain" else ((), 0, Reward()) for op in ops] for ops in OPS]
+
+
+def _gain(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int], dragon: int) -> None:
+    goods, per_ench, reward = GAINS[ref[0]][ref[1]]
     if goods:
         mine = s.goods[p]
         for g in range(NUM_GOODS):
             mine[g] += goods[g]
-    rep = params.get("rep", 0)
-    per_ench = params.get("rep_per_enchantment_here", 0)
     if per_ench and here >= 0:
-        rep += per_ench * len(s.shop_ench[here])
-    reward = Reward(rep=rep, coins=params.get("coins", 0), artisan=params.get("artisan", 0),
-                    fancy=params.get("fancy", 0), good_choice=params.get("good_choice", 0))
+        extra = per_ench * len(s.shop_ench[here])
+        reward = Reward(rep=reward.rep + extra, coins=reward.coins, artisan=reward.artisan,
+                        fancy=reward.fancy, good_choice=reward.good_choice)
     gain_reward(s, p, reward, LIST_SOURCE[ref[0]])
 
 
@@ -441,7 +454,17 @@ def _swap_and_fire(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int]
 
 
 def _swap_fire_legal(s: GameState, f: Frame) -> list[Action]:
-    return [(A.SWAP, d, -1, -1) for d, _shop in town_dragons(s) if d != f[3]]
+    """Every other dragon in the face-up Town (``town_dragons``' order, without its pairs)."""
+    potion = f[3]
+    slots = s.slots
+    out: list[Action] = []
+    for shop in s.town_shops():
+        base = shop * 3
+        for k in range(3):
+            d = slots[base + k]
+            if d not in (EMPTY, potion):
+                out.append((A.SWAP, d, -1, -1))
+    return out
 
 
 def _swap_fire_resolve(s: GameState, f: Frame, a: Action) -> None:
@@ -461,14 +484,22 @@ def place_frame(p: int, here: int, scope: int, source: int, optional: bool,
                 ref: tuple[int, int] = (-1, -1)) -> Frame:
     """A placement decision: from the hand (source 0) or the Park (1), at Shop ``scope`` or
     anywhere (-1); ``ref`` names the op whose ``cost`` is paid on placing."""
-    return (D_PLACE, p, here, scope, source, int(optional), *ref)
+    return (D_PLACE, p, here, scope, source, int(optional), ref[0], ref[1])
+
+
+def _op_cost(op: Op) -> tuple[int, ...] | None:
+    cost = op.params.get("cost")
+    return tuple(cost) if cost else None
+
+
+# Per op list, per op: the Goods a ``place`` op costs (None: free), read once.
+COSTS: Final[list[list[tuple[int, ...] | None]]] = [[_op_cost(op) for op in ops] for ops in OPS]
 
 
 def _cost(f: Frame) -> tuple[int, ...] | None:
     if f[6] < 0:
         return None
-    cost = OPS[f[6]][f[7]].params.get("cost")
-    return tuple(cost) if cost else None
+    return COSTS[f[6]][f[7]]
 
 
 def _place_legal(s: GameState, f: Frame) -> list[Action]:
@@ -858,3 +889,5 @@ OP_RUNNERS: Final[dict[str, OpRunner]] = {
     "forage": _forage,
     "exchange_good": _exchange_good,
 }
+# Per op list, per op: its runner, looked up once rather than by name at every step.
+LIST_RUNNERS: Final[list[list[OpRunner]]] = [[OP_RUNNERS[op.name] for op in ops] for ops in OPS]

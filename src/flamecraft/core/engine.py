@@ -9,7 +9,7 @@ Dragon whose goal is met may be revealed at any step of its owner's turn (ruling
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, cast
 
 from . import actions as A
 from . import effects as _effects  # noqa: F401  (registers the effect decisions)
@@ -104,8 +104,14 @@ def _check_legal(s: GameState, action: object) -> Action:
         advance(s)
     if s.over:
         raise GameOverError(GAME_OVER)
-    assert s.cache is not None
-    if action not in s.cache:
+    cache = s.cache
+    assert cache is not None
+    # Most callers pass back one of the listed tuples itself: found by identity first. The
+    # list is read as objects, since compiled, reading it as Actions would unbox each one.
+    for legal in cast("list[object]", cache):
+        if legal is action:
+            return cast(Action, action)
+    if action not in cache:
         raise _why_illegal(s, action)
     return action  # narrowed: it is one of the legal actions
 

@@ -64,20 +64,42 @@ def _max_distinct(s: GameState, p: int, arg: int) -> int:
     return best
 
 
+# The measures below count in loops rather than with ``max``/``sum`` over a generator:
+# compiled by mypyc, those reach the builtins by name and run a generator object, and Sun
+# goals are measured at every step of their owner's turn.
+
 def _max_ench(s: GameState, p: int, arg: int) -> int:
-    return max((len(s.shop_ench[shop]) for shop in s.town_shops()), default=0)
+    best = 0
+    for shop in s.town_shops():
+        tucked = len(s.shop_ench[shop])
+        if tucked > best:
+            best = tucked
+    return best
 
 
 def _coin_match(s: GameState, p: int, arg: int) -> int:
     return 1 if s.coins[p] >= 1 and s.coins[p] == empty_coin_slots(s) else 0
 
 
+def _full(s: GameState, shop: int) -> bool:
+    slots, base = s.slots, shop * 3
+    return slots[base] != EMPTY and slots[base + 1] != EMPTY and slots[base + 2] != EMPTY
+
+
 def _full_shops(s: GameState, p: int, arg: int) -> int:
-    return sum(1 for shop in s.town_shops() if EMPTY not in s.slots[shop * 3:shop * 3 + 3])
+    count = 0
+    for shop in s.town_shops():
+        if _full(s, shop):
+            count += 1
+    return count
 
 
 def _shops_with_ench(s: GameState, p: int, arg: int) -> int:
-    return sum(1 for shop in s.town_shops() if len(s.shop_ench[shop]) >= arg)
+    count = 0
+    for shop in s.town_shops():
+        if len(s.shop_ench[shop]) >= arg:
+            count += 1
+    return count
 
 
 def _most_of_type_in_town(s: GameState, p: int, arg: int) -> int:
@@ -85,12 +107,19 @@ def _most_of_type_in_town(s: GameState, p: int, arg: int) -> int:
     for shop in s.town_shops():
         for d in dragons_at(s, shop):
             counts[ART_TYPE[d]] += 1
-    return max(counts)
+    best = 0
+    for count in counts:
+        if count > best:
+            best = count
+    return best
 
 
 def _showpiece(s: GameState, p: int, arg: int) -> int:
-    return sum(1 for shop in s.town_shops()
-               if len(s.shop_ench[shop]) >= 3 and EMPTY not in s.slots[shop * 3:shop * 3 + 3])
+    count = 0
+    for shop in s.town_shops():
+        if len(s.shop_ench[shop]) >= 3 and _full(s, shop):
+            count += 1
+    return count
 
 
 MEASURE_FUNCTIONS: Final[dict[str, Callable[[GameState, int, int], int]]] = {
@@ -122,6 +151,13 @@ MEASURE_FUNCTIONS: Final[dict[str, Callable[[GameState, int, int], int]]] = {
 }
 
 
+# Each Fancy Dragon's measure function (by catalog index), looked up by name once: a Sun's
+# goal is read at every step of its owner's turn. ``None`` for a spend goal (no measure).
+CARD_MEASURES: Final[tuple[Callable[[GameState, int, int], int] | None, ...]] = tuple(
+    None if card.goal.spend is not None else MEASURE_FUNCTIONS[card.goal.measure]
+    for card in FANCIES)
+
+
 def measure(s: GameState, p: int, card: FancyCard) -> int:
     goal = card.goal
     return MEASURE_FUNCTIONS[goal.measure](s, p, goal.arg)
@@ -134,7 +170,9 @@ def fancy_value(s: GameState, p: int, card: FancyCard) -> int:
     if goal.spend is not None:
         goods = s.goods[p]
         return card.reward.rep if all(goods[g] >= goal.spend[g] for g in range(NUM_GOODS)) else 0
-    value = MEASURE_FUNCTIONS[goal.measure](s, p, goal.arg)
+    by_index = CARD_MEASURES[card.index]
+    function = by_index if by_index is not None else MEASURE_FUNCTIONS[goal.measure]
+    value = function(s, p, goal.arg)
     if card.rep_table:
         best = 0
         for threshold, rep in card.rep_table:

@@ -214,4 +214,7 @@ class GameState:
 
     def town_shops(self) -> list[int]:
         """Face-up Shops in Town, in space order."""
-        return [s for s in self.town if s != EMPTY and s not in self.facedown]
+        facedown = self.facedown
+        if not facedown:  # Shops are face down only from a fill to the end of that turn
+            return [s for s in self.town if s != EMPTY]
+        return [s for s in self.town if s != EMPTY and s not in facedown]

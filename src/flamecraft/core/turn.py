@@ -121,16 +121,24 @@ def _visit_legal(s: GameState, f: Frame) -> list[Action]:
     others' positions are read once per decision, and not counted at all when p could pay
     every one of them wherever they stand."""
     p = f[1]
-    here = s.pos[p]
-    wealth = sum(s.goods[p]) + s.coins[p]
-    others = [s.pos[q] for q in range(s.n) if q != p]
-    rich = wealth >= len(others)
+    pos = s.pos
+    here = pos[p]
+    wealth = s.coins[p]
+    for count in s.goods[p]:
+        wealth += count
+    rich = wealth >= s.n - 1
+    facedown = s.facedown
     out: list[Action] = []
-    for shop in s.town_shops():
-        if shop == here:
+    for shop in s.town:
+        if shop in (EMPTY, here) or (facedown and shop in facedown):
             continue
-        if not rich and wealth < others.count(shop):
-            continue
+        if not rich:
+            there = 0
+            for q in range(s.n):
+                if q != p and pos[q] == shop:
+                    there += 1
+            if wealth < there:
+                continue
         out.append((A.VISIT, shop, -1, -1))
     return out
 
