@@ -14,9 +14,11 @@ Every game is a ``flamecraft tournament`` game: a bot spec with the knobs inline
 (``planner:good=0.35:dragon=1.1``), seeded from (``--seed``, game index), so the run is
 reproducible game for game. It prints every iteration and writes the weights, the command,
 the number of games and the date to ``--out`` (``src/flamecraft/data/weights.json``, under
-``sets.tuned``) and the trajectory to ``--log``.
+``sets.tuned``) and the trajectory to ``--log``; ``--plot PNG`` draws the trajectory from the
+log (with ``--iterations 0`` it only re-draws an existing log, playing nothing).
 
-    python scripts/tune_weights.py --iterations 180 --pairs 4 --seed 15 --workers 2
+    python scripts/tune_weights.py --iterations 120 --pairs 4 --seed 15 --workers 2
+    python scripts/tune_weights.py --iterations 0 --plot docs/figures/spsa.png
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ def margin(result: GameResult, seat: int) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--iterations", type=int, default=180)
+    ap.add_argument("--iterations", type=int, default=120)
     ap.add_argument("--pairs", type=int, default=4, help="deals per iteration (2 games each)")
     ap.add_argument("--seed", type=int, default=15)
     ap.add_argument("--workers", type=int, default=2)
@@ -68,10 +70,42 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--c", type=float, default=0.2, help="perturbation (share of the default)")
     ap.add_argument("--a", type=float, default=0.003, help="step size (per Reputation of y)")
     ap.add_argument("--out", default="src/flamecraft/data/weights.json")
-    ap.add_argument("--log", default="tuning/spsa.jsonl")
+    ap.add_argument("--log", default="docs/tuning/spsa.jsonl")
     ap.add_argument("--name", default="tuned")
+    ap.add_argument("--plot", help="draw the trajectory of the knobs to this PNG")
     args = ap.parse_args(argv)
+    if args.iterations > 0:
+        tune(args, argv)
+    if args.plot:
+        plot(args.log, args.plot)
+    return 0
 
+
+def plot(log: str, png: str) -> None:
+    """Each knob (as a multiple of its default) over the iterations, from the log."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [json.loads(line) for line in Path(log).read_text("utf-8").splitlines() if line]
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    xs = [r["iteration"] for r in rows]
+    for i, name in enumerate(KNOBS):
+        ax.plot(xs, [r["theta"][i] for r in rows], label=name)
+    ax.axhline(1.0, color="grey", lw=0.8, ls="--")
+    ax.axvspan(len(rows) // 2 + 0.5, len(rows), color="grey", alpha=0.1)
+    ax.set_xlabel(f"SPSA iteration ({rows[-1]['games']} games in all)")
+    ax.set_ylabel("multiple of the hand-set default")
+    ax.set_title("Tuning the valuation by self-play (shaded: the iterations averaged)")
+    ax.legend(fontsize=8, ncol=3)
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+    print(f"wrote {png}")
+
+
+def tune(args: argparse.Namespace, argv: list[str] | None) -> None:
+    """The SPSA run: plays, logs and writes the weights."""
     rng = random.Random(args.seed)
     theta = [1.0] * len(KNOBS)
     big_a = args.iterations / 10  # SPSA's stability constant
@@ -136,7 +170,6 @@ def main(argv: list[str] | None = None) -> int:
     out.write_text(json.dumps(data, indent=2) + "\n", "utf-8")
     print("weights:", json.dumps(weights))
     print(f"written to {out} ({games} games, {(time.time() - began) / 60:.1f} min)")
-    return 0
 
 
 if __name__ == "__main__":
