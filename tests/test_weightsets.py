@@ -55,6 +55,20 @@ def test_bots_take_weights_by_name_and_knob_by_knob() -> None:
     assert sorted(play_game(spec).scores) != [0, 0]
 
 
+def test_an_isolated_bot_gets_its_weights_in_its_own_process() -> None:
+    """``planner:weights=tuned:isolated=true``: the bot's process builds the weights from
+    their name (a compiled ``Weights`` does not survive pickling) and plays as the bot does
+    in-process."""
+    s = _position(2, 4, 30)
+    p = to_act(s)
+    for options in ({"weights": "tuned"}, {"good": 0.9, "dragon": 0.5}):
+        isolated = make_bot("planner", isolated=True, beam=2, samples=1, **options)
+        in_process = make_bot("planner", beam=2, samples=1, **options)
+        assert isinstance(isolated, Bot) and isinstance(in_process, Bot)
+        assert (isolated.choose(Seat(s, p), random.Random(3))
+                == in_process.choose(Seat(s, p), random.Random(3)))
+
+
 def test_bad_weights_are_refused_by_name() -> None:
     with pytest.raises(ValueError, match=r"unknown weights 'wizard' \(known: default, tuned\)"):
         make_bot("planner", weights="wizard")

@@ -61,17 +61,24 @@ def make_bot(name: str, **options: Any) -> Bot | TrueStateBot:
         raise ValueError("the cheater reads the true state: it cannot run isolated")
     if key in ("ismcts", "cheater") and "iterations" in options and "seconds" not in options:
         options = {**options, "seconds": None}
-    if key != "random":  # weights=NAME and single knobs (good=0.4) become one Weights
-        options = weightsets.resolve(options)
-    try:
-        bot: Bot | TrueStateBot = BOT_CLASSES[key](**options)
-    except TypeError as exc:
-        raise ValueError(f"bad option for bot {key!r}: {exc}") from None
+    bot: Bot | TrueStateBot = _build(key, **options)
     if isolated:
-        cls: Callable[..., Bot] = BOT_CLASSES[key]
-        make: Callable[[], Bot] = functools.partial(cls, **options)
+        # The bot's process gets the options as given (a weight set by name, plain numbers)
+        # and builds them there: a compiled Weights does not survive pickling.
+        make: Callable[[], Bot] = functools.partial(_build, key, **options)
         return ProcessBot(make, name=key)
     return bot
+
+
+def _build(key: str, **options: Any) -> Any:
+    """The bot ``key`` with its options; ``weights=NAME`` and single knobs (``good=0.4``)
+    become one ``evaluate.Weights`` (``weightsets.resolve``)."""
+    if key != "random":
+        options = weightsets.resolve(options)
+    try:
+        return BOT_CLASSES[key](**options)
+    except TypeError as exc:
+        raise ValueError(f"bad option for bot {key!r}: {exc}") from None
 
 
 def make_play_bot(name: str, **options: Any) -> Bot:
