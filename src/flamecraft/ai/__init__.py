@@ -21,6 +21,7 @@ from ..core import COMPILED, NATIVE_DIR
 if COMPILED:  # the search's hot modules, compiled with the core (see flamecraft/core/__init__)
     __path__.insert(0, str(NATIVE_DIR / "ai"))
 
+from . import weightsets
 from .greedy import GreedyBot
 from .interface import Bot, ProcessBot, RandomBot, SealedSeat, Seat, TrueStateBot, policy_of
 from .ismcts import CheaterBot, ISMCTSBot
@@ -46,6 +47,8 @@ PLAY_BOTS = ("greedy", "planner", "ismcts")
 def make_bot(name: str, **options: Any) -> Bot | TrueStateBot:
     """A bot by name, with its options (e.g. ``make_bot("ismcts", iterations=500)``; giving
     ``iterations`` alone to ismcts makes the budget iterations only, so it is reproducible).
+    ``weights="tuned"`` gives a bot a named weight set (``weightsets``), and a knob of
+    ``evaluate.Weights`` given by name (``good=0.4``) overrides that one.
     ``isolated=True`` runs it in a process of its own that sees only sealed seats
     (``interface.ProcessBot``)."""
     key = name.strip().lower()
@@ -58,15 +61,24 @@ def make_bot(name: str, **options: Any) -> Bot | TrueStateBot:
         raise ValueError("the cheater reads the true state: it cannot run isolated")
     if key in ("ismcts", "cheater") and "iterations" in options and "seconds" not in options:
         options = {**options, "seconds": None}
-    try:
-        bot: Bot | TrueStateBot = BOT_CLASSES[key](**options)
-    except TypeError as exc:
-        raise ValueError(f"bad option for bot {key!r}: {exc}") from None
+    bot: Bot | TrueStateBot = _build(key, **options)
     if isolated:
-        cls: Callable[..., Bot] = BOT_CLASSES[key]
-        make: Callable[[], Bot] = functools.partial(cls, **options)
+        # The bot's process gets the options as given (a weight set by name, plain numbers)
+        # and builds them there: a compiled Weights does not survive pickling.
+        make: Callable[[], Bot] = functools.partial(_build, key, **options)
         return ProcessBot(make, name=key)
     return bot
+
+
+def _build(key: str, **options: Any) -> Any:
+    """The bot ``key`` with its options; ``weights=NAME`` and single knobs (``good=0.4``)
+    become one ``evaluate.Weights`` (``weightsets.resolve``)."""
+    if key != "random":
+        options = weightsets.resolve(options)
+    try:
+        return BOT_CLASSES[key](**options)
+    except TypeError as exc:
+        raise ValueError(f"bad option for bot {key!r}: {exc}") from None
 
 
 def make_play_bot(name: str, **options: Any) -> Bot:
