@@ -640,8 +640,8 @@ def test_newcomer_defaults_start_at_once_and_nothing_is_missed(server: str, tabs
     bot = page.locator(".seat-row").nth(1).locator(".seat-bot")
     assert bot.input_value() == "planner"
     options = bot.locator("option").all_inner_texts()
-    assert [o.split(" — ")[0] for o in options] == ["ismcts", "planner", "greedy", "random"]
-    assert options[1].startswith("planner — plans its whole turn; a solid player")
+    assert [o.split(" — ")[0] for o in options] == ["planner", "ismcts", "greedy", "random"]
+    assert options[0].startswith("planner — plans its whole turn with weights tuned")
     tab.shot("lobby")
     page.click("button[type=submit]")  # nothing changed: the defaults
     page.wait_for_url(re.compile(r"/play/[^#]+#seat=0&token="))

@@ -180,7 +180,7 @@ def test_seat_kinds_come_from_the_bot_registry() -> None:
     for name in BOTS:
         assert seat_kind(name) == name and seat_kind(f"bot:{name}") == name
     assert seat_kind("bot") == "planner" and seat_kind("Human") == "human"
-    assert [name for name, _ in bot_notes()][:4] == ["ismcts", "planner", "greedy", "random"]
+    assert [name for name, _ in bot_notes()][:4] == ["planner", "ismcts", "greedy", "random"]
     assert all(note for _, note in bot_notes())
 
 
@@ -626,7 +626,7 @@ def test_interactive_setup_defaults_and_colour(tmp_path: Path) -> None:
     child.expect_exact(f"give a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}")
     child.expect_exact(question)
     child.sendline("")
-    strength = ("Opponents, strongest first:\r\n  ismcts", "Opponents [planner]:")
+    strength = ("Opponents, strongest first:\r\n  planner", "Opponents [planner]:")
     for question in ("People at this keyboard", *strength, "Names, comma-separated [You, "
                      "Ember, Cinder, Ash]", "Enchantment deck", "Play with Companions", "Seed"):
         child.expect_exact(question)

@@ -307,7 +307,7 @@ def test_the_setup_questions_in_japanese_take_japanese_answers(tmp_path: Path) -
     child.expect_exact("このキーボードで遊ぶ人数 (1～2。残りの席はボット) [1]:")
     child.sendline("")
     child.expect_exact("対戦相手 (強い順):")
-    child.expect_exact("手番全体を計画します。手堅く、素早い")
+    child.expect_exact("自己対戦で調整した重みで手番全体を計画します。")
     child.expect_exact("対戦相手 [planner]:")
     child.sendline("")
     child.expect_exact("名前 (カンマ区切り) [あなた、Ember]:")

@@ -454,7 +454,7 @@ def test_cards_bots_and_pages(client: TestClient) -> None:
     bots = client.get("/api/bots").json()
     assert set(bots["bots"]) == set(BOTS)
     # strongest first, each with its few words; the default answers within about a second
-    assert bots["bots"][:2] == ["ismcts", "planner"] and bots["bots"][-1] == "random"
+    assert bots["bots"][:2] == ["planner", "ismcts"] and bots["bots"][-1] == "random"
     assert bots["default"] == "planner"
     assert [b["name"] for b in bots["ladder"]] == bots["bots"]
     assert all(b["about"] for b in bots["ladder"])
