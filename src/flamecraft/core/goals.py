@@ -46,22 +46,22 @@ def _same_and_distinct(s: GameState, shop: int) -> tuple[int, int]:
     return (1 if n else 0), n
 
 
-def _max_same_type(s: GameState, p: int, arg: int) -> int:
+def _best_shop(s: GameState, k: int) -> int:
+    """The largest ``_same_and_distinct(s, shop)[k]`` over the Shops in Town (0 if none)."""
     best = 0
     for shop in s.town_shops():
-        same = _same_and_distinct(s, shop)[0]
-        if same > best:
-            best = same
+        here = _same_and_distinct(s, shop)[k]
+        if here > best:
+            best = here
     return best
+
+
+def _max_same_type(s: GameState, p: int, arg: int) -> int:
+    return _best_shop(s, 0)
 
 
 def _max_distinct(s: GameState, p: int, arg: int) -> int:
-    best = 0
-    for shop in s.town_shops():
-        distinct = _same_and_distinct(s, shop)[1]
-        if distinct > best:
-            best = distinct
-    return best
+    return _best_shop(s, 1)
 
 
 # The measures below count in loops rather than with ``max``/``sum`` over a generator:
