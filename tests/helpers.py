@@ -4,6 +4,8 @@ one-place-per-card invariant, then drive the engine by action texts."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import Any
 
 from flamecraft import (
     GameState,
@@ -310,3 +312,20 @@ class LeakySeat(Seat):
     def sample(self, rng: random.Random) -> GameState:
         rng.getrandbits(63)
         return self.true_state.copy()
+
+
+def play_checked(s: GameState, bots: Sequence[Any], rng: random.Random, every: int) -> int:
+    """Plays ``s`` to the end in place: the seat's bot takes one decision in ``every`` (a
+    random bot the others, so a test sees many kinds of position); every decision is asserted
+    legal. Returns the number of decisions."""
+    from flamecraft.ai import RandomBot
+
+    decisions = 0
+    while not s.over:
+        p = to_act(s)
+        bot = bots[p] if decisions % every == 0 else RandomBot()
+        action = bot.choose(Seat(s, p), rng)
+        assert action in legal_actions(s), (text(s, action), decisions)
+        apply_in_place(s, action)
+        decisions += 1
+    return decisions

@@ -33,7 +33,7 @@ from flamecraft.ai.evaluate import relative, value
 from flamecraft.ai.interface import Bot
 from flamecraft.bots import BOTS
 from flamecraft.core.hidden import determinize
-from helpers import LeakySeat, fresh, give_fancy, set_goods, to_row
+from helpers import LeakySeat, fresh, give_fancy, play_checked, set_goods, to_row
 from spybot import GcSpy
 
 
@@ -63,15 +63,7 @@ def test_bots_choose_only_legal_actions(players: int, companions: bool) -> None:
     for game in range(1 if players > 2 else 2):
         s = start(players, 100 * players + game, companions=companions)
         bots = [_tiny(LADDER[(p + game + players) % len(LADDER)]) for p in range(players)]
-        rng = random.Random(game)
-        decisions = 0
-        while not s.over:
-            p = to_act(s)
-            bot = bots[p] if decisions % 3 == 0 else RandomBot()
-            action = bot.choose(Seat(s, p), rng)
-            assert action in legal_actions(s), (text(s, action), decisions)
-            apply_in_place(s, action)
-            decisions += 1
+        play_checked(s, bots, random.Random(game), every=3)
         assert s.over
 
 

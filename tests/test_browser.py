@@ -197,19 +197,20 @@ def wait_my_turn_or_end(page: Page, timeout: float = 20000) -> bool:
 
 
 def create_in_lobby(page: Page, base: str, seats: list[tuple[str, str]], seed: int | None,
-                    name: str = "Test game") -> None:
-    """Fills in the lobby's form (seat kinds and names, a seed unless None: a chosen seed is
-    for games of at most one person) and creates the game; the page goes on to the
-    creator's seat."""
+                    name: str | None = "Test game") -> None:
+    """Fills in the lobby's form, in whatever language (seat kinds and names, the game's name
+    unless None, a seed unless None: a chosen seed is for games of at most one person) and
+    creates the game; the page goes on to the creator's seat."""
     page.goto(base + "/")
     page.select_option("#players", str(len(seats)))
-    page.fill("#game-name", name)
+    if name is not None:
+        page.fill("#game-name", name)
     rows = page.locator(".seat-row")
     for i, (kind, seat_name) in enumerate(seats):
         rows.nth(i).locator(".seat-name").fill(seat_name)
         rows.nth(i).locator(".seat-kind").select_option(kind)
     if seed is not None:
-        page.click("summary:has-text('More')")
+        page.click("form.create details summary")  # "More", in the page's language
         page.fill("input[name=seed]", str(seed))
     page.click("button[type=submit]")
     page.wait_for_url(re.compile(r"/play/[^#]+#seat=0&token="))

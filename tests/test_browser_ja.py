@@ -27,6 +27,7 @@ from test_browser import (  # noqa: F401  (server and browser are fixtures)
     PHONE,
     browser,
     click_once,
+    create_in_lobby,
     data,
     server,
     tabs,
@@ -76,21 +77,6 @@ def assert_japanese(page: Page, nouns: list[str], where: str) -> None:
     assert KANA.search(page.evaluate("() => document.body.innerText")), where
 
 
-def create_game(page: Page, base: str, seats: list[tuple[str, str]], seed: int | None) -> None:
-    """The lobby's form, in whatever language: seats (kind, name), a seed unless None."""
-    page.goto(base + "/")
-    page.select_option("#players", str(len(seats)))
-    rows = page.locator(".seat-row")
-    for i, (kind, name) in enumerate(seats):
-        rows.nth(i).locator(".seat-name").fill(name)
-        rows.nth(i).locator(".seat-kind").select_option(kind)
-    if seed is not None:
-        page.click("form.create details summary")
-        page.fill("input[name=seed]", str(seed))
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r"/play/[^#]+#seat=0&token="))
-
-
 def test_a_whole_game_in_japanese(server: str, tabs: Any) -> None:  # noqa: F811
     """A Japanese browser: the lobby, a whole game against a bot with a hint, the scores, the
     review and the replay, all in Japanese with nothing English left but names; a server
@@ -104,7 +90,7 @@ def test_a_whole_game_in_japanese(server: str, tabs: Any) -> None:  # noqa: F811
     assert_japanese(page, nouns, "lobby")
     tab.shot("ja-lobby", full=True)
 
-    create_game(page, server, [("human", "Ada"), ("bot", "Robo")], seed=11)
+    create_in_lobby(page, server, [("human", "Ada"), ("bot", "Robo")], seed=11, name=None)
     assert wait_my_turn_or_end(page)
     page.wait_for_selector(".conn-open")
     assert "あなたの手番" in page.inner_text(".prompt")
@@ -178,7 +164,7 @@ def test_the_language_switch_is_remembered(server: str, tabs: Any) -> None:  # n
     page.wait_for_selector("form.create")
     assert "新しいゲーム" in page.inner_text("form.create")
 
-    create_game(page, server, [("human", "Ada"), ("bot", "Robo")], seed=2)
+    create_in_lobby(page, server, [("human", "Ada"), ("bot", "Robo")], seed=2, name=None)
     assert wait_my_turn_or_end(page)
     assert "あなたの手番" in page.inner_text(".prompt")
     choices = page.locator(".legal-item").all_inner_texts()
@@ -203,7 +189,7 @@ def test_japanese_on_a_phone(server: str, tabs: Any) -> None:  # noqa: F811
     page.wait_for_selector("form.create")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     tab.shot("ja-phone-lobby", full=True)
-    create_game(page, server, [("human", "Ada"), ("bot", "Robo")], seed=6)
+    create_in_lobby(page, server, [("human", "Ada"), ("bot", "Robo")], seed=6, name=None)
     rng = random.Random(6)
     for _ in range(15):
         assert wait_my_turn_or_end(page)
@@ -228,7 +214,7 @@ def test_the_waiting_room_in_japanese(server: str, tabs: Any) -> None:  # noqa: 
     host, guest = tabs(LAPTOP, JA), tabs(LAPTOP, "en-US")
     a, b = host.page, guest.page
     nouns = proper_nouns(server, ["Ada", "Bea"])
-    create_game(a, server, [("human", "Ada"), ("human", "Bea")], seed=None)
+    create_in_lobby(a, server, [("human", "Ada"), ("human", "Bea")], seed=None, name=None)
     a.wait_for_selector(".invites")
     assert "招待リンク" in a.inner_text(".invites")
     invite = a.locator(".link-row", has_text="Bea").locator("input").input_value()

@@ -11,14 +11,14 @@ from importlib import resources
 
 import pytest
 
-from flamecraft import GameState, apply_in_place, legal_actions, start, text, to_act
-from flamecraft.ai import GreedyBot, ISMCTSBot, PlannerBot, RandomBot, Seat, make_bot
+from flamecraft import GameState, apply_in_place, start, to_act
+from flamecraft.ai import GreedyBot, ISMCTSBot, PlannerBot, Seat, make_bot
 from flamecraft.ai.evaluate import DEFAULT, Weights
 from flamecraft.ai.interface import Bot
 from flamecraft.ai.tournament import GameSpec, play_game
 from flamecraft.ai.weightsets import KNOBS, named, names, resolve, with_knobs
 from flamecraft.core.hidden import determinize
-from helpers import LeakySeat
+from helpers import LeakySeat, play_checked
 
 
 def _shipped() -> dict[str, object]:
@@ -98,15 +98,7 @@ def test_bots_with_tuned_weights_stay_legal(players: int) -> None:
     actions; one decision in two is random so the test sees many kinds of position."""
     s = start(players, 40 + players)
     bots = [_tuned(("planner", "ismcts", "greedy")[p % 3]) for p in range(players)]
-    rng = random.Random(players)
-    decisions = 0
-    while not s.over:
-        p = to_act(s)
-        bot = bots[p] if decisions % 2 == 0 else RandomBot()
-        action = bot.choose(Seat(s, p), rng)
-        assert action in legal_actions(s), (text(s, action), decisions)
-        apply_in_place(s, action)
-        decisions += 1
+    decisions = play_checked(s, bots, random.Random(players), every=2)
     assert s.over and decisions > 20
 
 
