@@ -85,7 +85,7 @@ RATIOS = (
 def _openspiel_playouts(name: str, params: dict[str, Any]) -> Callable[[float, int], int]:
     import pyspiel
     if name == "python_flamecraft":
-        import flamecraft.openspiel_game  # noqa: F401  (registers the game)
+        import flamecraft.research.openspiel_game  # noqa: F401  (registers the game)
     elif name.startswith("python_"):
         from open_spiel.python.games import tic_tac_toe  # noqa: F401
     game = pyspiel.load_game(name, params)
@@ -123,7 +123,7 @@ def _env(name: str) -> Callable[[float, int], int]:
     sys.path.insert(0, str(HERE))
     from env_steps import play_for
     if name == "flamecraft_v0":
-        from flamecraft.envs import flamecraft_v0
+        from flamecraft.research import flamecraft_v0
 
         def make() -> Any:
             return flamecraft_v0.env(players=4)

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from flamecraft.envs import flamecraft_v0
+from flamecraft.research import flamecraft_v0
 
 CLASSICS = ("connect_four_v3", "tictactoe_v3", "leduc_holdem_v4", "texas_holdem_v4")
 

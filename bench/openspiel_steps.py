@@ -21,7 +21,7 @@ import time
 import pyspiel
 from open_spiel.python import games as _python_games  # noqa: F401  (python_tic_tac_toe)
 
-import flamecraft.openspiel_game  # noqa: F401  (registers python_flamecraft)
+import flamecraft.research.openspiel_game  # noqa: F401  (registers python_flamecraft)
 
 
 def steps_per_second(game: pyspiel.Game, seconds: float, rng: random.Random) -> tuple[float,

@@ -72,7 +72,7 @@ def start_server(database: str | None, workdir: Path) -> tuple[subprocess.Popen[
            "FLAMECRAFT_CONNECTIONS_PER_ADDRESS": "100000"}  # every client is on 127.0.0.1
     with open(workdir / "server.log", "wb") as log:  # the child keeps its own handle
         proc = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from flamecraft.cli import main; "
+            [sys.executable, "-c", "import sys; from flamecraft.cli.main import main; "
              "sys.exit(main(sys.argv[1:]))", "serve", "--port", str(port), "--database", db],
             env=env, stdout=subprocess.DEVNULL, stderr=log)
     base = f"http://127.0.0.1:{port}"

@@ -2,7 +2,7 @@
 
 The OpenSpiel side searches with Information-Set MCTS (random rollouts), which re-deals the
 cards it cannot see at every simulation (``resample_from_infostate``). Our side is a bot from
-``flamecraft.bots`` that reads the engine state of its own seat, mapped to OpenSpiel's action
+``flamecraft.ai.roster`` that reads the engine state of its own seat, mapped to OpenSpiel's action
 indices through the shared catalogue.
 
     python examples/openspiel_vs_ours.py --games 2 --simulations 10   # about a minute
@@ -17,9 +17,9 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from flamecraft.bots import random_action
-from flamecraft.encoding import catalogue
-from flamecraft.openspiel_game import deal_seed  # importing registers python_flamecraft
+from flamecraft.ai.roster import random_action
+from flamecraft.research.encoding import catalogue
+from flamecraft.research.openspiel_game import deal_seed  # importing registers python_flamecraft
 
 
 def play(seed: int, simulations: int, ismcts_seat: int = 0) -> list[float]:

@@ -12,7 +12,7 @@ import argparse
 
 import numpy as np
 
-from flamecraft.envs import flamecraft_v0
+from flamecraft.research import flamecraft_v0
 
 
 def play(players: int, seed: int, reward: str = "win") -> dict[str, float]:

@@ -18,8 +18,8 @@ import time
 
 import numpy as np
 
-from flamecraft.encoding import layout
-from flamecraft.envs.gym_single import FlamecraftSingleEnv
+from flamecraft.research.encoding import layout
+from flamecraft.research.gym_single import FlamecraftSingleEnv
 
 
 class LinearSoftmaxPolicy:

@@ -4,8 +4,8 @@ Why a separate folder: CPython prefers an extension module over a ``.py`` file o
 name in the same folder, so compiled modules built in place beside their sources could never
 be switched off. They are built into ``src/flamecraft/_native/`` instead, with a manifest of
 the source hashes they were built from; ``flamecraft/core/__init__.py`` puts that folder
-first on the package's ``__path__`` (``flamecraft.ai`` and ``flamecraft`` itself follow it
-for the groups built into ``_native/ai`` and ``_native/adapters``) only when the manifest
+first on the package's ``__path__`` (``flamecraft.ai`` and ``flamecraft.research`` follow it
+for the groups built into ``_native/ai`` and ``_native/research``) only when the manifest
 matches the sources and ``FLAMECRAFT_PURE`` is unset (``flamecraft info`` says which form
 runs, and why).
 
@@ -39,16 +39,16 @@ MANIFEST = NATIVE / "manifest.json"
 # library, built into ``_native/<name>/``, which that package puts first on its ``__path__``.
 # A package's ``__init__`` is never compiled: the core's is what chooses the form.
 AI_MODULES = ("evaluate", "planner", "ismcts")
-# Adapters on top of the core whose hot path is worth compiling: the research interfaces'
-# action catalogue and observation vector (``flamecraft/__init__`` loads the build).
-ADAPTER_MODULES = ("encoding",)
-FOLDERS = {"core": "core", "ai": "ai", "adapters": ""}  # group -> folder under the package
+# The research adapter's hot path: the action catalogue and observation vector
+# (``flamecraft/research/__init__`` loads the build).
+RESEARCH_MODULES = ("encoding",)
+FOLDERS = {"core": "core", "ai": "ai", "research": "research"}  # group -> package folder
 
 
 def groups() -> dict[str, list[Path]]:
     core = sorted(p for p in (PACKAGE / "core").glob("*.py") if p.name != "__init__.py")
     return {"core": core, "ai": [PACKAGE / "ai" / f"{m}.py" for m in AI_MODULES],
-            "adapters": [PACKAGE / f"{m}.py" for m in ADAPTER_MODULES]}
+            "research": [PACKAGE / "research" / f"{m}.py" for m in RESEARCH_MODULES]}
 
 
 def library(name: str) -> str:
@@ -104,7 +104,7 @@ def build(parts: dict[str, list[Path]], jobs: int) -> None:
             built = Path(lib) / "flamecraft" / FOLDERS[name]
             (NATIVE / name).mkdir(parents=True)
             for so in built.iterdir():
-                if so.is_file():  # the adapters' folder also holds the other groups' folders
+                if so.is_file():
                     shutil.copy2(so, NATIVE / name / so.name)
     MANIFEST.write_text(json.dumps({
         "suffix": importlib.machinery.EXTENSION_SUFFIXES[0],

@@ -25,7 +25,7 @@ from flamecraft.core.state import (
     VISITED,
     GameState,
 )
-from flamecraft.encoding import (
+from flamecraft.research.encoding import (
     COMPANION_FIXED,
     COMPANION_SEAT,
     COMPANION_USES_SCALE,

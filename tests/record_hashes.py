@@ -73,7 +73,7 @@ def observation_game(seed: int) -> str:
     import random
 
     from flamecraft import apply_in_place, legal_actions, start
-    from flamecraft.encoding import catalogue, observation_buffer
+    from flamecraft.research.encoding import catalogue, observation_buffer
 
     players = 1 + seed % 5
     s = start(players, seed, DECKS[seed // 5 % 2], companions=seed // 10 % 2 == 1)

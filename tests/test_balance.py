@@ -17,7 +17,7 @@ from flamecraft.ai.balance import (
     report,
 )
 from flamecraft.ai.tournament import GameResult, wilson
-from flamecraft.cli import main
+from flamecraft.cli.main import main
 
 
 def _game(index: int, lineup: list[str], scores: list[int], won: list[int],

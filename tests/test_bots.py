@@ -31,7 +31,7 @@ from flamecraft.ai import (
 )
 from flamecraft.ai.evaluate import relative, value
 from flamecraft.ai.interface import Bot
-from flamecraft.bots import BOTS
+from flamecraft.ai.roster import BOTS
 from flamecraft.core.hidden import determinize
 from helpers import LeakySeat, fresh, give_fancy, play_checked, set_goods, to_row
 from spybot import GcSpy

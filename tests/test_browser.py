@@ -76,7 +76,7 @@ def _server_command() -> list[str]:
     script = Path(sys.executable).with_name("flamecraft")
     if script.exists():
         return [str(script)]
-    return [sys.executable, "-c", "import sys; from flamecraft.cli import main; "
+    return [sys.executable, "-c", "import sys; from flamecraft.cli.main import main; "
             "sys.exit(main())"]
 
 

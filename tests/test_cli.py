@@ -29,11 +29,11 @@ from flamecraft import (
     text,
     winners,
 )
-from flamecraft.bots import random_action
-from flamecraft.cli import main
+from flamecraft.ai.roster import random_action
+from flamecraft.cli.main import main
 from flamecraft.core.board import CATALOG
 from flamecraft.core.view import view
-from flamecraft.render import WIDTH, render
+from flamecraft.text.render import WIDTH, render
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -80,8 +80,9 @@ def test_compiled_and_pure_play_identical_games(chunk: int) -> None:
 
 def test_the_pure_switch_wins_over_a_compiled_build() -> None:
     """``FLAMECRAFT_PURE=1`` loads every core module from its ``.py`` even beside a build."""
-    code = ("import flamecraft.core as c, flamecraft.core.engine as e, flamecraft.ai.ismcts as i,"
-            " flamecraft.encoding as r; print(c.COMPILED, e.__file__, i.__file__, r.__file__)")
+    code = ("import flamecraft.core as c, flamecraft.core.engine as e,"
+            " flamecraft.ai.ismcts as i, flamecraft.research.encoding as r;"
+            " print(c.COMPILED, e.__file__, i.__file__, r.__file__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env={**os.environ, "FLAMECRAFT_PURE": "1"}, check=True).stdout.split()
     assert out[0] == "False"

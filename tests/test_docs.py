@@ -42,9 +42,9 @@ def _read(name: str) -> str:
 # --- docs/cards.md ------------------------------------------------------------------------------
 
 def test_cards_md_is_current() -> None:
-    """docs/cards.md is exactly what `python -m flamecraft.carddocs` writes from the data."""
+    """docs/cards.md is exactly what `python -m flamecraft.text.carddocs` writes from the data."""
     assert _read("cards.md") == carddocs.render(), (
-        "docs/cards.md is out of date: run `python -m flamecraft.carddocs`")
+        "docs/cards.md is out of date: run `python -m flamecraft.text.carddocs`")
     assert carddocs.main(["--check"]) == 0
 
 
@@ -97,7 +97,7 @@ def test_cards_md_lists_every_card_with_its_provenance() -> None:
     cards = [*CATALOG.shops, *CATALOG.artisans, *CATALOG.enchantments, *CATALOG.fancies]
     missing = [c.id for c in cards if f"`{c.id}`" not in text]
     assert not missing
-    assert "Generated" in text.splitlines()[2] and "python -m flamecraft.carddocs" in text
+    assert "Generated" in text.splitlines()[2] and "python -m flamecraft.text.carddocs" in text
     for shop in CATALOG.shops:
         section = text.split(f"#### {shop.name}\n", 1)[1].split("####", 1)[0]
         assert f"Provenance: **{shop.provenance.level}**" in section
@@ -403,7 +403,7 @@ def _adapted(words: list[str]) -> list[str]:
 def _prepare_inputs(words: list[str], tmp: Path) -> None:
     """The files a command reads, made fresh where the docs made them earlier: a new game's
     state, a demo game's record, the games of a small balance run."""
-    from flamecraft.cli import main as cli
+    from flamecraft.cli.main import main as cli
 
     for i, word in enumerate(words[1:], 1):
         path = tmp / word
@@ -433,7 +433,7 @@ def test_every_command_in_the_docs_runs(where: str, line: str, tmp_path: Path,
     checks it, then played by `greedy` (their play has its own tests: tests/test_bots.py,
     tests/test_tournament.py). `play` and `serve` are not run here (they need a terminal or run
     until stopped; their own tests run them), nor `--backend ray` without Ray installed."""
-    from flamecraft.cli import main as cli
+    from flamecraft.cli.main import main as cli
 
     words = shlex.split(line, comments=True)
     if words[0] in NOT_RUN:

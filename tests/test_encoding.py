@@ -17,7 +17,7 @@ from flamecraft.core.board import CATALOG
 from flamecraft.core.errors import IllegalActionError
 from flamecraft.core.frames import SUPPLY
 from flamecraft.core.solo import rating
-from flamecraft.encoding import (
+from flamecraft.research.encoding import (
     COMPANION_FIXED,
     COMPANION_SEAT,
     MAX_PLAYERS,
@@ -423,10 +423,11 @@ def test_docs_give_the_catalogue_and_observation_sizes() -> None:
     doc = DOC.read_text(encoding="utf-8")
     for n in PLAYER_COUNTS:
         assert re.search(rf"\|\s*{n}\s*\|\s*{catalogue(n).size}\s*\|\s*{layout(n).size}\s*\|",
-                         doc), f"docs/rl.md: sizes for {n} players (python -m flamecraft.encoding)"
+                         doc), (f"docs/rl.md: sizes for {n} players"
+                                " (python -m flamecraft.research.encoding)")
     for section in catalogue(2).sections:
         assert f"| `{section.name}` | {section.start} |" in doc, (
-            f"docs/rl.md: block {section.name} (python -m flamecraft.encoding)")
+            f"docs/rl.md: block {section.name} (python -m flamecraft.research.encoding)")
 
 
 def test_an_action_taken_by_text_and_by_index_agree() -> None:

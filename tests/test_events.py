@@ -30,10 +30,10 @@ from flamecraft.core.engine import apply
 from flamecraft.core.events import Event, event, log_for
 from flamecraft.core.frames import D_END_TURN, D_VISIT, NOWHERE
 from flamecraft.core.hidden import determinize
-from flamecraft.encoding import catalogue, observation
+from flamecraft.research.encoding import catalogue, observation
 from flamecraft.server.games import Games, Step, Table
 from flamecraft.server.store import ActionRow, GameRow, SeatRow
-from flamecraft.tui import Seat, Session
+from flamecraft.terminal.tui import Seat, Session
 from helpers import A as ART
 from helpers import F, fresh, give_fancy, set_goods
 
@@ -175,7 +175,7 @@ def test_a_met_sun_dragon_is_not_told_to_the_web_table() -> None:
 def test_a_met_sun_dragon_is_not_told_in_openspiel() -> None:
     """The OpenSpiel information state (string and tensor) and observation of seat 1."""
     pytest.importorskip("pyspiel")
-    from flamecraft.openspiel_game import FlamecraftGame
+    from flamecraft.research.openspiel_game import FlamecraftGame
 
     game = FlamecraftGame({"players": 2})
     cat = catalogue(2)
@@ -213,7 +213,7 @@ class Interfaces:
         self.events: list[Event] = []
         self.spiel: Any = None
         if pyspiel is not None:
-            from flamecraft.openspiel_game import FlamecraftGame
+            from flamecraft.research.openspiel_game import FlamecraftGame
 
             game = FlamecraftGame({"players": n, "companions": s.options.companions,
                                    "deck": s.options.deck})

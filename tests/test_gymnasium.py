@@ -16,14 +16,14 @@ from gymnasium.utils.env_checker import check_env
 
 from flamecraft import GameState, legal_actions, to_act
 from flamecraft.core.actions import Action
-from flamecraft.encoding import catalogue, final_rewards, observation
-from flamecraft.envs import DEFAULT_MAX_CYCLES
-from flamecraft.envs.gym_single import (
+from flamecraft.research.encoding import catalogue, final_rewards, observation
+from flamecraft.research.gym_single import (
     ENV_ID,
     OPPONENTS,
     FlamecraftSingleEnv,
     register_opponent,
 )
+from flamecraft.research.observation import DEFAULT_MAX_CYCLES
 
 
 @pytest.mark.parametrize(("players", "seat", "companions"),

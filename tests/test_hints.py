@@ -28,7 +28,7 @@ from flamecraft.ai import GreedyBot, Seat
 from flamecraft.ai.evaluate import TERMS, value, value_terms
 from flamecraft.ai.hints import Budget, NotToActError, hints
 from flamecraft.ai.winchance import NUM_FEATURES, WinModel, default_model, from_json
-from flamecraft.cli import main
+from flamecraft.cli.main import main
 from flamecraft.core.errors import GameOverError
 from flamecraft.core.hidden import determinize
 from helpers import LeakySeat

@@ -1,4 +1,4 @@
-"""The message catalogues and the language helpers (flamecraft.i18n, docs/i18n.md).
+"""The message catalogues and the language helpers (flamecraft.text.i18n, docs/i18n.md).
 
 Every msgid the code marks (``tr("…")``, ``N_("…")``; ``_`` and ``t`` in the adapters) must be
 in each domain's Japanese catalogue, translated (not empty, not fuzzy), with the same named

@@ -24,8 +24,9 @@ from flamecraft.core.errors import FlamecraftError, GameOverError, IllegalAction
 from flamecraft.core.events import Event, log_text
 from flamecraft.core.goals import MEASURE_FUNCTIONS
 from flamecraft.core.tr import same
-from flamecraft.i18n import translator
-from flamecraft.sessions import SetupError, check_names, table_notes
+from flamecraft.session.notes import table_notes
+from flamecraft.session.seats import SetupError, check_names
+from flamecraft.text.i18n import translator
 
 JA = translator("ja", "game").gettext
 PROPER_NOUNS = sorted(

@@ -15,7 +15,7 @@ import numpy as np
 
 from flamecraft.ai.ladder import fit, load_games, pair_matrices, rate, win_chance
 from flamecraft.ai.tournament import GameResult, summarize
-from flamecraft.cli import main
+from flamecraft.cli.main import main
 
 
 def _game(index: int, lineup: list[str], scores: list[int], won: list[int]) -> GameResult:

@@ -1,13 +1,32 @@
-"""The package's layers, checked from the source: the rules core (``flamecraft.core``) imports
-nothing outside itself, and the modules outside it import each other without cycles, so every
-adapter sits on top of the core and the tree shows the architecture (docs/architecture.md)."""
+"""The package's layers, checked from the source, so the tree shows the architecture
+(docs/architecture.md): the rules core (``flamecraft.core``) imports nothing outside itself;
+each layer above it imports only the layers below it (``ALLOWED``): research never imports the
+terminal, the web server or the command line, the shared layers (``text``, ``session``)
+import only the core, and nothing imports the command line but its entry points. Within the
+package the modules import each other without cycles, and no two modules share a name."""
 
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "flamecraft"
+
+# layer -> the layers it may import (besides itself). A layer is a subpackage of flamecraft;
+# "flamecraft" is the package's own __init__ (the public API) and __main__.
+ALLOWED: dict[str, set[str]] = {
+    "core": set(),
+    "text": {"core"},
+    "session": {"core"},
+    "ai": {"core"},
+    "research": {"core", "ai", "text"},
+    "envs": {"research"},
+    "terminal": {"core", "ai", "text", "session"},
+    "server": {"core", "ai", "text", "session"},
+    "cli": {"core", "ai", "text", "session", "terminal", "server", "research", "flamecraft"},
+    "flamecraft": {"core", "cli"},
+}
 
 
 def _module_name(path: Path) -> str:
@@ -15,6 +34,10 @@ def _module_name(path: Path) -> str:
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
+
+
+def _modules() -> list[Path]:
+    return [p for p in PACKAGE.rglob("*.py") if "_native" not in p.parts]
 
 
 def _imports(path: Path) -> set[str]:
@@ -35,32 +58,33 @@ def _imports(path: Path) -> set[str]:
                 continue
             found.add(target)
             found.update(f"{target}.{a.name}" for a in node.names)  # `from . import x`
-    modules = {_module_name(p) for p in PACKAGE.rglob("*.py")}
+    modules = {_module_name(p) for p in _modules()}
     return {m for m in found if m in modules} - {name}
 
 
 def _graph() -> dict[str, set[str]]:
-    return {_module_name(p): _imports(p) for p in PACKAGE.rglob("*.py")}
+    return {_module_name(p): _imports(p) for p in _modules()}
 
 
-def test_the_core_imports_nothing_outside_it() -> None:
-    outside = {m: sorted(i for i in deps if not i.startswith("flamecraft.core"))
-               for m, deps in _graph().items() if m.startswith("flamecraft.core")}
-    outside = {m: deps for m, deps in outside.items() if deps}
-    assert not outside, f"core modules importing adapters: {outside}"
+def _layer(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] != "__main__" else "flamecraft"
 
 
-def test_the_adapters_import_each_other_without_cycles() -> None:
-    """Seen from outside, the core is one node; every package ``__init__`` may re-export."""
-    def node(m: str) -> str:
-        return "flamecraft.core" if m.startswith("flamecraft.core") else m
+def test_every_layer_imports_only_the_layers_below_it() -> None:
+    wrong = sorted(f"{m} -> {d}" for m, deps in _graph().items() for d in deps
+                   if _layer(d) != _layer(m) and _layer(d) not in ALLOWED[_layer(m)])
+    assert not wrong, "imports across layers that the layering forbids:\n" + "\n".join(wrong)
 
-    graph: dict[str, set[str]] = {}
-    for m, deps in _graph().items():
-        if m.startswith("flamecraft.core") or m == "flamecraft":
-            continue
-        graph.setdefault(node(m), set()).update(node(d) for d in deps if node(d) != node(m))
-    graph["flamecraft.core"] = set()
+
+def test_every_module_is_in_a_known_layer() -> None:
+    assert {_layer(m) for m in _graph()} <= set(ALLOWED)
+
+
+def test_the_modules_import_each_other_without_cycles() -> None:
+    """A module importing the package it belongs to (``from . import make_bot``) is not a
+    cycle: Python has run the package's ``__init__`` before any of its modules."""
+    graph = {m: {d for d in deps if not m.startswith(d + ".")} for m, deps in _graph().items()}
     state: dict[str, int] = {}  # 1: on the path being walked, 2: done
 
     def walk(m: str, path: list[str]) -> None:
@@ -77,8 +101,16 @@ def test_the_adapters_import_each_other_without_cycles() -> None:
             walk(m, [m])
 
 
-def test_the_import_reader_resolves_relative_imports() -> None:
-    """What the two tests above rest on: `from .x import` and lazy imports are seen."""
-    deps = _imports(PACKAGE / "cli.py")
-    assert "flamecraft.tui" in deps and "flamecraft.core.engine" in deps
-    assert "flamecraft.cli" not in _imports(PACKAGE / "tui.py")
+def test_no_two_modules_share_a_name() -> None:
+    names = Counter(p.stem for p in _modules() if p.name not in ("__init__.py", "__main__.py"))
+    assert not [n for n, k in names.items() if k > 1], names.most_common(3)
+
+
+def test_the_import_reader_sees_what_the_tests_rest_on() -> None:
+    """Relative, lazy and ``from . import x`` imports are all seen, and a forbidden import
+    would be reported (the layering test on a made-up graph)."""
+    deps = _imports(PACKAGE / "cli" / "main.py")
+    assert "flamecraft.terminal.tui" in deps and "flamecraft.core.engine" in deps
+    assert "flamecraft.ai.weightsets" in _imports(PACKAGE / "ai" / "__init__.py")
+    assert _layer("flamecraft.research.encoding") == "research"
+    assert "terminal" not in ALLOWED["research"] and "text" not in ALLOWED["core"]

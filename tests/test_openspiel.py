@@ -14,12 +14,12 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts
 
-import flamecraft.openspiel_game as og
+import flamecraft.research.openspiel_game as og
 from flamecraft import apply_in_place, legal_actions, start, text, winners
 from flamecraft.core.board import CATALOG
 from flamecraft.core.frames import D_ARTISAN_LOOK
 from flamecraft.core.serialize import state_from_json, state_to_json
-from flamecraft.encoding import catalogue, final_rewards, layout
+from flamecraft.research.encoding import catalogue, final_rewards, layout
 
 
 def _game(players: int, **params: object) -> pyspiel.Game:

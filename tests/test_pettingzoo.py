@@ -17,8 +17,8 @@ from pettingzoo.utils.conversions import aec_to_parallel
 from flamecraft import to_act, winners
 from flamecraft.core import actions as A
 from flamecraft.core.errors import GameOverError, IllegalActionError
-from flamecraft.encoding import final_rewards, layout, observation, solo_target
-from flamecraft.envs import flamecraft_v0, state_vector
+from flamecraft.research import flamecraft_v0, state_vector
+from flamecraft.research.encoding import final_rewards, layout, observation, solo_target
 
 # PettingZoo's checker warns that dict observations are not Box/Discrete, as it does for
 # its own classic games (which it lists as exceptions); nothing else may warn.

@@ -28,12 +28,24 @@ from flamecraft import (
     to_act,
     winners,
 )
-from flamecraft.bots import BOTS, bot_notes, random_action
+from flamecraft.ai.roster import BOTS, bot_notes, random_action
 from flamecraft.core.board import CATALOG
 from flamecraft.core.serialize import GameRecord
 from flamecraft.core.setup_game import MAX_PLAYERS, MIN_PLAYERS
 from flamecraft.core.state import Options
-from flamecraft.tui import (
+from flamecraft.terminal.screen import (
+    Cards,
+    Style,
+    card_text,
+    hand_detail,
+    players_detail,
+    strip_ansi,
+    summary,
+    town_detail,
+    visible_len,
+    wrap,
+)
+from flamecraft.terminal.tui import (
     ChoiceError,
     Seat,
     Session,
@@ -48,18 +60,6 @@ from flamecraft.tui import (
     seat_kind,
     setup_from_args,
     tie_break,
-)
-from flamecraft.tui_screen import (
-    Cards,
-    Style,
-    card_text,
-    hand_detail,
-    players_detail,
-    strip_ansi,
-    summary,
-    town_detail,
-    visible_len,
-    wrap,
 )
 from helpers import add_shop, do, fresh, gather, shop_turning_up_within_a_turn, to_ability
 

@@ -17,14 +17,14 @@ from flamecraft import apply_in_place, legal_actions, parse_action, start, to_ac
 from flamecraft.ai.evaluate import TERM_NAMES
 from flamecraft.ai.hints import Budget, hints
 from flamecraft.ai.interface import Seat as BotSeat
-from flamecraft.bots import bot_notes
-from flamecraft.cli import main
+from flamecraft.ai.roster import bot_notes
+from flamecraft.cli.main import main
 from flamecraft.core.board import CATALOG
 from flamecraft.core.tr import same
-from flamecraft.i18n import catalogue, display_width, translator
-from flamecraft.screen_text import wrap_line
-from flamecraft.tui import Seat, Session, end_summary
-from flamecraft.tui_screen import HELP, Style, score_screen, strip_ansi, summary
+from flamecraft.terminal.screen import HELP, Style, score_screen, strip_ansi, summary
+from flamecraft.terminal.tui import Seat, Session, end_summary
+from flamecraft.text.i18n import catalogue, display_width, translator
+from flamecraft.text.wrap import wrap_line
 from test_play import _finish, _spawn
 
 PROMPT = "あなた> "

@@ -16,8 +16,7 @@ from flamecraft import apply_in_place, legal_actions, parse_action, start, text,
 from flamecraft.core import actions as A
 from flamecraft.core.board import CATALOG
 from flamecraft.core.events import log_for
-from flamecraft.tui import Session, Setup, default_names, display_order, end_summary
-from flamecraft.tui_screen import (
+from flamecraft.terminal.screen import (
     HELP,
     Cards,
     Style,
@@ -26,6 +25,7 @@ from flamecraft.tui_screen import (
     town_compact,
     visible_len,
 )
+from flamecraft.terminal.tui import Session, Setup, default_names, display_order, end_summary
 from test_play import _finish, _spawn
 
 

@@ -17,7 +17,7 @@ import pytest
 from flamecraft.ai.hints import Budget
 from flamecraft.ai.review import UnfinishedGameError, format_review, plot_review, review
 from flamecraft.ai.tournament import GameSpec, game_record, game_seed, play_game
-from flamecraft.cli import main
+from flamecraft.cli.main import main
 from flamecraft.core.serialize import GameRecord, dump_record, load_record, replay
 
 TINY = Budget(samples=1, beam=2, depth=4)

@@ -23,7 +23,7 @@ if not os.environ.get("CI"):
 from fastapi.testclient import TestClient
 
 from flamecraft import apply_in_place, legal_actions, start, text
-from flamecraft.bots import BOTS
+from flamecraft.ai.roster import BOTS
 from flamecraft.core import actions as A
 from flamecraft.core.board import CATALOG
 from flamecraft.core.describe import describe
@@ -529,7 +529,7 @@ def test_settings_from_the_environment_and_the_command_line(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 7, serve: an SQLite file by default, PostgreSQL from FLAMECRAFT_DATABASE_URL,
     --database over both; a bad value is refused with a clear message before serving."""
-    from flamecraft.cli import main
+    from flamecraft.cli.main import main
     from flamecraft.server.settings import database_url, is_postgres, sqlite_path
 
     assert Settings.from_env({}).database_url == "sqlite:///flamecraft.sqlite3"

@@ -51,7 +51,7 @@ class Server:
         self.log = log
         with open(log, "w") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-c", "import sys; from flamecraft.cli import main; "
+                [sys.executable, "-c", "import sys; from flamecraft.cli.main import main; "
                  "sys.exit(main(sys.argv[1:]))", "serve", "--port", str(self.port),
                  "--database", url], env=env, stdout=out, stderr=subprocess.STDOUT)
 

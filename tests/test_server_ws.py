@@ -20,7 +20,7 @@ if not os.environ.get("CI"):  # in CI the web extra is installed: a missing one 
 from starlette.websockets import WebSocketDisconnect
 
 from flamecraft import to_act
-from flamecraft.bots import BOTS, random_action
+from flamecraft.ai.roster import BOTS, random_action
 from flamecraft.core.state import GameState
 from test_server_api import client_for, new_game, next_state, settings, ws_url
 

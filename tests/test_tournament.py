@@ -24,7 +24,7 @@ from flamecraft.ai.tournament import (
     summarize,
     wilson,
 )
-from flamecraft.cli import main
+from flamecraft.cli.main import main
 from flamecraft.core.state import CASTS, PLACED, GameState
 
 

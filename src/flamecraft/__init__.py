@@ -13,16 +13,11 @@ The core API (everything an adapter needs)::
 To show a person the choices, ``choices(s)`` describes each legal action, in the same order,
 from what the seat to act may see: ``Choice(text, facts, card, words)``, whose ``label`` reads
 ``cast Smelting Pot (3 Meat 2 Crystal 1 Plant → 6 Rep)``; ``text`` stays the stable text.
-In Japanese, ``choices(s, translator("ja", "game").gettext)`` (``flamecraft.i18n``) gives
+In Japanese, ``choices(s, translator("ja", "game").gettext)`` (``flamecraft.text.i18n``) gives
 ``words`` and ``facts`` in Japanese and ``text`` unchanged (``docs/i18n.md``).
 """
 
 from __future__ import annotations
-
-from .core import COMPILED, NATIVE_DIR
-
-if COMPILED:  # the adapters compiled with the core (``encoding``; see flamecraft/core/__init__)
-    __path__.insert(0, str(NATIVE_DIR / "adapters"))
 
 from .core.actions import Action
 from .core.cards import Catalog, load_catalog

@@ -1,38 +1,22 @@
-"""Research environments (the optional ``rl`` extra: numpy, PettingZoo, Gymnasium).
+"""The research environments under their PettingZoo-style public names, as in
+``from pettingzoo.classic import connect_four_v3``::
 
-``flamecraft_v0`` is the PettingZoo AEC environment (``flamecraft_v0.env(players=3)``);
-``gym_single`` wraps one seat of it as a Gymnasium environment against named bots. Nothing
-here is imported by the core package, which installs without these libraries.
+    from flamecraft.envs import flamecraft_v0
+    env = flamecraft_v0.env(players=3)
+
+The code lives in ``flamecraft.research``; these names are the same module objects (so
+``import flamecraft.envs.flamecraft_v0`` works too). Needs the ``rl`` extra.
 """
 
 from __future__ import annotations
 
-import numpy as np
+import sys
 
-from ..core.state import GameState
-from ..encoding import observation_buffer
+from ..research import flamecraft_v0, gym_single, state_vector
+from ..research.observation import DEFAULT_MAX_CYCLES, check_max_cycles, observation_array
 
-# The cut of a game that has not ended by itself (PettingZoo's and Gymnasium's
-# ``max_cycles``, in decisions of all seats). The longest of 20,000 random games took 639
-# decisions (bench/game_lengths.py --games 500: 1–5 players, both decks, Companions on and
-# off); the cut is about 5 times that, and the same as OpenSpiel's maximum game length.
-DEFAULT_MAX_CYCLES = 3000
+for _module in (flamecraft_v0, gym_single, state_vector):
+    sys.modules[f"{__name__}.{_module.__name__.rsplit('.', 1)[1]}"] = _module
 
-
-def check_max_cycles(max_cycles: object) -> int:
-    """``max_cycles`` if it is a positive whole number, else a ValueError that says so."""
-    if isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1:
-        raise ValueError(f"max_cycles must be a positive whole number, not {max_cycles!r}")
-    return max_cycles
-
-
-def observation_array(s: GameState, seat: int | None,
-                      out: np.ndarray | None = None) -> np.ndarray:
-    """``encoding.observation`` as a float32 array (cast from the buffer of doubles that
-    ``observation_buffer`` fills, without an intermediate list); written into ``out`` when
-    given."""
-    doubles = np.frombuffer(observation_buffer(s, seat), np.float64)
-    if out is None:
-        return doubles.astype(np.float32)
-    out[...] = doubles
-    return out
+__all__ = ["DEFAULT_MAX_CYCLES", "check_max_cycles", "flamecraft_v0", "gym_single",
+           "observation_array", "state_vector"]

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from ..bots import BOTS
+from ..ai.roster import BOTS
 from ..core.actions import Action
 from ..core.state import GameState
 from .settings import Settings
@@ -46,7 +46,7 @@ def think(name: str, s: GameState, rng: random.Random) -> Action:
 
 def _warm() -> None:
     """A new worker process: imports the bots before its first decision is asked for."""
-    import flamecraft.bots  # noqa: F401
+    import flamecraft.ai.roster  # noqa: F401
 
 
 class BotLanes:

@@ -29,8 +29,7 @@ from datetime import UTC, datetime
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..bots import BOTS, DEFAULT_BOT, DEFAULT_OPPONENT, random_action
-from ..cardtext import rating_title
+from ..ai.roster import BOTS, DEFAULT_BOT, DEFAULT_OPPONENT, random_action
 from ..core.actions import Action
 from ..core.describe import describe
 from ..core.engine import (
@@ -50,13 +49,10 @@ from ..core.setup_game import new_game
 from ..core.state import GameState, Options
 from ..core.tr import N_, Translate
 from ..core.view import view
-from ..sessions import (
-    BOT_NAMES,
-    SetupError,
-    Snapshot,
-    reveals,
-    table_notes,
-)
+from ..session.notes import table_notes
+from ..session.seats import BOT_NAMES, SetupError
+from ..session.undo import Snapshot, reveals
+from ..text.localized import rating_title
 from .actions_json import event_things, legal_json
 from .botpool import BotLanes
 from .language import DEFAULT as DEFAULT_LANGUAGE

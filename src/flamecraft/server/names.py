@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from ..core.tr import N_
-from ..sessions import SetupError, check_names
+from ..session.seats import SetupError, check_names
 
 # Unicode categories never allowed: controls, format characters (every zero-width and
 # bidirectional mark), surrogates, private use, unassigned, line and paragraph separators.

@@ -17,23 +17,19 @@ import json
 import os
 import random
 import secrets
-import shutil
-import signal
-import sys
 import time
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from .bots import BOTS, DEFAULT_OPPONENT, bot_notes
-from .commandline import CliError, UsageError, write_atomically
-from .core import actions as A
-from .core.actions import Action, normalize
-from .core.board import CATALOG
-from .core.cardtext import rating_title
-from .core.describe import describe
-from .core.engine import (
+from ..ai.roster import BOTS, DEFAULT_OPPONENT, bot_notes
+from ..core import actions as A
+from ..core.actions import Action, normalize
+from ..core.board import CATALOG
+from ..core.cardtext import rating_title
+from ..core.describe import describe
+from ..core.engine import (
     advance,
     apply,
     describe_decision,
@@ -43,33 +39,28 @@ from .core.engine import (
     text,
     to_act,
 )
-from .core.engine import winners as engine_winners
-from .core.errors import FlamecraftError, error_text
-from .core.events import Event, log_text
-from .core.goals import MEASURE_FUNCTIONS, fancy_value
-from .core.serialize import (
+from ..core.engine import winners as engine_winners
+from ..core.errors import FlamecraftError, error_text
+from ..core.events import Event, log_text
+from ..core.goals import MEASURE_FUNCTIONS, fancy_value
+from ..core.serialize import (
     STATE_FORMAT,
     GameRecord,
     json_error,
     state_from_json,
     state_to_json,
 )
-from .core.setup_game import MAX_PLAYERS, MIN_PLAYERS, new_game
-from .core.solo import rating
-from .core.state import EMPTY, SOURCE_NAMES, GameState
-from .core.tr import N_, Translate, same
-from .core.view import view
-from .i18n import LANGUAGES, language_from_env
-from .render import render
-from .sessions import (
-    BOT_NAMES,
-    SetupError,
-    Snapshot,
-    check_names,
-    reveals,
-    table_notes,
-)
-from .tui_screen import (
+from ..core.setup_game import MAX_PLAYERS, MIN_PLAYERS, new_game
+from ..core.solo import rating
+from ..core.state import EMPTY, SOURCE_NAMES, GameState
+from ..core.tr import N_, Translate, same
+from ..core.view import view
+from ..session.files import write_whole
+from ..session.notes import table_notes
+from ..session.seats import BOT_NAMES, SetupError, check_names
+from ..session.undo import Snapshot, reveals
+from ..text.render import render
+from .screen import (
     HELP,
     Cards,
     Style,
@@ -639,11 +630,12 @@ def _saved_seats(raw: Any, names: list[str], path: str) -> list[Seat]:
 
 
 def write_file(path: str, content: str, tr: Callable[[str], str] = same) -> None:
-    """Writes a save whole or not at all (the command line's atomic writer)."""
+    """Writes a save whole or not at all (``session/files.py``)."""
     try:
-        write_atomically(path, content)
-    except CliError as exc:
-        raise SetupError(exc.text(tr)) from None
+        write_whole(path, content)
+    except OSError as exc:
+        raise SetupError(tr("{path}: cannot write: {error}").format(
+            path=path, error=exc.strerror or exc)) from None
 
 
 # ---------------------------------------------------------------- the end
@@ -866,8 +858,8 @@ class Game:
     def _hint_lines(self, p: int) -> list[str]:
         """The three best choices for person p, from its own view only (ai/hints.py: the
         rest of the turn planned on samples of what p cannot see), with win chances."""
-        from .ai.hints import hints
-        from .ai.interface import Seat as BotSeat
+        from ..ai.hints import hints
+        from ..ai.interface import Seat as BotSeat
 
         tr = self.tr
         session = self.session
@@ -1076,7 +1068,7 @@ class Game:
         """The review of the game just ended for the people at the keyboard
         (``ai/review.py``, with the budget ``flamecraft review`` uses): their biggest
         mistakes and every seat's win chance over the game."""
-        from .ai.review import review
+        from ..ai.review import review
 
         people = [p for p, seat in enumerate(self.session.seats) if seat.human]
         self.term.say(self.tr("Reviewing the game (a few seconds)…"), "dim")
@@ -1174,107 +1166,6 @@ def _deck(answer: str, tr: Callable[[str], str] = same) -> str:
 
 
 # ---------------------------------------------------------------- the subcommand
-
-
-def add_play_arguments(p: argparse.ArgumentParser, tr: Translate = same) -> None:
-    """The options of ``flamecraft play``, their help in the language of ``tr``."""
-    p.add_argument("--players", type=int, help=tr(
-        "number of players, {low}–{high} (default {n}, or as many as --seats lists)").format(
-        low=MIN_PLAYERS, high=MAX_PLAYERS, n=DEFAULT_PLAYERS))
-    p.add_argument("--seats", help=tr(
-        "who plays each seat, comma-separated: human, bot (the default, {bot}) or a bot by "
-        "name, strongest first: {bots}; default: human, then bots").format(
-        bot=DEFAULT_OPPONENT, bots=", ".join(name for name, _ in bot_notes())))
-    p.add_argument("--names", help=tr("player names, comma-separated"))
-    p.add_argument("--enchantments", choices=("purple", "golden"),
-                   help=tr("Enchantment deck (default: purple)"))
-    p.add_argument("--seed", type=int, help=tr("the game's random seed (default: a random "
-                                               "one)"))
-    p.add_argument("--first-player", type=int, metavar=tr("SEAT"),
-                   help=tr("the seat that plays first, 1–players (default: drawn from the "
-                           "seed, as the rules draw it at random)"))
-    p.add_argument("--companions", action="store_true",
-                   help=tr("play with the Companion module (off by default)"))
-    p.add_argument("--load", metavar=tr("FILE"),
-                   help=tr("resume a game saved with 'save FILE', or play on from a state "
-                           "written by 'flamecraft new' or 'apply' (seat 1 a person, the "
-                           "others bots)"))
-    p.add_argument("--no-color", action="store_true",
-                   help=tr("no colour (also when NO_COLOR is set or output is not a "
-                           "terminal)"))
-    p.add_argument("--bot-delay", type=float, default=None, metavar=tr("SECONDS"),
-                   help=tr("pause after each bot move (default 0.2 on a terminal, else 0)"))
-    p.add_argument("--autosave", default=AUTOSAVE, metavar=tr("FILE"),
-                   help=tr("where the game is saved if the input ends, the program is "
-                           "interrupted or the terminal closes (default: "
-                           "flamecraft-autosave-DATE-TIME.json, one per game)"))
-    add_lang_argument(p, tr)
-
-
-def add_lang_argument(p: argparse.ArgumentParser, tr: Translate = same) -> None:
-    """``--lang``: the language of what a command shows people."""
-    p.add_argument("--lang", choices=LANGUAGES, default=None,
-                   help=tr("language of the screens and messages: en or ja (default: from "
-                           "LC_ALL, LC_MESSAGES or LANG; ja_* is Japanese)"))
-
-
-def chosen_language(args: argparse.Namespace) -> str:
-    """``--lang`` if given (after the command, or before it: ``flamecraft --lang ja demo``),
-    else the one the environment asks for."""
-    lang = getattr(args, "lang", None) or getattr(args, "top_lang", None)
-    return str(lang) if lang else language_from_env(os.environ)
-
-
-def cmd_play(args: argparse.Namespace) -> int:
-    """Plays one game in the terminal; returns the exit status."""
-    for stream in (sys.stdout, sys.stdin):
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            reconfigure(errors="replace")
-    lang = chosen_language(args)
-    tr = Style(False, lang).tr
-    tty_out = sys.stdout.isatty()
-    color = tty_out and not args.no_color and not os.environ.get("NO_COLOR")
-    size = shutil.get_terminal_size((80, 24))
-    delay = args.bot_delay if args.bot_delay is not None else (0.2 if tty_out else 0.0)
-    if delay < 0:
-        raise UsageError(tr("play: --bot-delay must be 0 or more"))
-    keyboard = sys.stdin.isatty() and tty_out
-    term = Terminal(sys.stdout, sys.stdin, color, tty_out, delay, max(60, size.columns),
-                    max(16, size.lines), keyboard, lang)
-    if args.load:
-        others = [f for f in SETUP_FLAGS if f != "load" and getattr(args, f) is not None]
-        if others:
-            raise UsageError(tr("play: --load cannot be combined with --{option}").format(
-                option=others[0]))
-        try:
-            session = load_session(args.load, tr, term.style.game)
-        except SetupError as exc:
-            raise CliError(str(exc)) from None
-    else:
-        given = any(getattr(args, f) is not None for f in SETUP_FLAGS) or bool(
-            getattr(args, "companions", False))
-        if not given and sys.stdin.isatty():
-            try:
-                setup = interactive_setup(term)
-            except EOFError:
-                term.say("\n" + tr("No game started."))
-                return 0
-        else:
-            try:
-                setup = setup_from_args(args, tr)
-            except SetupError as exc:
-                raise UsageError(tr("play: {error}").format(
-                    error=error_text(exc, term.style.game))) from None
-        session = Session.new(setup)
-    game = Game(session, term, args.autosave)
-
-    def hang_up(signum: int, frame: object) -> None:
-        raise Hangup
-
-    if hasattr(signal, "SIGHUP"):
-        signal.signal(signal.SIGHUP, hang_up)
-    return game.run()
 
 
 def achievement_lines(s: GameState, p: int, style: Style | None = None) -> list[str]:

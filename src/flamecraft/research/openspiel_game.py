@@ -34,7 +34,7 @@ its tables by it) of ``information_state_record`` plus the view. Serialization p
 engine state through the project's own JSON. A game that reaches ``MAX_GAME_LENGTH``
 decisions (never seen in play) ends there and is scored as it stands.
 
-    import flamecraft.openspiel_game  # registers the game
+    import flamecraft.research.openspiel_game  # registers the game
     game = pyspiel.load_game("python_flamecraft", {"players": 3})
     state = deal_seed(game.new_initial_state(), 7)   # or play the chance nodes yourself
 """
@@ -50,14 +50,14 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from .core import actions as A
-from .core.actions import Action
-from .core.board import CATALOG
-from .core.engine import apply_in_place, describe_decision, legal_actions, text, to_act
-from .core.errors import FlamecraftError
-from .core.events import Event
-from .core.frames import D_ARTISAN_LOOK, D_KEEP_DRAWN_FANCY
-from .core.hidden import (
+from ..core import actions as A
+from ..core.actions import Action
+from ..core.board import CATALOG
+from ..core.engine import apply_in_place, describe_decision, legal_actions, text, to_act
+from ..core.errors import FlamecraftError
+from ..core.events import Event
+from ..core.frames import D_ARTISAN_LOOK, D_KEEP_DRAWN_FANCY
+from ..core.hidden import (
     SEEN_ARTISAN,
     SEEN_ENCHANTMENT,
     SEEN_FANCY,
@@ -65,9 +65,9 @@ from .core.hidden import (
     private_cards,
     public_cards,
 )
-from .core.rng import seed_state
-from .core.serialize import load_state, state_to_json
-from .core.setup_game import (
+from ..core.rng import seed_state
+from ..core.serialize import load_state, state_to_json
+from ..core.setup_game import (
     ARTISAN,
     COMPANION,
     DRAW_KINDS,
@@ -80,8 +80,8 @@ from .core.setup_game import (
     new_game,
     outcomes_of,
 )
-from .core.state import GameState, Options
-from .core.view import view
+from ..core.state import GameState, Options
+from ..core.view import view
 from .encoding import (
     MARGIN_CAP,
     MAX_PLAYERS,
@@ -91,7 +91,7 @@ from .encoding import (
     final_rewards,
     layout,
 )
-from .envs import observation_array
+from .observation import observation_array
 
 MAX_GAME_LENGTH = 3000
 RESAMPLE_TRIES = 200
@@ -487,7 +487,7 @@ def _redeal(box: _Box, player: int, rng: random.Random) -> dict[str, list[int]]:
     seen = box.seen(player)
 
     # Shops: the unseen pick of each Good pile, the unseen picks of the other pile.
-    from .core.setup_game import shop_piles
+    from ..core.setup_game import shop_piles
 
     piles = shop_piles()
     for index, pile in enumerate(piles):

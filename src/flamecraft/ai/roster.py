@@ -9,11 +9,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from .core.actions import Action
-from .core.engine import legal_actions
-from .core.errors import GameOverError
-from .core.state import GameState
-from .core.tr import N_
+from ..core.actions import Action
+from ..core.engine import legal_actions
+from ..core.errors import GameOverError
+from ..core.state import GameState
+from ..core.tr import N_
 
 
 def random_action(state: GameState, rng: random.Random) -> Action:
@@ -54,8 +54,8 @@ def _register_ladder() -> None:
     its seat (``ai.Seat``). The cheater reads the true state and is never registered."""
     from functools import partial
 
-    from .ai import PLAY_BOTS, make_play_bot
-    from .ai.interface import policy_per_thread
+    from . import PLAY_BOTS, make_play_bot
+    from .interface import policy_per_thread
 
     for name in PLAY_BOTS:
         # The searching bots play with the weights tuned by self-play (docs/bots.md: the

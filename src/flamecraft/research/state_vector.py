@@ -16,8 +16,8 @@ import numpy as np
 
 from ..core.board import ART_TYPE
 from ..core.state import GameState
-from ..encoding import NUM_COMPANIONS, NUM_ENCH, NUM_FANCY, NUM_SHOPS, NUM_TYPES, layout
-from . import observation_array
+from .encoding import NUM_COMPANIONS, NUM_ENCH, NUM_FANCY, NUM_SHOPS, NUM_TYPES, layout
+from .observation import observation_array
 
 _PER_TYPE = Counter(ART_TYPE)  # Artisan Dragons of each type in the game's 42
 

@@ -22,14 +22,14 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
-from .core import actions as A
-from .core.actions import Action
-from .core.board import ART_TYPE, CATALOG, ROW_SIZE
-from .core.engine import legal_actions, to_act, winners
-from .core.errors import IllegalActionError
-from .core.frames import DECISIONS, SUPPLY
-from .core.goods import NUM_GOODS
-from .core.state import (
+from ..core import actions as A
+from ..core.actions import Action
+from ..core.board import ART_TYPE, CATALOG, ROW_SIZE
+from ..core.engine import legal_actions, to_act, winners
+from ..core.errors import IllegalActionError
+from ..core.frames import DECISIONS, SUPPLY
+from ..core.goods import NUM_GOODS
+from ..core.state import (
     CAST_ICONS,
     CASTS,
     COMPLETED,
@@ -595,7 +595,8 @@ def final_rewards(s: GameState, mode: str) -> list[float]:
 
 def markdown_tables() -> str:
     """The catalogue layout and the size table of docs/rl.md, as the code defines them
-    (``python -m flamecraft.encoding`` prints them, to update the doc when the engine grows)."""
+    (``python -m flamecraft.research.encoding`` prints them, to update the doc when the
+    engine grows)."""
     two = catalogue(2)
     lines = ["| block | first index (2 players) | size | one index per |",
              "| --- | ---: | ---: | --- |"]

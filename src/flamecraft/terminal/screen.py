@@ -17,10 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .cardtext import tr_for
-from .core import cardtext
-from .core.board import CATALOG
-from .core.cards import (
+from ..core.cards import (
     ANY_SLOT,
     ICON_COIN,
     ICON_DRAGON,
@@ -31,15 +28,14 @@ from .core.cards import (
     CompanionCard,
     EnchantmentCard,
     FancyCard,
-    Reward,
     ShopCard,
 )
-from .core.cardtext import printed
-from .core.describe import good_icon
-from .core.goods import GOOD_KEYS, GOOD_NAMES
-from .core.tr import N_
-from .i18n import translator
-from .screen_text import (
+from ..core.describe import good_icon
+from ..core.goods import GOOD_KEYS, GOOD_NAMES
+from ..core.tr import N_
+from ..text.i18n import translator
+from ..text.localized import CardTexts
+from ..text.wrap import (
     columns,
     flow,
     pad,
@@ -94,39 +90,6 @@ ICONS
   [Br] Bread  [Me] Meat  [Ir] Iron  [Po] Potion  [Cr] Crystal  [Pl] Plant
   ★ a rainbow Shop (any Good)  +Dr a dragon Shop (gather: draw a dragon)
   +1$ a coin Shop  $ Coin  Rep Reputation  -- an empty slot  ✦ Enchantments""")
-
-
-class CardTexts:
-    """The texts printed on cards, in the player's language: English is the printed text,
-    other languages are generated from the card data (``core/cardtext.py``)."""
-
-    def __init__(self, lang: str):
-        self.lang = lang
-        self.tr = tr_for(lang)
-        self.words = translator(lang, "terminal").gettext
-        self.english = printed(self.tr)
-
-    def ability(self, card: ShopCard) -> str:
-        return cardtext.ability_text(CATALOG, card, self.tr)
-
-    def fancy(self, card: FancyCard) -> str:
-        return cardtext.fancy_text(card, self.tr)
-
-    def companion(self, card: CompanionCard) -> str:
-        return cardtext.companion_text(CATALOG, card, self.tr)
-
-    def achievement(self, card: Achievement) -> str:
-        return cardtext.achievement_text(card, self.tr)
-
-    def reward(self, reward: Reward) -> str:
-        return reward.text() if self.english else cardtext.reward_words(reward, self.tr)
-
-    def fire_up(self, artisan_type: int) -> str:
-        return cardtext.fire_up_text(CATALOG, artisan_type, self.tr)
-
-    def bot_note(self, note: str) -> str:
-        """A bot's one-line description (``bots.BOT_NOTES``: the game catalogue's words)."""
-        return self.tr(note) if note else note
 
 
 class Style:

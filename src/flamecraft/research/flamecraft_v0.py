@@ -35,7 +35,8 @@ from ..core.engine import apply_in_place, start, to_act
 from ..core.errors import GameOverError, IllegalActionError
 from ..core.state import GameState
 from ..core.view import view
-from ..encoding import (
+from ..text.render import render
+from .encoding import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     catalogue,
@@ -43,8 +44,7 @@ from ..encoding import (
     final_rewards,
     layout,
 )
-from ..render import render
-from . import DEFAULT_MAX_CYCLES, check_max_cycles, observation_array
+from .observation import DEFAULT_MAX_CYCLES, check_max_cycles, observation_array
 from .state_vector import state_array, state_size
 
 ObsDict = dict[str, np.ndarray]

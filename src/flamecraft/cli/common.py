@@ -1,6 +1,5 @@
-"""What the command line and the terminal game share: the errors they report on one line,
-argparse in the reader's language, and the atomic file writer behind every save, so neither
-imports the other.
+"""What every sub-command shares: the errors reported on one line, argparse in the reader's
+language, and the atomic file writer behind every output file.
 
 An error made with ``of`` keeps its English message template (a msgid of the ``terminal``
 catalogue) and its values, so ``cli.main`` can say it in the reader's language; a value that
@@ -20,15 +19,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
-import tempfile
 from collections.abc import Callable, Iterator
 from typing import Final
 
-from .core.errors import error_text
-from .core.tr import N_, Translate, same
-from .i18n import display_width
-from .screen_text import wrap_line
+from ..core.errors import error_text
+from ..core.tr import N_, Translate, same
+from ..session.files import write_whole
+from ..text.i18n import display_width
+from ..text.wrap import wrap_line
 
 # The messages of Python's argparse a player can meet (help, usage and its errors), as
 # argparse spells them: printf-style placeholders, kept as they are in a translation. Not
@@ -146,36 +144,11 @@ class UsageError(CliError):
     """A command-line usage problem (exit status 2)."""
 
 
-def _new_file_mode() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
 def write_atomically(path: str, content: str) -> None:
-    """Writes ``content`` to ``path`` whole or not at all: a temporary file in the same folder,
-    flushed to disk, then renamed over ``path``. A reader never sees half a file."""
-    folder = os.path.dirname(os.path.abspath(path))
+    """Writes ``content`` to ``path`` whole or not at all (``session/files.py``); a failure is
+    a CliError naming the file and why."""
     try:
-        mode = os.stat(path).st_mode & 0o777
-    except OSError:
-        mode = _new_file_mode()
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".flamecraft-", suffix=".tmp", dir=folder)
+        write_whole(path, content)
     except OSError as exc:
         raise CliError.of(N_("{path}: cannot write: {error}"), path=path,
                           error=exc.strerror or exc) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(content)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise CliError.of(N_("{path}: cannot write: {error}"), path=path,
-                              error=exc.strerror or exc) from None
-        raise

@@ -19,18 +19,10 @@ import time
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from .bots import random_action
-from .commandline import (
-    CliError,
-    UsageError,
-    WideHelpFormatter,
-    argparse_speaking,
-    speaking,
-    write_atomically,
-)
-from .core.board import CATALOG
-from .core.describe import describe
-from .core.engine import (
+from ..ai.roster import random_action
+from ..core.board import CATALOG
+from ..core.describe import describe
+from ..core.engine import (
     apply_in_place,
     describe_decision,
     legal_actions,
@@ -41,16 +33,25 @@ from .core.engine import (
     to_act,
     winners,
 )
-from .core.errors import FlamecraftError, StateFormatError, error_text
-from .core.serialize import GameRecord, dump_record, dump_state, load_record, load_state
-from .core.setup_game import MAX_PLAYERS, MIN_PLAYERS
-from .core.state import GameState
-from .core.tr import N_, Translate, same
-from .core.view import view
-from .i18n import LANGUAGES, display_width, language_from_env, pad, translator
-from .render import render, scores
-from .tui import add_lang_argument, add_play_arguments, chosen_language, cmd_play, decision_words
-from .tui_screen import Style, review_screen
+from ..core.errors import FlamecraftError, StateFormatError, error_text
+from ..core.serialize import GameRecord, dump_record, dump_state, load_record, load_state
+from ..core.setup_game import MAX_PLAYERS, MIN_PLAYERS
+from ..core.state import GameState
+from ..core.tr import N_, Translate, same
+from ..core.view import view
+from ..terminal.screen import Style, review_screen
+from ..terminal.tui import decision_words
+from ..text.i18n import LANGUAGES, display_width, language_from_env, pad, translator
+from ..text.render import render, scores
+from .common import (
+    CliError,
+    UsageError,
+    WideHelpFormatter,
+    argparse_speaking,
+    speaking,
+    write_atomically,
+)
+from .play import add_lang_argument, add_play_arguments, chosen_language, cmd_play
 
 PROG = "flamecraft"
 MAX_DECISIONS = 100_000  # a random game that has not ended after this many choices is a bug
@@ -414,7 +415,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     """Bots against bots over many games (``ai/tournament.py``)."""
-    from .ai.tournament import cmd_tournament as run
+    from ..ai.tournament import cmd_tournament as run
 
     try:
         return run(args)
@@ -424,7 +425,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 def cmd_balance(args: argparse.Namespace) -> int:
     """A balance report from many bot games (``ai/balance.py``)."""
-    from .ai.balance import cmd_balance as run
+    from ..ai.balance import cmd_balance as run
 
     try:
         return run(args)
@@ -451,7 +452,7 @@ def _ladder_arguments(p: argparse.ArgumentParser) -> None:
 def cmd_ladder(args: argparse.Namespace) -> int:
     """Bradley–Terry ratings of bots from tournament results (``ai/ladder.py``)."""
     try:
-        from .ai.ladder import cmd_ladder as run
+        from ..ai.ladder import cmd_ladder as run
     except ImportError as exc:
         raise CliError(f"flamecraft ladder needs numpy and scipy (pip install "
                        f"'flamecraft[reports]'): {exc}") from None
@@ -464,8 +465,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
 def cmd_hint(args: argparse.Namespace) -> int:
     """The best actions for the player to act, from that seat's view (``ai/hints.py``), in
     the language of ``--lang``."""
-    from .ai.hints import HINT_BUDGET, Budget, hints
-    from .ai.interface import Seat
+    from ..ai.hints import HINT_BUDGET, Budget, hints
+    from ..ai.interface import Seat
 
     lang = chosen_language(args)
     tr = translator(lang, "terminal").gettext
@@ -502,8 +503,8 @@ def cmd_hint(args: argparse.Namespace) -> int:
 def cmd_review(args: argparse.Namespace) -> int:
     """Reviews a finished game: each decision against the best, the biggest mistakes, and a
     win-chance graph (``ai/review.py``)."""
-    from .ai.hints import Budget
-    from .ai.review import REVIEW_BUDGET, check_finished, format_review, plot_review, review
+    from ..ai.hints import Budget
+    from ..ai.review import REVIEW_BUDGET, check_finished, format_review, plot_review, review
 
     lang, tr, game = _speech(args)
     record = _load_record(args.record)
@@ -645,8 +646,8 @@ def build_parser(tr: Translate = same) -> argparse.ArgumentParser:
     add_lang_argument(p, tr)
     p.set_defaults(func=cmd_demo)
 
-    from .ai import balance as ai_balance
-    from .ai import tournament as ai_tournament
+    from ..ai import balance as ai_balance
+    from ..ai import tournament as ai_tournament
 
     p = sub.add_parser("tournament", help=tr("play many games between bots and report win "
                                              "rates"))
@@ -662,8 +663,8 @@ def build_parser(tr: Translate = same) -> argparse.ArgumentParser:
     _ladder_arguments(p)
     p.set_defaults(func=cmd_ladder)
 
-    from .ai.hints import HINT_BUDGET
-    from .ai.review import REVIEW_BUDGET
+    from ..ai.hints import HINT_BUDGET
+    from ..ai.review import REVIEW_BUDGET
 
     p = sub.add_parser("hint", help=tr("the best actions for the player to act, from their "
                                        "view only, with win chances and reasons"))
@@ -722,7 +723,7 @@ def _version() -> str:
 
 def version_line() -> str:
     """``flamecraft --version``: the version and the form of the core, on one line."""
-    from . import core
+    from .. import core
     return f"{PROG} {_version()} (rules core: {core.FORM})"
 
 
@@ -731,8 +732,8 @@ def cmd_info(args: argparse.Namespace) -> int:
     person chasing a difference between machines needs to see it."""
     import platform
 
-    from . import core
-    from .core import engine
+    from .. import core
+    from ..core import engine
     print(f"flamecraft  {_version()}")
     print(f"python      {platform.python_implementation()} {platform.python_version()} "
           f"({sys.executable})")
@@ -744,7 +745,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     """Runs the web server (the optional ``web`` extra)."""
     try:
-        from .server import serve
+        from ..server import serve
     except ImportError as exc:
         raise CliError(f"the web server needs the 'web' extra ({exc.name} is missing): "
                        "pip install 'flamecraft[web]'") from None

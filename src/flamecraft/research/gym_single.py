@@ -29,13 +29,14 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
-from ..bots import BOTS
+from ..ai.roster import BOTS
 from ..core.actions import Action
 from ..core.board import CATALOG
 from ..core.engine import apply_in_place, start, to_act
 from ..core.state import GameState
 from ..core.view import view
-from ..encoding import (
+from ..text.render import render
+from .encoding import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     catalogue,
@@ -43,8 +44,7 @@ from ..encoding import (
     final_rewards,
     layout,
 )
-from ..render import render
-from . import DEFAULT_MAX_CYCLES, check_max_cycles, observation_array
+from .observation import DEFAULT_MAX_CYCLES, check_max_cycles, observation_array
 
 Bot = Callable[[GameState, random.Random], Action]
 ObsDict = dict[str, np.ndarray]
@@ -189,4 +189,4 @@ class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
 
 
 if ENV_ID not in gym.registry:
-    gym.register(id=ENV_ID, entry_point="flamecraft.envs.gym_single:FlamecraftSingleEnv")
+    gym.register(id=ENV_ID, entry_point="flamecraft.research.gym_single:FlamecraftSingleEnv")

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core.cards import ANY_SLOT, ICON_COIN, ICON_DRAGON, ICON_RAINBOW, Catalog, EnchantmentCard
-from .core.cardtext import rating_title
-from .core.goods import GOOD_KEYS, GOOD_NAMES
-from .core.tr import N_, Translate
+from ..core.cards import ANY_SLOT, ICON_COIN, ICON_DRAGON, ICON_RAINBOW, Catalog, EnchantmentCard
+from ..core.cardtext import rating_title
+from ..core.goods import GOOD_KEYS, GOOD_NAMES
+from ..core.tr import N_, Translate
 from .i18n import display_width, pad, translator
-from .screen_text import wrap_line
-from .tui_screen import CardTexts
+from .localized import CardTexts
+from .wrap import wrap_line
 
 WIDTH = 100
 SOURCE_LABELS = {

@@ -16,10 +16,12 @@ from collections.abc import Collection, Iterator, Mapping
 from functools import cache
 from typing import IO, Any
 
-from .core import cardtext
-from .core.board import CATALOG
-from .core.goods import GOOD_NAMES
-from .core.tr import Translate
+from ..core import cardtext
+from ..core.board import CATALOG
+from ..core.cards import Achievement, CompanionCard, FancyCard, Reward, ShopCard
+from ..core.cardtext import printed
+from ..core.goods import GOOD_NAMES
+from ..core.tr import Translate
 from .i18n import translator
 
 # The kinds of card, as the web's catalogue (GET /api/cards) names them.
@@ -107,3 +109,36 @@ def extract_titles(fileobj: IO[bytes], keywords: Mapping[str, Any],
         title = rating["title"]
         line = next((n for n, row in enumerate(lines, 1) if f'"{title}"' in row), 0)
         yield line, "", title, ["a solo rating title (data/solo.toml)"]
+
+
+class CardTexts:
+    """The texts printed on cards, in the player's language: English is the printed text,
+    other languages are generated from the card data (``core/cardtext.py``)."""
+
+    def __init__(self, lang: str):
+        self.lang = lang
+        self.tr = tr_for(lang)
+        self.words = translator(lang, "terminal").gettext
+        self.english = printed(self.tr)
+
+    def ability(self, card: ShopCard) -> str:
+        return cardtext.ability_text(CATALOG, card, self.tr)
+
+    def fancy(self, card: FancyCard) -> str:
+        return cardtext.fancy_text(card, self.tr)
+
+    def companion(self, card: CompanionCard) -> str:
+        return cardtext.companion_text(CATALOG, card, self.tr)
+
+    def achievement(self, card: Achievement) -> str:
+        return cardtext.achievement_text(card, self.tr)
+
+    def reward(self, reward: Reward) -> str:
+        return reward.text() if self.english else cardtext.reward_words(reward, self.tr)
+
+    def fire_up(self, artisan_type: int) -> str:
+        return cardtext.fire_up_text(CATALOG, artisan_type, self.tr)
+
+    def bot_note(self, note: str) -> str:
+        """A bot's one-line description (``bots.BOT_NOTES``: the game catalogue's words)."""
+        return self.tr(note) if note else note

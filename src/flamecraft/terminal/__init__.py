@@ -1,0 +1,1 @@
+"""Terminal play (``flamecraft play``): the screens, the prompt and the game loop."""
