@@ -8,7 +8,7 @@ NATIVE := src/flamecraft/_native/manifest.json
 COMPILED_SOURCES := $(wildcard src/flamecraft/core/*.py) \
 	$(addprefix src/flamecraft/ai/,evaluate.py planner.py ismcts.py) src/flamecraft/research/encoding.py
 
-# The message catalogues (src/flamecraft/text/i18n.py, docs/i18n.md): one gettext domain per area.
+# The message catalogues (src/flamecraft/display/i18n.py, docs/i18n.md): one gettext domain per area.
 LOCALE := src/flamecraft/locale
 CATALOGUES := $(wildcard $(LOCALE)/*/LC_MESSAGES/*.po)
 CATALOGUES_CHECKED := build/locale/checked
@@ -21,12 +21,12 @@ all: $(NATIVE) $(CATALOGUES_CHECKED)
 # `make catalogue DOMAIN=terminal` updates one domain only; a file already in step with the
 # code is not rewritten.
 catalogue: $(STAMP)
-	$(PY) -m flamecraft.text.i18n update $(DOMAIN)
+	$(PY) -m flamecraft.display.i18n update $(DOMAIN)
 
 # Every catalogue parsed and compiled once, so that a broken .po (or a translation that lost
 # a placeholder) fails the build; the run time reads the .po itself.
-$(CATALOGUES_CHECKED): $(STAMP) $(CATALOGUES) src/flamecraft/text/i18n.py
-	$(PY) -m flamecraft.text.i18n check
+$(CATALOGUES_CHECKED): $(STAMP) $(CATALOGUES) src/flamecraft/display/i18n.py
+	$(PY) -m flamecraft.display.i18n check
 	mkdir -p $(dir $@)
 	touch $@
 

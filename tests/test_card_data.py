@@ -316,7 +316,7 @@ def test_balance_change_only_on_designed_cards() -> None:
 def test_balance_change_reaches_the_card_docs() -> None:
     """A balance note on a designed card appears in the card's entry and in the docs'
     summary of balance changes."""
-    from flamecraft.text.carddocs import render
+    from flamecraft.display.carddocs import render
 
     files = copy.deepcopy(SHIPPED)
     card_table(files, "fancy", "sir-loin")["balance"] = "reward 6 → 5: it won too often"

@@ -33,7 +33,7 @@ from flamecraft.ai.roster import random_action
 from flamecraft.cli.main import main
 from flamecraft.core.board import CATALOG
 from flamecraft.core.view import view
-from flamecraft.text.render import WIDTH, render
+from flamecraft.display.render import WIDTH, render
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

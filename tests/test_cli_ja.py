@@ -19,7 +19,7 @@ from flamecraft.cli.common import ARGPARSE_MESSAGES, argparse_speaking
 from flamecraft.cli.main import main
 from flamecraft.core.errors import StateFormatError, error_text
 from flamecraft.core.serialize import load_record, load_state
-from flamecraft.text.i18n import display_width, translator
+from flamecraft.display.i18n import display_width, translator
 from test_play import _finish, _spawn
 from test_play_ja import english_words
 

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 import flamecraft.core
-from flamecraft import encoding
+from flamecraft.research import encoding
 
 HERE = Path(__file__).resolve().parent
 GAMES = 300
@@ -87,7 +87,7 @@ def test_the_pure_switch_wins_over_a_compiled_build() -> None:
                          env={**os.environ, "FLAMECRAFT_PURE": "1"}, check=True).stdout.split()
     assert out[0] == "False"
     assert out[1].endswith("core/engine.py") and out[2].endswith("ai/ismcts.py")
-    assert out[3].endswith("flamecraft/encoding.py")
+    assert out[3].endswith("flamecraft/research/encoding.py")
 
 
 def test_a_stale_or_foreign_build_is_not_used(tmp_path: Path,

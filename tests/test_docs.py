@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from flamecraft import carddocs
 from flamecraft.core import cardtext, frames
 from flamecraft.core.board import CATALOG
 from flamecraft.core.cards import COMPANION_HOOKS, DATA_FILES, MEASURES, OP_SCHEMA, Op
@@ -27,6 +26,7 @@ from flamecraft.core.serialize import (
     replay,
     state_to_json,
 )
+from flamecraft.display import carddocs
 from helpers import A, do, fresh, give_fancy, set_goods, texts, to_hand, to_row
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,9 +42,10 @@ def _read(name: str) -> str:
 # --- docs/cards.md ------------------------------------------------------------------------------
 
 def test_cards_md_is_current() -> None:
-    """docs/cards.md is exactly what `python -m flamecraft.text.carddocs` writes from the data."""
+    """docs/cards.md is exactly what `python -m flamecraft.display.carddocs` writes from the
+    data."""
     assert _read("cards.md") == carddocs.render(), (
-        "docs/cards.md is out of date: run `python -m flamecraft.text.carddocs`")
+        "docs/cards.md is out of date: run `python -m flamecraft.display.carddocs`")
     assert carddocs.main(["--check"]) == 0
 
 
@@ -97,7 +98,7 @@ def test_cards_md_lists_every_card_with_its_provenance() -> None:
     cards = [*CATALOG.shops, *CATALOG.artisans, *CATALOG.enchantments, *CATALOG.fancies]
     missing = [c.id for c in cards if f"`{c.id}`" not in text]
     assert not missing
-    assert "Generated" in text.splitlines()[2] and "python -m flamecraft.text.carddocs" in text
+    assert "Generated" in text.splitlines()[2] and "python -m flamecraft.display.carddocs" in text
     for shop in CATALOG.shops:
         section = text.split(f"#### {shop.name}\n", 1)[1].split("####", 1)[0]
         assert f"Provenance: **{shop.provenance.level}**" in section

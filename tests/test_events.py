@@ -33,7 +33,8 @@ from flamecraft.core.hidden import determinize
 from flamecraft.research.encoding import catalogue, observation
 from flamecraft.server.games import Games, Step, Table
 from flamecraft.server.store import ActionRow, GameRow, SeatRow
-from flamecraft.terminal.tui import Seat, Session
+from flamecraft.terminal.local_table import LocalTable
+from flamecraft.terminal.newgame import PlayerSeat
 from helpers import A as ART
 from helpers import F, fresh, give_fancy, set_goods
 
@@ -143,9 +144,9 @@ def test_a_met_sun_dragon_is_not_told_to_the_table() -> None:
     assert [t for _, t in log_for(ev_a, 1)] == [t for _, t in log_for(ev_b, 1)]
     assert [t for _, t in log_for(ev_a, None)] == [t for _, t in log_for(ev_b, None)]
     assert observation(a, 1) == observation(b, 1)
-    seats = [Seat("human", "Ann"), Seat("human", "Bo")]
-    screen_a = Session(a, 0, seats, log=ev_a).screen_view(1)
-    screen_b = Session(b, 0, seats, log=ev_b).screen_view(1)
+    seats = [PlayerSeat("human", "Ann"), PlayerSeat("human", "Bo")]
+    screen_a = LocalTable(a, 0, seats, log=ev_a).screen_view(1)
+    screen_b = LocalTable(b, 0, seats, log=ev_b).screen_view(1)
     assert json.dumps(screen_a, sort_keys=True) == json.dumps(screen_b, sort_keys=True)
 
 
@@ -205,7 +206,7 @@ class Interfaces:
 
     def __init__(self, s: GameState) -> None:
         n = s.n
-        self.seats = [Seat("human", f"P{p + 1}") for p in range(n)]
+        self.seats = [PlayerSeat("human", f"P{p + 1}") for p in range(n)]
         row = GameRow("g", "test", s.options, 0, [SeatRow(f"P{p + 1}", "human")
                                                     for p in range(n)], status="running")
         self.table = Table(row)
@@ -232,7 +233,9 @@ class Interfaces:
 
     def received(self, s: GameState, seat: int) -> list[str]:
         """Everything ``seat`` receives when the game is at ``s``, as text, per interface."""
-        screen = Session(s, 0, self.seats, log=self.events).screen_view(seat)
+        local = LocalTable(s, 0, self.seats)
+        local.history.log.extend(self.events)
+        screen = local.screen_view(seat)
         self.table.state = s
         out = [
             json.dumps(view(s, seat), sort_keys=True),

@@ -1,4 +1,4 @@
-"""The message catalogues and the language helpers (flamecraft.text.i18n, docs/i18n.md).
+"""The message catalogues and the language helpers (flamecraft.display.i18n, docs/i18n.md).
 
 Every msgid the code marks (``tr("…")``, ``N_("…")``; ``_`` and ``t`` in the adapters) must be
 in each domain's Japanese catalogue, translated (not empty, not fuzzy), with the same named
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import PoFileError
 
-from flamecraft import i18n
+from flamecraft.display import i18n
 
 ROOT = Path(__file__).resolve().parents[1]
 

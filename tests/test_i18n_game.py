@@ -14,7 +14,6 @@ from dataclasses import replace
 
 import pytest
 
-from flamecraft import cardtext
 from flamecraft.core import cardtext as core_cardtext
 from flamecraft.core.board import CATALOG
 from flamecraft.core.cards import Reward
@@ -24,9 +23,10 @@ from flamecraft.core.errors import FlamecraftError, GameOverError, IllegalAction
 from flamecraft.core.events import Event, log_text
 from flamecraft.core.goals import MEASURE_FUNCTIONS
 from flamecraft.core.tr import same
+from flamecraft.display import localized as cardtext
+from flamecraft.display.i18n import translator
 from flamecraft.session.notes import table_notes
 from flamecraft.session.seats import SetupError, check_names
-from flamecraft.text.i18n import translator
 
 JA = translator("ja", "game").gettext
 PROPER_NOUNS = sorted(

@@ -1,7 +1,7 @@
 """The package's layers, checked from the source, so the tree shows the architecture
 (docs/architecture.md): the rules core (``flamecraft.core``) imports nothing outside itself;
 each layer above it imports only the layers below it (``ALLOWED``): research never imports the
-terminal, the web server or the command line, the shared layers (``text``, ``session``)
+terminal, the web server or the command line, the shared layers (``display``, ``session``)
 import only the core, and nothing imports the command line but its entry points. Within the
 package the modules import each other without cycles, and no two modules share a name."""
 
@@ -17,14 +17,14 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "flamecraft"
 # "flamecraft" is the package's own __init__ (the public API) and __main__.
 ALLOWED: dict[str, set[str]] = {
     "core": set(),
-    "text": {"core"},
+    "display": {"core"},
     "session": {"core"},
     "ai": {"core"},
-    "research": {"core", "ai", "text"},
+    "research": {"core", "ai", "display"},
     "envs": {"research"},
-    "terminal": {"core", "ai", "text", "session"},
-    "server": {"core", "ai", "text", "session"},
-    "cli": {"core", "ai", "text", "session", "terminal", "server", "research", "flamecraft"},
+    "terminal": {"core", "ai", "display", "session"},
+    "server": {"core", "ai", "display", "session"},
+    "cli": {"core", "ai", "display", "session", "terminal", "server", "research", "flamecraft"},
     "flamecraft": {"core", "cli"},
 }
 
@@ -107,10 +107,24 @@ def test_no_two_modules_share_a_name() -> None:
 
 
 def test_the_import_reader_sees_what_the_tests_rest_on() -> None:
-    """Relative, lazy and ``from . import x`` imports are all seen, and a forbidden import
-    would be reported (the layering test on a made-up graph)."""
+    """Relative, lazy and ``from . import x`` imports are all seen, and the rules forbid what
+    the architecture forbids."""
     deps = _imports(PACKAGE / "cli" / "main.py")
-    assert "flamecraft.terminal.tui" in deps and "flamecraft.core.engine" in deps
+    assert "flamecraft.terminal.ending" in deps and "flamecraft.core.engine" in deps
+    assert "flamecraft.ai.hints" in _imports(PACKAGE / "terminal" / "game_loop.py")  # lazy
     assert "flamecraft.ai.weightsets" in _imports(PACKAGE / "ai" / "__init__.py")
     assert _layer("flamecraft.research.encoding") == "research"
-    assert "terminal" not in ALLOWED["research"] and "text" not in ALLOWED["core"]
+    assert "terminal" not in ALLOWED["research"] and "display" not in ALLOWED["core"]
+
+
+def test_no_subpackage_hides_a_name_of_the_public_api() -> None:
+    """Importing ``flamecraft.x`` sets the attribute ``flamecraft.x``: a subpackage named
+    like a function of the API (``text``, ``view``) would replace it for every caller."""
+    import flamecraft
+
+    shadows = [n for n in flamecraft.__all__
+               if (PACKAGE / n).is_dir() or (PACKAGE / f"{n}.py").is_file()]
+    assert not shadows, shadows
+    import flamecraft.display.i18n
+
+    assert callable(flamecraft.text)

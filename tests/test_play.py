@@ -33,6 +33,12 @@ from flamecraft.core.board import CATALOG
 from flamecraft.core.serialize import GameRecord
 from flamecraft.core.setup_game import MAX_PLAYERS, MIN_PLAYERS
 from flamecraft.core.state import Options
+from flamecraft.session.seats import SetupError
+from flamecraft.session.undo import reveals
+from flamecraft.terminal.ending import end_summary, tie_break
+from flamecraft.terminal.local_table import LocalTable
+from flamecraft.terminal.newgame import PlayerSeat, Setup, default_names, seat_kind, setup_from_args
+from flamecraft.terminal.saves import load_table, save_text
 from flamecraft.terminal.screen import (
     Cards,
     Style,
@@ -45,22 +51,7 @@ from flamecraft.terminal.screen import (
     visible_len,
     wrap,
 )
-from flamecraft.terminal.tui import (
-    ChoiceError,
-    Seat,
-    Session,
-    Setup,
-    SetupError,
-    default_names,
-    end_summary,
-    find_card,
-    load_session,
-    match_text,
-    reveals,
-    seat_kind,
-    setup_from_args,
-    tie_break,
-)
+from flamecraft.terminal.typed_input import ChoiceError, find_card, match_text
 from helpers import add_shop, do, fresh, gather, shop_turning_up_within_a_turn, to_ability
 
 EXE = str(Path(sys.executable).parent / "flamecraft")
@@ -187,12 +178,12 @@ def test_seat_kinds_come_from_the_bot_registry() -> None:
 # ---------------------------------------------------------------- undo, log, save
 
 
-def _session(s: GameState, players: int = 2) -> Session:
-    seats = [Seat("human", n) for n in ("P1", "P2", "P3", "P4", "P5")[:players]]
-    return Session(s, 1, seats)
+def _session(s: GameState, players: int = 2) -> LocalTable:
+    seats = [PlayerSeat("human", n) for n in ("P1", "P2", "P3", "P4", "P5")[:players]]
+    return LocalTable(s, 1, seats)
 
 
-def _play(session: Session, *typed: str) -> None:
+def _play(session: LocalTable, *typed: str) -> None:
     for t in typed:
         session.play(parse_action(session.state, t))
 
@@ -210,7 +201,7 @@ def test_undo_goes_back_within_the_turn_but_not_past_a_deck_draw() -> None:
     while "fire up Pan" not in [text(session.state, a) for a in legal_actions(session.state)]:
         _play(session, "do not place")
     _play(session, "fire up Pan")
-    assert session.undo_stack  # still undoable: nothing hidden shown yet
+    assert session.history.undo_points  # still undoable: nothing hidden shown yet
     _play(session, "draw from the Artisan deck")
     assert session.undo(0).startswith("nothing to undo")
     assert session.actions[-1] == "draw from the Artisan deck"
@@ -251,7 +242,7 @@ def test_the_terminal_game_cannot_undo_a_shop_turned_face_up() -> None:
     """Issue 12, defect 9, in the terminal game: after the choice that turns a face-down
     Shop face up, there is nothing to undo."""
     before, played = shop_turning_up_within_a_turn()
-    session = Session(before.copy(), 1, [Seat("human", n) for n in ("P1", "P2", "P3")])
+    session = LocalTable(before.copy(), 1, [PlayerSeat("human", n) for n in ("P1", "P2", "P3")])
     p = to_act(before)
     _play(session, played[-1])
     assert to_act(session.state) == p and not session.state.facedown
@@ -263,17 +254,17 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     """A save is a game record with a 'seats' key; loading replays it to the same state with
     the same seats."""
     setup = Setup(["human", "random", "human"], ("Ann", "Bo", "Cy"), "golden", 9)
-    session = Session.new(setup)
+    session = LocalTable.new(setup)
     rng = random.Random(1)
     for _ in range(40):
         session.play(random_action(session.state, rng))
     path = tmp_path / "g.json"
-    path.write_text(session.to_json(), encoding="utf-8")
+    path.write_text(save_text(session), encoding="utf-8")
     obj = json.loads(path.read_text(encoding="utf-8"))
     assert obj["format"] == "flamecraft-record" and len(obj["actions"]) == 40
     assert obj["seats"] == [{"name": "Ann", "kind": "human"}, {"name": "Bo", "kind": "random"},
                             {"name": "Cy", "kind": "human"}]
-    loaded = load_session(str(path))
+    loaded = load_table(str(path))
     assert loaded.state == session.state
     assert loaded.seats == session.seats and loaded.seed == 9
 
@@ -285,18 +276,18 @@ def test_load_a_state_written_by_new(tmp_path: Path) -> None:
     s = start(3, 12)
     path = tmp_path / "game.json"
     path.write_text(dump_state(s), encoding="utf-8")
-    session = load_session(str(path))
+    session = load_table(str(path))
     assert session.state == s and session.seed is None
     assert [seat.kind for seat in session.seats] == ["human", "planner", "planner"]
     rng = random.Random(2)
     for _ in range(30):
         session.play(random_action(session.state, rng))
-    saved = json.loads(session.to_json())
-    assert saved["format"] == "flamecraft-state" and load_state(session.to_json()) == session.state
+    saved = json.loads(save_text(session))
+    assert saved["format"] == "flamecraft-state" and load_state(save_text(session)) == session.state
     assert saved["seats"] == [{"name": "P1", "kind": "human"}, {"name": "P2", "kind": "planner"},
                               {"name": "P3", "kind": "planner"}]
-    path.write_text(session.to_json(), encoding="utf-8")
-    again = load_session(str(path))
+    path.write_text(save_text(session), encoding="utf-8")
+    again = load_table(str(path))
     assert again.state == session.state and again.seats == session.seats
 
 
@@ -313,14 +304,14 @@ def test_the_first_player_is_drawn_and_announced(tmp_path: Path) -> None:
         assert f"{('Ann', 'Bo')[first]} plays first (drawn at random)." in done.stdout
         assert f"Pass the keyboard to {('Ann', 'Bo')[first]}" in done.stdout
     setup = setup_from_args(_args(players=3, first_player=2, seed=1))
-    assert Session.new(setup).state.first_player == 1
+    assert LocalTable.new(setup).state.first_player == 1
     with pytest.raises(SetupError, match="--first-player must be a seat from 1 to 3, not 4"):
         setup_from_args(_args(players=3, first_player=4))
 
 
 def test_the_players_screen_marks_the_first_player() -> None:
     """`players` (and `show`) name the first player, who matters for the final round."""
-    session = Session.new(Setup(["human"] * 3, ("Ann", "Bo", "Cy"), "purple", 2))
+    session = LocalTable.new(Setup(["human"] * 3, ("Ann", "Bo", "Cy"), "purple", 2))
     first = session.state.first_player
     lines = players_detail(Style(False), session.screen_view(0)["view"],
                            session.screen_view(0), Cards(CATALOG))
@@ -334,16 +325,16 @@ def test_load_a_record_without_seats_and_bad_files(tmp_path: Path) -> None:
     record = GameRecord(Options(3), 3).to_json()
     path = tmp_path / "r.json"
     path.write_text(json.dumps(record), encoding="utf-8")
-    assert [seat.kind for seat in load_session(str(path)).seats] == ["human", "planner", "planner"]
+    assert [seat.kind for seat in load_table(str(path)).seats] == ["human", "planner", "planner"]
     path.write_text("{not json", encoding="utf-8")
     with pytest.raises(SetupError, match=r"r\.json: not valid JSON"):
-        load_session(str(path))
+        load_table(str(path))
     record["actions"] = ["visit Nowhere"]
     path.write_text(json.dumps(record), encoding="utf-8")
     with pytest.raises(SetupError, match="action 1"):
-        load_session(str(path))
+        load_table(str(path))
     with pytest.raises(SetupError, match="no such file"):
-        load_session(str(tmp_path / "missing.json"))
+        load_table(str(tmp_path / "missing.json"))
 
 
 # ---------------------------------------------------------------- the end
@@ -417,7 +408,7 @@ def test_screens_never_show_another_seats_hidden_cards() -> None:
     style, cards = Style(False), Cards(CATALOG)
     for players, seed in ((3, 5), (4, 6)):
         kinds = ["human"] * players
-        session = Session.new(Setup(kinds, default_names(kinds), "purple", seed))
+        session = LocalTable.new(Setup(kinds, default_names(kinds), "purple", seed))
         rng = random.Random(seed)
         checked = 0
         while not session.state.over:
@@ -443,7 +434,7 @@ def test_summary_fits_80_by_24() -> None:
     style = Style(True)
     for players, seed in ((2, 1), (5, 2), (1, 3), (3, 4)):
         kinds = ["human"] * players
-        session = Session.new(Setup(kinds, default_names(kinds), "purple", seed,
+        session = LocalTable.new(Setup(kinds, default_names(kinds), "purple", seed,
                                     companions=seed == 4))
         rng = random.Random(seed)
         while not session.state.over:

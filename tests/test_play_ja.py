@@ -21,10 +21,12 @@ from flamecraft.ai.roster import bot_notes
 from flamecraft.cli.main import main
 from flamecraft.core.board import CATALOG
 from flamecraft.core.tr import same
+from flamecraft.display.i18n import catalogue, display_width, translator
+from flamecraft.display.wrap import wrap_line
+from flamecraft.terminal.ending import end_summary
+from flamecraft.terminal.local_table import LocalTable
+from flamecraft.terminal.newgame import PlayerSeat
 from flamecraft.terminal.screen import HELP, Style, score_screen, strip_ansi, summary
-from flamecraft.terminal.tui import Seat, Session, end_summary
-from flamecraft.text.i18n import catalogue, display_width, translator
-from flamecraft.text.wrap import wrap_line
 from test_play import _finish, _spawn
 
 PROMPT = "あなた> "
@@ -225,7 +227,7 @@ def test_japanese_help_and_summaries_fit_the_screen() -> None:
     tr = translator("ja", "terminal").gettext
     assert max(display_width(line) for line in tr(HELP).splitlines()) <= 80
     s = start(4, 2)
-    session = Session(s, 2, [Seat("human", "あなた")] + [Seat("planner", n) for n in
+    session = LocalTable(s, 2, [PlayerSeat("human", "あなた")] + [PlayerSeat("planner", n) for n in
                                                          ("Ember", "Cinder", "Ash")])
     style = Style(False, "ja")
     for _ in range(40):

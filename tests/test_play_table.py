@@ -16,6 +16,9 @@ from flamecraft import apply_in_place, legal_actions, parse_action, start, text,
 from flamecraft.core import actions as A
 from flamecraft.core.board import CATALOG
 from flamecraft.core.events import log_for
+from flamecraft.terminal.ending import end_summary
+from flamecraft.terminal.local_table import LocalTable
+from flamecraft.terminal.newgame import Setup, default_names
 from flamecraft.terminal.screen import (
     HELP,
     Cards,
@@ -25,7 +28,7 @@ from flamecraft.terminal.screen import (
     town_compact,
     visible_len,
 )
-from flamecraft.terminal.tui import Session, Setup, default_names, display_order, end_summary
+from flamecraft.terminal.typed_input import display_order
 from test_play import _finish, _spawn
 
 
@@ -243,7 +246,7 @@ def test_declines_are_never_the_first_choice() -> None:
 
 def test_wide_terminals_do_not_pad_shop_names() -> None:
     """Defect 9: at 200 columns a Town cell is no wider than the longest name needs."""
-    session = Session.new(Setup(["human", "human"], default_names(["human", "human"]),
+    session = LocalTable.new(Setup(["human", "human"], default_names(["human", "human"]),
                                 "purple", 3))
     v = session.screen_view(to_act(session.state))["view"]
     lines = town_compact(Style(False), v, Cards(CATALOG), 200)
@@ -274,7 +277,7 @@ def test_end_screen_says_a_moon_scored_during_the_game_and_wraps_at_spaces() -> 
 
 
 def test_the_log_announces_the_end_trigger_and_the_final_round() -> None:
-    session = Session.new(Setup(["human", "human"], default_names(["human", "human"]),
+    session = LocalTable.new(Setup(["human", "human"], default_names(["human", "human"]),
                                 "purple", 2))
     while not session.state.over:
         session.play(legal_actions(session.state)[0])
@@ -287,7 +290,7 @@ def test_since_your_last_turn_shows_the_others_moves_above_the_choices() -> None
     """Item 3: the summary of what the others did since the seat's own last choice, read from
     that seat's own log lines (``log_for``), sits above the prompt."""
     kinds = ["human", "human", "human"]
-    session = Session.new(Setup(kinds, default_names(kinds), "purple", 4, first_player=0))
+    session = LocalTable.new(Setup(kinds, default_names(kinds), "purple", 4, first_player=0))
     while session.state.turn < 4 or to_act(session.state) != 0:
         session.play(legal_actions(session.state)[0])
     sv = session.screen_view(0)

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from flamecraft.display.i18n import translator
 from flamecraft.server.app import PAGE_TEXTS
 from flamecraft.server.language import accept_language, client_language
-from flamecraft.text.i18n import translator
 from test_server_api import client, new_game, next_state, play_out, ws_url  # noqa: F401
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

@@ -13,7 +13,7 @@ The core API (everything an adapter needs)::
 To show a person the choices, ``choices(s)`` describes each legal action, in the same order,
 from what the seat to act may see: ``Choice(text, facts, card, words)``, whose ``label`` reads
 ``cast Smelting Pot (3 Meat 2 Crystal 1 Plant → 6 Rep)``; ``text`` stays the stable text.
-In Japanese, ``choices(s, translator("ja", "game").gettext)`` (``flamecraft.text.i18n``) gives
+In Japanese, ``choices(s, translator("ja", "game").gettext)`` (``flamecraft.display.i18n``) gives
 ``words`` and ``facts`` in Japanese and ``text`` unchanged (``docs/i18n.md``).
 """
 

@@ -24,9 +24,9 @@ from typing import Final
 
 from ..core.errors import error_text
 from ..core.tr import N_, Translate, same
+from ..display.i18n import display_width
+from ..display.wrap import wrap_line
 from ..session.files import write_whole
-from ..text.i18n import display_width
-from ..text.wrap import wrap_line
 
 # The messages of Python's argparse a player can meet (help, usage and its errors), as
 # argparse spells them: printf-style placeholders, kept as they are in a translation. Not

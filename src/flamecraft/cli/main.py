@@ -39,10 +39,10 @@ from ..core.setup_game import MAX_PLAYERS, MIN_PLAYERS
 from ..core.state import GameState
 from ..core.tr import N_, Translate, same
 from ..core.view import view
+from ..display.i18n import LANGUAGES, display_width, language_from_env, pad, translator
+from ..display.render import render, scores
+from ..terminal.ending import decision_words
 from ..terminal.screen import Style, review_screen
-from ..terminal.tui import decision_words
-from ..text.i18n import LANGUAGES, display_width, language_from_env, pad, translator
-from ..text.render import render, scores
 from .common import (
     CliError,
     UsageError,

@@ -13,21 +13,14 @@ from ..ai.roster import DEFAULT_OPPONENT, bot_notes
 from ..core.errors import error_text
 from ..core.setup_game import MAX_PLAYERS, MIN_PLAYERS
 from ..core.tr import Translate, same
+from ..display.i18n import LANGUAGES, language_from_env
 from ..session.seats import SetupError
+from ..terminal.console import Hangup, Terminal
+from ..terminal.game_loop import Game
+from ..terminal.local_table import LocalTable
+from ..terminal.newgame import DEFAULT_PLAYERS, SETUP_FLAGS, interactive_setup, setup_from_args
+from ..terminal.saves import AUTOSAVE, load_table
 from ..terminal.screen import Style
-from ..terminal.tui import (
-    AUTOSAVE,
-    DEFAULT_PLAYERS,
-    SETUP_FLAGS,
-    Game,
-    Hangup,
-    Session,
-    Terminal,
-    interactive_setup,
-    load_session,
-    setup_from_args,
-)
-from ..text.i18n import LANGUAGES, language_from_env
 from .common import CliError, UsageError
 
 
@@ -103,7 +96,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise UsageError(tr("play: --load cannot be combined with --{option}").format(
                 option=others[0]))
         try:
-            session = load_session(args.load, tr, term.style.game)
+            session = load_table(args.load, tr, term.style.game)
         except SetupError as exc:
             raise CliError(str(exc)) from None
     else:
@@ -121,7 +114,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             except SetupError as exc:
                 raise UsageError(tr("play: {error}").format(
                     error=error_text(exc, term.style.game))) from None
-        session = Session.new(setup)
+        session = LocalTable.new(setup)
     game = Game(session, term, args.autosave)
 
     def hang_up(signum: int, frame: object) -> None:

@@ -554,5 +554,5 @@ def achievement_text(card: Achievement, tr: Translate = same) -> str:
 
 def rating_title(title: str, tr: Translate = same) -> str:
     """A solo rating's title (``data/solo.toml``; extracted into the catalogue by
-    ``flamecraft.text.localized.extract_titles``)."""
+    ``flamecraft.display.localized.extract_titles``)."""
     return tr(title)

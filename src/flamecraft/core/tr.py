@@ -3,7 +3,7 @@
 A core function that builds a sentence a player reads takes ``tr: Translate = same`` and
 formats ``tr("place {dragon} on {shop} slot {slot}").format(dragon=…, shop=…, slot=…)``.
 ``same`` (the default) is the identity, so English is the msgid itself, byte for byte; an
-adapter passes ``flamecraft.text.i18n.translator(lang, "game").gettext``. The core never reads a
+adapter passes ``flamecraft.display.i18n.translator(lang, "game").gettext``. The core never reads a
 catalogue, a file or the environment.
 
 Babel extracts every literal passed to ``tr(...)`` or ``N_(...)`` (``make catalogue``).

@@ -35,7 +35,7 @@ from ..core.board import CATALOG
 from ..core.engine import apply_in_place, start, to_act
 from ..core.state import GameState
 from ..core.view import view
-from ..text.render import render
+from ..display.render import render
 from .encoding import (
     MAX_PLAYERS,
     MIN_PLAYERS,

@@ -29,7 +29,7 @@ from ..core.board import CATALOG
 from ..core.events import log_for, log_text
 from ..core.goods import GOOD_KEYS
 from ..core.tr import N_
-from ..text.i18n import LANGUAGES
+from ..display.i18n import LANGUAGES
 from .actions_json import event_things
 from .games import (
     FINISHED,
@@ -143,7 +143,7 @@ def catalog_json(lang: str = DEFAULT) -> dict[str, Any]:
 
 def _catalog_in(lang: str) -> dict[str, Any]:
     """The English catalog with every card text in ``lang``."""
-    from ..text.localized import card_text
+    from ..display.localized import card_text
 
     out: dict[str, Any] = json.loads(json.dumps(catalog_json()))  # a copy: English is cached
     for shop in out["shops"]:

@@ -49,10 +49,10 @@ from ..core.setup_game import new_game
 from ..core.state import GameState, Options
 from ..core.tr import N_, Translate
 from ..core.view import view
+from ..display.localized import rating_title
 from ..session.notes import table_notes
 from ..session.seats import BOT_NAMES, SetupError
 from ..session.undo import Snapshot, reveals
-from ..text.localized import rating_title
 from .actions_json import event_things, legal_json
 from .botpool import BotLanes
 from .language import DEFAULT as DEFAULT_LANGUAGE

@@ -6,7 +6,7 @@ browser cannot set a WebSocket's headers), else with the standard ``Accept-Langu
 (what the browser's ``fetch`` sends, set to the page's language); anything else reads
 English. Error *codes* never change with the language; their ``message`` does.
 
-The texts themselves come from the message catalogues (``flamecraft.text.i18n``): the ``web``
+The texts themselves come from the message catalogues (``flamecraft.display.i18n``): the ``web``
 domain for the server's own sentences, the ``game`` domain for the game's.
 """
 
@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any
 
 from ..core.tr import Translate, same
-from ..text.i18n import LANGUAGES, catalogue, translator
+from ..display.i18n import LANGUAGES, catalogue, translator
 
 DEFAULT = "en"
 

@@ -8,6 +8,12 @@ from dataclasses import dataclass
 
 from ..core.frames import D_ARTISAN_LOOK
 from ..core.state import GameState
+from ..core.tr import N_
+
+# Why undo is refused, in the game catalogue: the terminal and the web say the same.
+NOTHING_TO_UNDO = N_("nothing to undo: undo goes back only within your own turn, and not past "
+                     "a card drawn from a hidden deck, a Shop turned face up, a Fancy Dragon "
+                     "revealed or a shuffle")
 
 HIDDEN_PILES = 5  # the first marks of ``hidden_marks``: a card leaving one is shown
 

@@ -2,13 +2,14 @@
 
 A screen view is ``view.view(s, seat)`` plus a few facts that seat may know (its own Fancy
 Dragons' values now, the log as that seat may read it, the pending decision's public name), put
-together by ``tui.py``. Everything here reads only that dict and the card catalog, so a hidden
-card of another seat cannot reach the screen. Colour is ANSI and optional; every Good also has
-a letter icon ([Br] [Me] [Ir] [Po] [Cr] [Pl], ★ for rainbow), so nothing depends on colour.
+together by ``local_table.py``. Everything here reads only that dict and the card catalog, so
+a hidden card of another seat cannot reach the screen. Colour is ANSI and optional; every Good
+also has a letter icon ([Br] [Me] [Ir] [Po] [Cr] [Pl], ★ for rainbow), so nothing depends on
+colour.
 
 Every word is in the player's language: ``Style`` carries it, ``style.tr`` translates this
 module's texts (the ``terminal`` catalogue) and ``style.game`` the game's own words (Goods, card
-texts; the ``game`` catalogue). Widths are display widths (``screen_text``): a Japanese
+texts; the ``game`` catalogue). Widths are display widths (``display/wrap.py``): a Japanese
 screen fits 80×24 as an English one does.
 """
 
@@ -33,9 +34,9 @@ from ..core.cards import (
 from ..core.describe import good_icon
 from ..core.goods import GOOD_KEYS, GOOD_NAMES
 from ..core.tr import N_
-from ..text.i18n import translator
-from ..text.localized import CardTexts
-from ..text.wrap import (
+from ..display.i18n import translator
+from ..display.localized import CardTexts
+from ..display.wrap import (
     columns,
     flow,
     pad,
@@ -47,7 +48,7 @@ from ..text.wrap import (
     wrap,
 )
 
-__all__ = ["strip_ansi", "visible_len", "wrap"]  # what the tests and tui.py use from here
+__all__ = ["strip_ansi", "visible_len", "wrap"]  # what the tests and the game loop use from here
 
 GOOD_ABBR = ("Br", "Me", "Ir", "Po", "Cr", "Pl")
 # ANSI foreground colours: Bread yellow, Meat red, Iron blue (white vanishes on a light

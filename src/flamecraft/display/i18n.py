@@ -277,11 +277,11 @@ def update(domain: str, root: Path) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m flamecraft.text.i18n check``: every catalogue parses, compiles and keeps its
+    """``python -m flamecraft.display.i18n check``: every catalogue parses, compiles and keeps its
     placeholders (exit 1 otherwise; ``make`` runs it). ``update [DOMAIN…]``: the templates
     and translations brought up to date with the code (``make catalogue``). ``json LANG
     DOMAIN``: a catalogue as JSON on stdout."""
-    parser = argparse.ArgumentParser(prog="python -m flamecraft.text.i18n",
+    parser = argparse.ArgumentParser(prog="python -m flamecraft.display.i18n",
                                      description="Check the message catalogues, or print one "
                                                  "as JSON.")
     commands = parser.add_subparsers(dest="command", required=True)

@@ -1,0 +1,81 @@
+"""The terminal a game is played at: lines read, screens written, colour, clearing and the
+bots' pacing; and the hang-up (SIGHUP) that ends a game with a save."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import TextIO
+
+from .screen import (
+    Style,
+    wrap,
+)
+
+
+class Hangup(Exception):
+    """The terminal was closed (SIGHUP): the game is saved before the program ends."""
+
+
+
+class Terminal:
+    """Where the game reads lines and writes screens; colour, clearing and bot pacing."""
+
+    def __init__(self, out: TextIO, inp: TextIO, color: bool, clear: bool,
+                 bot_delay: float = 0.0, width: int = 80, height: int = 24,
+                 keyboard: bool = False, lang: str = "en"):
+        self.out, self.inp = out, inp
+        self.style = Style(color, lang)
+        self.lang = lang
+        self.can_clear = clear
+        self.bot_delay = bot_delay
+        self.width, self.height = width, height
+        # At a keyboard (stdin a terminal): line editing, and keys typed while bots thought
+        # are thrown away before each question (they were not answers to it).
+        self.keyboard = keyboard
+        if keyboard:
+            try:
+                import readline
+                readline.parse_and_bind("set enable-bracketed-paste off")
+            except ImportError:  # pragma: no cover - a Python built without readline
+                pass
+
+    def show(self, lines: Sequence[str]) -> None:
+        self.out.write("\n".join(lines) + "\n")
+        self.out.flush()
+
+    def say(self, message: str, tone: str = "") -> None:
+        """A message wrapped to the screen's width, then painted (``tone``: "bad", "dim")."""
+        paint = {"bad": self.style.bad, "dim": self.style.dim}.get(tone)
+        lines = wrap([message], self.width)
+        self.show([paint(line) for line in lines] if paint else lines)
+
+    def clear(self) -> None:
+        if self.can_clear:
+            self.out.write("\x1b[H\x1b[2J\x1b[3J")
+            self.out.flush()
+
+    def ask(self, prompt: str) -> str:
+        """One line of input (without its newline); EOFError when the input has ended."""
+        if self.keyboard:
+            self.discard_typed_ahead()
+            self.out.flush()
+            return input(prompt)
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            raise EOFError
+        return line.rstrip("\r\n")
+
+    def discard_typed_ahead(self) -> None:
+        """Drops keys typed before the question was asked (termios ``tcflush``)."""
+        try:
+            import termios
+            termios.tcflush(self.inp.fileno(), termios.TCIFLUSH)
+        except (ImportError, OSError, ValueError):
+            pass
+
+    def pause(self) -> None:
+        if self.bot_delay > 0:
+            time.sleep(self.bot_delay)

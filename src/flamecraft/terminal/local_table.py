@@ -1,0 +1,164 @@
+"""One game at one keyboard: the shared session model (``session/history.py``: the state,
+the actions, the log, undo) plus who sits where, the seed and the bots' generators, and what a
+seat's screen may show (``screen_view``, from that seat's view only)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..core.actions import Action
+from ..core.board import CATALOG
+from ..core.describe import describe
+from ..core.engine import (
+    describe_decision,
+    legal_actions,
+    parse_action,
+    start,
+    to_act,
+)
+from ..core.engine import winners as engine_winners
+from ..core.events import Event, log_text
+from ..core.goals import fancy_value
+from ..core.serialize import (
+    GameRecord,
+)
+from ..core.state import GameState
+from ..core.tr import same
+from ..core.view import view
+from ..session.history import History
+from ..session.undo import NOTHING_TO_UNDO
+from .newgame import PlayerSeat, Setup
+from .screen import (
+    Style,
+)
+from .typed_input import display_order
+
+
+class LocalTable:
+    """One game at one keyboard: its history (the state, the actions, the log and the undo
+    points, ``session/history.py``), who plays each seat, and the seed it was dealt from. A
+    game loaded from a state file (``flamecraft new``/``apply``) has no seed to replay from:
+    ``base`` is that state, and saves are states."""
+
+    def __init__(self, state: GameState, seed: int | None, seats: Sequence[PlayerSeat],
+                 base: GameState | None = None, secret_seed: bool = False):
+        self.seats = list(seats)
+        self.history = History(state, [p for p, seat in enumerate(self.seats) if seat.human])
+        self.seed = seed
+        self.base = base
+        self.secret_seed = secret_seed  # shown only once the game is over
+        self.rngs: dict[int, random.Random] = {}
+
+    @staticmethod
+    def new(setup: Setup) -> LocalTable:
+        s = start(len(setup.kinds), setup.seed, setup.deck, setup.names, setup.companions,
+                  setup.first_player)
+        return LocalTable(s, setup.seed, setup.seats(), secret_seed=setup.secret_seed)
+
+    @property
+    def state(self) -> GameState:
+        return self.history.state
+
+    @property
+    def actions(self) -> list[str]:
+        return self.history.actions
+
+    @property
+    def log(self) -> list[Event]:
+        """The public event stream (``core/events.py``) with the table's notes."""
+        return self.history.log
+
+    @property
+    def prev(self) -> GameState | None:
+        """The state before the last choice (for the end scores)."""
+        return self.history.prev
+
+    @property
+    def humans(self) -> int:
+        return sum(1 for seat in self.seats if seat.human)
+
+    def bot_rng(self, p: int) -> random.Random:
+        if p not in self.rngs:
+            origin = self.seed if self.base is None else f"state {self.base.rng}"
+            self.rngs[p] = random.Random(f"{origin}:{p}:{len(self.actions)}")
+        return self.rngs[p]
+
+    def play(self, action: Action) -> None:
+        """Applies the seat to act's action, logs it, and keeps the undo points
+        (``History.commit``)."""
+        self.history.play(action)
+
+    def actions_now(self) -> list[Action]:
+        """The legal actions in the order the numbered list shows them."""
+        return display_order(legal_actions(self.state))
+
+    def undo(self, seat: int, tr: Callable[[str], str] = same,
+             game: Callable[[str], str] = same) -> str:
+        """Takes back ``seat``'s last choice of its current run; the message says what (in
+        the language of ``tr``; the choice in the game's words of ``game``), or why not."""
+        if not self.history.can_undo(seat):
+            return game(NOTHING_TO_UNDO)
+        _, undone = self.history.undo()
+        if game is not same:
+            undone = describe(self.state, parse_action(self.state, undone), game).words
+        return tr("undone: {action}").format(action=undone)
+
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    def log_for(self, seat: int | None, tr: Callable[[str], str] = same,
+                events: list[Event] | None = None) -> list[tuple[Event, str]]:
+        """The events ``seat`` sees (None: the public side), each with its line in the
+        language of ``tr`` (``events.log_text``)."""
+        out = []
+        for e in self.log if events is None else events:
+            line = log_text(e, seat, tr)
+            if line is not None:
+                out.append((e, line))
+        return out
+
+    def who(self, e: Event) -> str:
+        """The name a log line starts with: the actor's, or "" for the table's notes."""
+        return "" if e.action[0] < 0 else self.seats[e.seat].name
+
+    def watcher(self) -> int | None:
+        """Whose eyes the screen is between turns: the one person at the keyboard, or None
+        (the public side only) when several people share it."""
+        people = [p for p, seat in enumerate(self.seats) if seat.human]
+        return people[0] if len(people) == 1 else None
+
+    def screen_view(self, seat: int, style: Style | None = None) -> dict[str, Any]:
+        """What ``seat`` may see: its view, the log as it may read it, its own Fancy
+        Dragons' values now (their goals read only public facts and its own), the kinds of
+        the seats, and the name of the decision at hand; in the language of ``style``."""
+        style = style or Style(False)
+        s = self.state
+        v = view(s, seat)
+        acting = not s.over and to_act(s) == seat
+        log = self.log_for(seat, style.game)
+        mine = [i for i, (e, _) in enumerate(log)
+                if e.seat == seat and not e.forced and e.action[0] >= 0]
+        since = log[mine[-1] + 1:] if mine else []
+        return {
+            "view": v,
+            "decision": describe_decision(s, style.game) if acting else "",
+            "choices": ([describe(s, a, style.game).label for a in self.actions_now()]
+                        if acting else []),
+            "since": [(self.who(e), line) for e, line in since
+                      if e.seat != seat or e.action[0] < 0],
+            "fancy_values": {CATALOG.fancies[f].id: fancy_value(s, seat, CATALOG.fancies[f])
+                             for f in s.fancy[seat]},
+            "log": [(e.turn, self.who(e), line) for e, line in log],
+            "seat_kinds": [seat_.label(style.tr) for seat_ in self.seats],
+        }
+
+    def record(self) -> GameRecord:
+        """The game record (only for a game started from a seed)."""
+        assert self.seed is not None, "a game loaded from a state has no record"
+        result = None
+        if self.state.over:
+            result = {"reputation": self.state.rep[:], "winners": engine_winners(self.state),
+                      "turns": self.state.turn}
+        return GameRecord(self.state.options, self.seed, list(self.actions), result)

@@ -1,0 +1,113 @@
+"""What a person types, read as a choice or a card: a number, a choice's text or the start of
+it, or words that each begin a word of one choice; the order in which the choices are listed
+(declines last)."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Sequence
+
+from ..core import actions as A
+from ..core.actions import Action, normalize
+from ..core.board import CATALOG
+from ..core.tr import same
+from .screen import (
+    Cards,
+)
+
+ECHO = 40  # the most of a bad input an error message repeats
+# Choices that decline (skip, end the turn): listed after the others, so that a quick "1"
+# never skips something (a Sun Dragon's reveal before "end turn").
+DECLINES = (A.SKIP, A.END_TURN)
+
+
+def display_order(actions: Sequence[Action]) -> list[Action]:
+    """The legal actions as the numbered list shows them: declines last, otherwise in the
+    engine's order."""
+    return sorted(actions, key=lambda a: a[0] in DECLINES)
+
+
+def _echo(typed: str) -> str:
+    """A bad input as a message repeats it: at most ``ECHO`` characters."""
+    typed = typed.strip()
+    return repr(typed if len(typed) <= ECHO else typed[:ECHO - 1] + "…")
+
+
+def fold(name: str) -> str:
+    """A name for matching: no accents, plain apostrophes, lower case (``Maître D’rake``
+    → ``maitre d'rake``)."""
+    plain = unicodedata.normalize("NFKD", name.replace("’", "'").replace("‘", "'"))
+    return normalize("".join(c for c in plain if not unicodedata.combining(c)))
+
+
+class ChoiceError(ValueError):
+    """Typed input that picks no single choice; its message is shown to the player."""
+
+
+
+
+def _words_match(typed: list[str], words: list[str]) -> bool:
+    """Whether each typed word begins some word of the text, in order ("dra bell" fits
+    "visit draco bell")."""
+    k = 0
+    for word in words:
+        if k < len(typed) and word.startswith(typed[k]):
+            k += 1
+    return k == len(typed)
+
+
+def match_text(typed: str, texts: Sequence[str], what: str = "choice",
+               numbered: bool = True, tr: Callable[[str], str] = same) -> int:
+    """The index of the one text that ``typed`` picks: its 1-based number (when
+    ``numbered``), the text itself, a unique prefix of it, or (failing that) words that each
+    begin a word of exactly one text. Raises ChoiceError with a short message (in the
+    language of ``tr``; ``what`` is "choice" or "card") otherwise."""
+    key = normalize(typed)
+    if what == "card":
+        thing, things = tr("card"), tr("cards")
+    else:
+        thing, things = tr("choice"), tr("choices")
+    if not key:
+        raise ChoiceError(tr("type a number or the start of a {what}").format(what=thing))
+    if numbered and (key.isdigit() or (key[0] in "+-" and key[1:].isdigit())):
+        n = int(key)
+        if 1 <= n <= len(texts):
+            return n - 1
+        raise ChoiceError(tr("there is no {what} {n}: type a number from 1 to {last}").format(
+            what=thing, n=n, last=len(texts)))
+    norm = [normalize(t) for t in texts]
+    if key in norm:
+        return norm.index(key)
+    hits = [i for i, t in enumerate(norm) if t.startswith(key)]
+    if not hits:
+        hits = [i for i, t in enumerate(norm) if _words_match(key.split(), t.split())]
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        shown = "; ".join(f"{i + 1} {texts[i]}" if numbered else texts[i] for i in hits[:4])
+        more = "; …" if len(hits) > 4 else ""
+        hint = tr("type more of it, or its number") if numbered else tr("type more of it")
+        raise ChoiceError(tr("{typed} fits {n} {what} ({shown}): {hint}").format(
+            typed=_echo(typed), n=len(hits), what=things, shown=shown + more, hint=hint))
+    if not numbered:
+        raise ChoiceError(tr("no {what} is called {typed}").format(what=thing,
+                                                                   typed=_echo(typed)))
+    raise ChoiceError(tr("no {what} matches {typed}: type a number from 1 to {last}, the start "
+                         "of a {what}, or 'help'").format(what=thing, typed=_echo(typed),
+                                                          last=len(texts)))
+
+
+def find_card(typed: str, tr: Callable[[str], str] = same) -> object:
+    """The card whose name ``typed`` picks (exactly, by a unique prefix or by its words)."""
+    cards = Cards(CATALOG).all_named()
+    names = [fold(name) for name, _ in cards]
+    if not normalize(typed):
+        raise ChoiceError(tr("which card? type 'card' and a name, e.g. 'card Draco Bell'"))
+    key = fold(typed)
+    if key in names:  # an exact name first: "card flambe" is Flambé, not Le Flamberge
+        return cards[names.index(key)][1]
+    try:
+        return cards[match_text(key, names, "card", numbered=False, tr=tr)][1]
+    except ChoiceError:  # say it with the cards' real names
+        return cards[match_text(typed, [name for name, _ in cards], "card", numbered=False,
+                                tr=tr)][1]
