@@ -133,6 +133,13 @@ def _play_seat0_turn(a: GameState, b: GameState) -> tuple[list[Event], list[Even
 Action = tuple[int, int, int, int]
 
 
+def _table_at(s: GameState, seats: list[PlayerSeat], log: list[Event]) -> LocalTable:
+    """A terminal game standing at ``s`` whose log so far is ``log``."""
+    table = LocalTable(s, 0, seats)
+    table.history.log.extend(log)
+    return table
+
+
 def test_a_met_sun_dragon_is_not_told_to_the_table() -> None:
     """Issue 11, leak 1: a player holding a Sun Dragon whose goal is met is asked "end turn
     or reveal?", and one without is not. After seat 0's turn, seat 1 must receive exactly the
@@ -145,8 +152,8 @@ def test_a_met_sun_dragon_is_not_told_to_the_table() -> None:
     assert [t for _, t in log_for(ev_a, None)] == [t for _, t in log_for(ev_b, None)]
     assert observation(a, 1) == observation(b, 1)
     seats = [PlayerSeat("human", "Ann"), PlayerSeat("human", "Bo")]
-    screen_a = LocalTable(a, 0, seats, log=ev_a).screen_view(1)
-    screen_b = LocalTable(b, 0, seats, log=ev_b).screen_view(1)
+    screen_a = _table_at(a, seats, ev_a).screen_view(1)
+    screen_b = _table_at(b, seats, ev_b).screen_view(1)
     assert json.dumps(screen_a, sort_keys=True) == json.dumps(screen_b, sort_keys=True)
 
 
@@ -233,9 +240,7 @@ class Interfaces:
 
     def received(self, s: GameState, seat: int) -> list[str]:
         """Everything ``seat`` receives when the game is at ``s``, as text, per interface."""
-        local = LocalTable(s, 0, self.seats)
-        local.history.log.extend(self.events)
-        screen = local.screen_view(seat)
+        screen = _table_at(s, self.seats, self.events).screen_view(seat)
         self.table.state = s
         out = [
             json.dumps(view(s, seat), sort_keys=True),

@@ -83,7 +83,8 @@ COMPANION_HOOKS: Final = ("after_cast", "after_gift", "gather_fire_all", "gather
 
 @dataclass(frozen=True, slots=True)
 class Reward:
-    """What a slot, an Enchantment or a Fancy Dragon gives."""
+    """What a slot, an Enchantment or a Fancy Dragon gives (in words:
+    ``cardtext.reward_words``, the one source of the text in every language)."""
 
     rep: int = 0
     coins: int = 0
@@ -93,20 +94,6 @@ class Reward:
 
     def is_empty(self) -> bool:
         return not (self.rep or self.coins or self.artisan or self.fancy or self.good_choice)
-
-    def text(self) -> str:
-        parts = []
-        if self.rep:
-            parts.append(f"{self.rep} Reputation")
-        if self.coins:
-            parts.append(f"{self.coins} Coin" + ("s" if self.coins > 1 else ""))
-        if self.artisan:
-            parts.append("an Artisan Dragon" if self.artisan == 1 else f"{self.artisan} Artisans")
-        if self.fancy:
-            parts.append("a Fancy Dragon" if self.fancy == 1 else f"{self.fancy} Fancy Dragons")
-        if self.good_choice:
-            parts.append(f"{self.good_choice} Good(s) of your choice")
-        return " + ".join(parts) if parts else "nothing"
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,6 @@ from typing import IO, Any
 from ..core import cardtext
 from ..core.board import CATALOG
 from ..core.cards import Achievement, CompanionCard, FancyCard, Reward, ShopCard
-from ..core.cardtext import printed
 from ..core.goods import GOOD_NAMES
 from ..core.tr import Translate
 from .i18n import translator
@@ -119,7 +118,6 @@ class CardTexts:
         self.lang = lang
         self.tr = tr_for(lang)
         self.words = translator(lang, "terminal").gettext
-        self.english = printed(self.tr)
 
     def ability(self, card: ShopCard) -> str:
         return cardtext.ability_text(CATALOG, card, self.tr)
@@ -134,7 +132,7 @@ class CardTexts:
         return cardtext.achievement_text(card, self.tr)
 
     def reward(self, reward: Reward) -> str:
-        return reward.text() if self.english else cardtext.reward_words(reward, self.tr)
+        return cardtext.reward_words(reward, self.tr)
 
     def fire_up(self, artisan_type: int) -> str:
         return cardtext.fire_up_text(CATALOG, artisan_type, self.tr)
