@@ -10,7 +10,8 @@ import os
 import random
 import re
 import secrets
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -75,8 +76,9 @@ def postgres_schema() -> Iterator[str]:
             conn.execute(f"DROP SCHEMA {name} CASCADE")
 
 
-def client_for(s: Settings) -> TestClient:
-    return TestClient(create_app(s))
+def client_for(s: Settings, clock: Callable[[], float] = time.monotonic) -> TestClient:
+    """A test client of an app with these settings (and the clock of its rate limits)."""
+    return TestClient(create_app(s, clock=clock))
 
 
 @pytest.fixture
