@@ -290,14 +290,19 @@ def test_hardhat_hattie_places_anywhere_twice_per_game() -> None:
 
 
 def test_companion_effects_do_not_act_for_other_players() -> None:
-    """Companions act only for their owner (the first player holds Fortune Cookie, which does
-    nothing after setup)."""
+    """design §6: a Companion acts only for its owner. The first player casts, as in
+    test_hexley_gains_a_good_after_each_cast, but Hexley is the second player's (the first
+    holds Fortune Cookie, which does nothing after setup): no Good is offered after the
+    cast, nobody gains one and no use of Hexley is counted."""
     s = with_companion("hexley", p=1)
     give_companion(s, "fortune-cookie", 0)
     assert s.companion == [C["fortune-cookie"], C["hexley"]]
     set_row(s, "displacer-beef", "smelting-pot", "creme-brulee", "wraith-rose", "elfspresso")
     set_goods(s, 0, BREAD=2, IRON=3)
     enchant(s, "draco-bell")
-    do(s, "draw from the Artisan deck")
+    do(s, "draw from the Artisan deck")  # the cast's reward: Hexley's owner is offered a Good now
     assert not any(t.startswith("gain ") for t in texts(s))
-    assert s.current == 0 or sum(s.goods[0]) == 0
+    assert s.goods == [[0] * 6, [0] * 6]  # the cast took the first player's five Goods
+    assert s.companion_uses == [0, 0]
+    finish_turn(s)
+    assert s.current == 1 and s.goods[1] == [0] * 6 and s.companion_uses == [0, 0]
