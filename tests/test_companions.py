@@ -6,7 +6,7 @@ import pytest
 
 from flamecraft import GameState, apply_in_place, legal_actions, start, to_act
 from flamecraft.core.board import CATALOG
-from flamecraft.core.frames import D_COMPANION_PICK, D_DISCARD, D_VISIT
+from flamecraft.core.frames import D_COMPANION_PICK, D_DISCARD
 from flamecraft.core.state import EMPTY, SRC_COMPANION
 from helpers import (
     add_shop,
@@ -15,6 +15,7 @@ from helpers import (
     enchant,
     finish_turn,
     gather,
+    give_companion,
     set_goods,
     set_row,
     sound,
@@ -22,6 +23,7 @@ from helpers import (
     texts,
     to_hand,
     to_slot,
+    with_companion,
 )
 
 C = CATALOG.companion_by_id
@@ -29,29 +31,6 @@ C = CATALOG.companion_by_id
 
 def name(cid: str) -> str:
     return CATALOG.companions[C[cid]].name
-
-
-def with_companion(cid: str, players: int = 2, seed: int = 0, p: int = 0) -> GameState:
-    """A game with Companions past setup, in which player p holds ``cid`` (set directly);
-    seat 0 plays first."""
-    s = start(players, seed, companions=True, first_player=0)
-    while s.stack[-1][0] != D_VISIT:
-        apply_in_place(s, legal_actions(s)[0])
-    give_companion(s, cid, p)
-    return s
-
-
-def give_companion(s: GameState, cid: str, p: int) -> None:
-    """Player p holds ``cid`` from now on: swapped with its holder, or with the box."""
-    holder = s.companion.index(C[cid]) if C[cid] in s.companion else -1
-    if holder >= 0:
-        s.companion[holder], s.companion[p] = s.companion[p], s.companion[holder]
-    else:
-        s.companion_box.remove(C[cid])
-        s.companion_box.append(s.companion[p])
-        s.companion[p] = C[cid]
-    s.cache = None
-    sound(s)
 
 
 # --- the draft ---------------------------------------------------------------------------------

@@ -36,7 +36,18 @@ from flamecraft.encoding import (
     observation_sparse,
     solo_target,
 )
-from helpers import add_shop, do, fresh, gather, set_goods, texts, to_ability, to_hand, to_slot
+from helpers import (
+    add_shop,
+    do,
+    fresh,
+    gather,
+    set_goods,
+    texts,
+    to_ability,
+    to_hand,
+    to_slot,
+    with_companion,
+)
 
 PLAYER_COUNTS = range(MIN_PLAYERS, MAX_PLAYERS + 1)
 DOC = Path(__file__).parent.parent / "docs" / "rl.md"
@@ -89,14 +100,35 @@ def test_catalogue_is_a_bijection_on_legal_actions(players: int) -> None:
             A.PICK_COMPANION} <= kinds_seen
 
 
-@pytest.mark.parametrize(("players", "seed"), [(1, 12), (3, 0)])
-def test_catalogue_covers_companion_actions_and_solo_gifts(players: int, seed: int) -> None:
-    """design §6 (draft, Companion uses, Knick Knack's exchange) and §7 (a solo gift goes to
-    the supply): a Companion game, solo and at 3 players, reaches these actions, and each
-    has its own index that gives it back."""
-    kinds = _check_bijection(catalogue(players),
-                             _random_states(players, seed, companions=True))
+def _solo_gift() -> GameState:
+    """design §7 Gifts: a solo game in which the player, having Gathered at Critical Rolls,
+    fires up Olive (Plant: gift 1 Good), and may gift its Meat to the general supply."""
+    s = fresh(1)
+    to_slot(s, "critical-rolls", 1, "olive")
+    set_goods(s, 0, BREAD=0, MEAT=1)
+    gather(s, "critical-rolls")
+    if "do not place" in texts(s):
+        do(s, "do not place")
+    return do(s, "fire up Olive")
+
+
+@pytest.mark.parametrize("players", [1, 3])
+def test_catalogue_covers_companion_actions_and_solo_gifts(players: int) -> None:
+    """design §6 (the draft, a Companion used, Knick Knack's exchange) and §7 (a solo gift
+    goes to the supply), solo and at 3 players: states built to offer each of these actions;
+    every legal action there has its own index, which gives it back."""
+    draft = start(players, 0, companions=True)  # the draft comes before anything else
+    knick = with_companion("knick-knack", players)
+    set_goods(knick, 0, BREAD=2)
+    exchange = do(knick.copy(), "use Knick Knack")
+    states = [draft, knick, exchange] + ([_solo_gift()] if players == 1 else [])
+    cat = catalogue(players)
+    kinds = _check_bijection(cat, states)
     assert {A.PICK_COMPANION, A.USE_COMPANION, A.EXCHANGE_GOOD} <= kinds
+    bread_for_meat = (A.EXCHANGE_GOOD, 0, 1, -1)
+    assert bread_for_meat in legal_actions(exchange)
+    start_of = {sec.name: sec.start for sec in cat.sections}
+    assert cat.encode(exchange, bread_for_meat) == start_of["exchange_good"] + 0 * 6 + 1
     if players == 1:
         assert A.GIFT in kinds
 
@@ -107,13 +139,7 @@ def test_solo_gifts_to_the_supply_have_their_own_index() -> None:
     blocks, and the index gives the action back."""
     cat = catalogue(1)
     start_of = {sec.name: sec.start for sec in cat.sections}
-    s = fresh(1)
-    to_slot(s, "critical-rolls", 1, "olive")
-    set_goods(s, 0, BREAD=0, MEAT=1)
-    gather(s, "critical-rolls")
-    if "do not place" in texts(s):
-        do(s, "do not place")
-    do(s, "fire up Olive")
+    s = _solo_gift()
     gift = (A.GIFT, 1, SUPPLY, -1)  # 1 Meat to the supply
     assert gift in legal_actions(s)
     assert cat.encode(s, gift) == start_of["gift"] + 1
