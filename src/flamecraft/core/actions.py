@@ -75,9 +75,6 @@ SKIP_TEXTS: Final = (
     N_("stop sending dragons"), N_("do not trade"), N_("do not use your Companion"),
 )
 
-GOOD_SET_NAMES: Final[dict[int, str]] = {}
-
-
 def act(kind: int, a: int = -1, b: int = -1, c: int = -1) -> Action:
     return (kind, a, b, c)
 
