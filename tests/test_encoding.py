@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import itertools
+import json
 import random
 import re
 import struct
@@ -20,6 +23,7 @@ from flamecraft.core.solo import rating
 from flamecraft.encoding import (
     COMPANION_FIXED,
     COMPANION_SEAT,
+    ENCODING_VERSION,
     MAX_PLAYERS,
     MIN_PLAYERS,
     NUM_ACHIEVEMENTS,
@@ -453,6 +457,37 @@ def test_docs_give_the_catalogue_and_observation_sizes() -> None:
     for section in catalogue(2).sections:
         assert f"| `{section.name}` | {section.start} |" in doc, (
             f"docs/rl.md: block {section.name} (python -m flamecraft.encoding)")
+
+
+# The structure of the encoding at each version (docs/rl.md, "Versions"): the catalogue's
+# blocks (name, first index, size) and the observation's block offsets, at every player count,
+# hashed by _structure(). When this test fails, the structure changed: raise
+# encoding.ENCODING_VERSION, add its row to docs/rl.md's "Versions" and pin it here.
+STRUCTURES = {
+    0: "ae143ff1aa6f1d89430d1fd80e192fc910a37c211d00daf7c28f84336a36f83e",
+    1: "2565d13c682b345bae10acb5dad1df767484e7de9ce50b6a0cd4fcc919335205",
+}
+
+
+def _structure() -> str:
+    parts: list[list[object]] = []
+    for n in PLAYER_COUNTS:
+        parts.append([[sec.name, sec.start, sec.size] for sec in catalogue(n).sections])
+        parts.append(list(dataclasses.astuple(layout(n))))
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
+
+
+def test_the_encoding_version_pins_the_structure() -> None:
+    """PettingZoo's rule (docs/rl.md, "Versions"): a catalogue or an observation layout that
+    changes comes with a new version, documented."""
+    assert _structure() == STRUCTURES[ENCODING_VERSION], (
+        "the catalogue or the observation layout changed: raise encoding.ENCODING_VERSION, "
+        "document it in docs/rl.md (Versions) and pin the new structure in STRUCTURES")
+    assert max(STRUCTURES) == ENCODING_VERSION and len(set(STRUCTURES.values())) == len(STRUCTURES)
+    versions = DOC.read_text(encoding="utf-8").split("## Versions", 1)[1].split("\n## ", 1)[0]
+    for version in STRUCTURES:
+        assert re.search(rf"^\| {version} \| \S", versions, re.M), (
+            f"docs/rl.md, Versions: no row for version {version}")
 
 
 def test_an_action_taken_by_text_and_by_index_agree() -> None:

@@ -68,6 +68,15 @@ def test_solo_and_companion_parameters() -> None:
         _play_random(state, seed=4)
         assert state.returns() == final_rewards(state.engine_state, reward)
         assert state.engine_state.companion[0] >= 0
+
+
+def test_the_game_shows_the_encoding_version() -> None:
+    """docs/rl.md, Versions: the version of the catalogue (the actions) and the observation
+    is on the game, as on the environments."""
+    from flamecraft.encoding import ENCODING_VERSION
+
+    assert pyspiel.load_game("python_flamecraft").encoding_version == ENCODING_VERSION
+    assert _game(4).encoding_version == ENCODING_VERSION
     assert not _dealt(_game(2), 4).engine_state.options.companions
     with pytest.raises(Exception, match="players"):
         _game(0)

@@ -485,3 +485,13 @@ def test_env_is_pettingzoos_order_enforcing_wrapper_with_its_checks() -> None:
         env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     with pytest.raises(AttributeError, match="private attribute"):
         _ = env._seat  # the base class still guards the rest
+
+
+def test_the_environment_shows_the_encoding_version() -> None:
+    """docs/rl.md, Versions: the version of the catalogue and the observation is in the
+    metadata, of the wrapped environment too; the import path stays ``flamecraft_v0``."""
+    from flamecraft.encoding import ENCODING_VERSION
+
+    for made in (flamecraft_v0.env(players=2), flamecraft_v0.raw_env(players=3)):
+        assert made.metadata["encoding_version"] == ENCODING_VERSION
+        assert made.metadata["name"] == "flamecraft_v0"
