@@ -18,7 +18,7 @@ from flamecraft import to_act, winners
 from flamecraft.core import actions as A
 from flamecraft.core.errors import GameOverError, IllegalActionError
 from flamecraft.encoding import final_rewards, layout, observation, solo_target
-from flamecraft.envs import flamecraft_v0, state_vector
+from flamecraft.envs import DEFAULT_MAX_CYCLES, flamecraft_v0, state_vector
 
 # PettingZoo's checker warns that dict observations are not Box/Discrete, as it does for
 # its own classic games (which it lists as exceptions); nothing else may warn.
@@ -241,7 +241,7 @@ def _lowest_legal_game(env: Any, limit: int) -> tuple[int, dict[str, float]]:
 def test_always_the_lowest_legal_index_is_truncated_at_max_cycles(players: int) -> None:
     """A game that does not end by itself is cut at ``max_cycles`` decisions: every agent is
     truncated (not terminated), with reward 0, and the agents leave as PettingZoo expects."""
-    limit = flamecraft_v0.DEFAULT_MAX_CYCLES if players == 2 else 150
+    limit = DEFAULT_MAX_CYCLES if players == 2 else 150
     env = flamecraft_v0.env(players=players, max_cycles=limit)
     env.reset(seed=1)
     decisions, totals = _lowest_legal_game(env, limit + 10 * players)
@@ -283,7 +283,7 @@ def test_a_game_that_ends_at_the_limit_is_terminated_not_truncated() -> None:
 
 def test_the_default_limit_is_far_above_the_longest_random_game() -> None:
     """docs/rl.md: random games at 1–5 players took at most about 600 decisions."""
-    assert flamecraft_v0.raw_env().max_cycles == flamecraft_v0.DEFAULT_MAX_CYCLES >= 3000
+    assert flamecraft_v0.raw_env().max_cycles == DEFAULT_MAX_CYCLES >= 3000
     for bad in (0, -1, 2.5, True):
         with pytest.raises(ValueError, match="max_cycles"):
             flamecraft_v0.raw_env(max_cycles=bad)  # type: ignore[arg-type]
@@ -356,7 +356,7 @@ def test_aec_to_parallel_does_not_fit_turn_based_play() -> None:
     with pytest.raises(AssertionError, match="is_parallelizable"):
         aec_to_parallel(flamecraft_v0.raw_env(players=2))
     forced = flamecraft_v0.raw_env(players=2)
-    forced.metadata = {**forced.metadata, "is_parallelizable": True}
+    forced.__dict__["metadata"] = {**forced.metadata, "is_parallelizable": True}  # this one only
     par = aec_to_parallel(forced)
     par.reset(seed=1)
 
@@ -387,6 +387,7 @@ def test_an_illegal_index_raises_and_changes_nothing() -> None:
     env.reset(seed=1)
     mask = env.observe(env.agent_selection)["action_mask"]
     before = _snapshot(env)
+    bad: object
     for bad in (int(np.flatnonzero(mask == 0)[0]), np.int64(env.catalogue.size), -1):
         with pytest.raises(IllegalActionError, match=r"^action .* is not legal for player_\d now"):
             env.step(bad)

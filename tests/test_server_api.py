@@ -297,7 +297,8 @@ def test_record_and_replay(client: TestClient) -> None:
     assert last["log"][:len(middle["log"])] == middle["log"]
     assert all("hand" not in p for p in last["view"]["players"])
     # the replay's log is the public one: kept Fancy Dragons are not named
-    kept = {f"keep {card.name}" for card in (*CATALOG.fancies, *CATALOG.artisans)}
+    kept = {f"keep {name}" for name in (*(card.name for card in CATALOG.fancies),
+                                         *(card.name for card in CATALOG.artisans))}
     assert "keep a Fancy Dragon" in {line["text"] for line in last["log"]}
     assert not kept & {line["text"] for line in last["log"]}
     assert client.get(f"/api/games/{gid}/replay/{end['step'] + 1}").status_code == 400
