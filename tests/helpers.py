@@ -39,6 +39,32 @@ def fresh(players: int = 2, seed: int = 0, deck: str = "purple",
     return s
 
 
+def with_companion(cid: str, players: int = 2, seed: int = 0, p: int = 0) -> GameState:
+    """A game with Companions (design §6) past setup, in which player p holds ``cid`` (set
+    directly); seat 0 plays first."""
+    from flamecraft.core.frames import D_VISIT
+
+    s = start(players, seed, companions=True, first_player=0)
+    while s.stack[-1][0] != D_VISIT:
+        apply_in_place(s, legal_actions(s)[0])
+    give_companion(s, cid, p)
+    return s
+
+
+def give_companion(s: GameState, cid: str, p: int) -> None:
+    """Player p holds ``cid`` from now on: swapped with its holder, or with the box."""
+    card = CATALOG.companion_by_id[cid]
+    holder = s.companion.index(card) if card in s.companion else -1
+    if holder >= 0:
+        s.companion[holder], s.companion[p] = s.companion[p], s.companion[holder]
+    else:
+        s.companion_box.remove(card)
+        s.companion_box.append(s.companion[p])
+        s.companion[p] = card
+    s.cache = None
+    sound(s)
+
+
 def texts(s: GameState) -> list[str]:
     return [text(s, a) for a in legal_actions(s)]
 

@@ -152,6 +152,7 @@ def test_the_plots_draw_those_rows_with_error_bars_and_whole_seats(
     rows = plot_rows(b, "placed")
     assert [bar.get_x() + bar.get_width() for bar in bars] == [
         pytest.approx(m.value) for _, m in rows]
+    assert bars.errorbar is not None
     segments = bars.errorbar.lines[2][0].get_segments()  # one error bar per card
     assert [(seg[0][0], seg[1][0]) for seg in segments] == [
         (pytest.approx(m.low), pytest.approx(m.high)) for _, m in rows]

@@ -12,6 +12,7 @@ import functools
 import json
 import pickle
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -38,16 +39,15 @@ from spybot import GcSpy
 
 
 def _tiny(name: str) -> Bot:
-    bot = {
+    makers: dict[str, Callable[[], Bot]] = {
         "random": lambda: RandomBot(),
         "greedy": lambda: GreedyBot(),
         "planner": lambda: PlannerBot(beam=2, samples=1, depth=3),
         "ismcts": lambda: ISMCTSBot(iterations=1, seconds=None, pool=1, beam=1, depth=1),
         "ismcts-classic": lambda: ISMCTSBot(iterations=4, seconds=None, pool=2,
                                             complete="greedy", leaf="now"),
-    }[name]()
-    assert isinstance(bot, Bot)
-    return bot
+    }
+    return makers[name]()
 
 
 LADDER = ("greedy", "planner", "ismcts", "random", "ismcts-classic")
@@ -319,7 +319,7 @@ def test_a_process_bot_plays_as_the_bot_does_in_process() -> None:
     s = _midgame(2, 6)
     isolated = make_bot("ismcts", iterations=4, pool=2, beam=1, depth=2, isolated=True)
     local = make_bot("ismcts", iterations=4, pool=2, beam=1, depth=2)
-    assert isinstance(isolated, ProcessBot) and isinstance(local, Bot)
+    assert isinstance(isolated, ProcessBot) and isinstance(local, ISMCTSBot)
     try:
         for _ in range(6):
             if s.over:
@@ -329,7 +329,7 @@ def test_a_process_bot_plays_as_the_bot_does_in_process() -> None:
             action = isolated.choose(Seat(s, p), r1)
             assert action == local.choose(Seat(s, p), r2)
             assert r1.getstate() == r2.getstate()
-            assert isolated.last_iterations == local.last_iterations > 0  # type: ignore[union-attr]
+            assert isolated.last_iterations == local.last_iterations > 0
             apply_in_place(s, action)
     finally:
         isolated.close()

@@ -6,7 +6,7 @@ import pytest
 
 from flamecraft import GameState, apply_in_place, legal_actions, start, to_act
 from flamecraft.core.board import CATALOG
-from flamecraft.core.frames import D_COMPANION_PICK, D_DISCARD, D_VISIT
+from flamecraft.core.frames import D_COMPANION_PICK, D_DISCARD
 from flamecraft.core.state import EMPTY, SRC_COMPANION
 from helpers import (
     add_shop,
@@ -15,6 +15,7 @@ from helpers import (
     enchant,
     finish_turn,
     gather,
+    give_companion,
     set_goods,
     set_row,
     sound,
@@ -22,6 +23,7 @@ from helpers import (
     texts,
     to_hand,
     to_slot,
+    with_companion,
 )
 
 C = CATALOG.companion_by_id
@@ -29,29 +31,6 @@ C = CATALOG.companion_by_id
 
 def name(cid: str) -> str:
     return CATALOG.companions[C[cid]].name
-
-
-def with_companion(cid: str, players: int = 2, seed: int = 0, p: int = 0) -> GameState:
-    """A game with Companions past setup, in which player p holds ``cid`` (set directly);
-    seat 0 plays first."""
-    s = start(players, seed, companions=True, first_player=0)
-    while s.stack[-1][0] != D_VISIT:
-        apply_in_place(s, legal_actions(s)[0])
-    give_companion(s, cid, p)
-    return s
-
-
-def give_companion(s: GameState, cid: str, p: int) -> None:
-    """Player p holds ``cid`` from now on: swapped with its holder, or with the box."""
-    holder = s.companion.index(C[cid]) if C[cid] in s.companion else -1
-    if holder >= 0:
-        s.companion[holder], s.companion[p] = s.companion[p], s.companion[holder]
-    else:
-        s.companion_box.remove(C[cid])
-        s.companion_box.append(s.companion[p])
-        s.companion[p] = C[cid]
-    s.cache = None
-    sound(s)
 
 
 # --- the draft ---------------------------------------------------------------------------------
@@ -290,14 +269,19 @@ def test_hardhat_hattie_places_anywhere_twice_per_game() -> None:
 
 
 def test_companion_effects_do_not_act_for_other_players() -> None:
-    """Companions act only for their owner (the first player holds Fortune Cookie, which does
-    nothing after setup)."""
+    """design §6: a Companion acts only for its owner. The first player casts, as in
+    test_hexley_gains_a_good_after_each_cast, but Hexley is the second player's (the first
+    holds Fortune Cookie, which does nothing after setup): no Good is offered after the
+    cast, nobody gains one and no use of Hexley is counted."""
     s = with_companion("hexley", p=1)
     give_companion(s, "fortune-cookie", 0)
     assert s.companion == [C["fortune-cookie"], C["hexley"]]
     set_row(s, "displacer-beef", "smelting-pot", "creme-brulee", "wraith-rose", "elfspresso")
     set_goods(s, 0, BREAD=2, IRON=3)
     enchant(s, "draco-bell")
-    do(s, "draw from the Artisan deck")
+    do(s, "draw from the Artisan deck")  # the cast's reward: Hexley's owner is offered a Good now
     assert not any(t.startswith("gain ") for t in texts(s))
-    assert s.current == 0 or sum(s.goods[0]) == 0
+    assert s.goods == [[0] * 6, [0] * 6]  # the cast took the first player's five Goods
+    assert s.companion_uses == [0, 0]
+    finish_turn(s)
+    assert s.current == 1 and s.goods[1] == [0] * 6 and s.companion_uses == [0, 0]

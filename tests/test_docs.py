@@ -17,7 +17,17 @@ import pytest
 
 from flamecraft.core import cardtext, frames
 from flamecraft.core.board import CATALOG
-from flamecraft.core.cards import COMPANION_HOOKS, DATA_FILES, MEASURES, OP_SCHEMA, Op
+from flamecraft.core.cards import (
+    COMPANION_HOOKS,
+    DATA_FILES,
+    MEASURES,
+    OP_SCHEMA,
+    ArtisanCard,
+    EnchantmentCard,
+    FancyCard,
+    Op,
+    ShopCard,
+)
 from flamecraft.core.serialize import (
     _FRAME_NAMES,
     RECORD_VERSION,
@@ -95,7 +105,8 @@ def test_carddocs_check_fails_on_a_stale_rules_page(tmp_path: Path) -> None:
 def test_cards_md_lists_every_card_with_its_provenance() -> None:
     """Every card id of the catalog appears in docs/cards.md, with its provenance level."""
     text = _read("cards.md")
-    cards = [*CATALOG.shops, *CATALOG.artisans, *CATALOG.enchantments, *CATALOG.fancies]
+    cards: list[ShopCard | ArtisanCard | EnchantmentCard | FancyCard] = [
+        *CATALOG.shops, *CATALOG.artisans, *CATALOG.enchantments, *CATALOG.fancies]
     missing = [c.id for c in cards if f"`{c.id}`" not in text]
     assert not missing
     assert "Generated" in text.splitlines()[2] and "python -m flamecraft.display.carddocs" in text

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import itertools
+import json
 import random
 import re
 import struct
@@ -20,6 +23,7 @@ from flamecraft.core.solo import rating
 from flamecraft.research.encoding import (
     COMPANION_FIXED,
     COMPANION_SEAT,
+    ENCODING_VERSION,
     MAX_PLAYERS,
     MIN_PLAYERS,
     NUM_ACHIEVEMENTS,
@@ -36,7 +40,18 @@ from flamecraft.research.encoding import (
     observation_sparse,
     solo_target,
 )
-from helpers import add_shop, do, fresh, gather, set_goods, texts, to_ability, to_hand, to_slot
+from helpers import (
+    add_shop,
+    do,
+    fresh,
+    gather,
+    set_goods,
+    texts,
+    to_ability,
+    to_hand,
+    to_slot,
+    with_companion,
+)
 
 PLAYER_COUNTS = range(MIN_PLAYERS, MAX_PLAYERS + 1)
 DOC = Path(__file__).parent.parent / "docs" / "rl.md"
@@ -89,14 +104,35 @@ def test_catalogue_is_a_bijection_on_legal_actions(players: int) -> None:
             A.PICK_COMPANION} <= kinds_seen
 
 
-@pytest.mark.parametrize(("players", "seed"), [(1, 12), (3, 0)])
-def test_catalogue_covers_companion_actions_and_solo_gifts(players: int, seed: int) -> None:
-    """design §6 (draft, Companion uses, Knick Knack's exchange) and §7 (a solo gift goes to
-    the supply): a Companion game, solo and at 3 players, reaches these actions, and each
-    has its own index that gives it back."""
-    kinds = _check_bijection(catalogue(players),
-                             _random_states(players, seed, companions=True))
+def _solo_gift() -> GameState:
+    """design §7 Gifts: a solo game in which the player, having Gathered at Critical Rolls,
+    fires up Olive (Plant: gift 1 Good), and may gift its Meat to the general supply."""
+    s = fresh(1)
+    to_slot(s, "critical-rolls", 1, "olive")
+    set_goods(s, 0, BREAD=0, MEAT=1)
+    gather(s, "critical-rolls")
+    if "do not place" in texts(s):
+        do(s, "do not place")
+    return do(s, "fire up Olive")
+
+
+@pytest.mark.parametrize("players", [1, 3])
+def test_catalogue_covers_companion_actions_and_solo_gifts(players: int) -> None:
+    """design §6 (the draft, a Companion used, Knick Knack's exchange) and §7 (a solo gift
+    goes to the supply), solo and at 3 players: states built to offer each of these actions;
+    every legal action there has its own index, which gives it back."""
+    draft = start(players, 0, companions=True)  # the draft comes before anything else
+    knick = with_companion("knick-knack", players)
+    set_goods(knick, 0, BREAD=2)
+    exchange = do(knick.copy(), "use Knick Knack")
+    states = [draft, knick, exchange] + ([_solo_gift()] if players == 1 else [])
+    cat = catalogue(players)
+    kinds = _check_bijection(cat, states)
     assert {A.PICK_COMPANION, A.USE_COMPANION, A.EXCHANGE_GOOD} <= kinds
+    bread_for_meat = (A.EXCHANGE_GOOD, 0, 1, -1)
+    assert bread_for_meat in legal_actions(exchange)
+    start_of = {sec.name: sec.start for sec in cat.sections}
+    assert cat.encode(exchange, bread_for_meat) == start_of["exchange_good"] + 0 * 6 + 1
     if players == 1:
         assert A.GIFT in kinds
 
@@ -107,13 +143,7 @@ def test_solo_gifts_to_the_supply_have_their_own_index() -> None:
     blocks, and the index gives the action back."""
     cat = catalogue(1)
     start_of = {sec.name: sec.start for sec in cat.sections}
-    s = fresh(1)
-    to_slot(s, "critical-rolls", 1, "olive")
-    set_goods(s, 0, BREAD=0, MEAT=1)
-    gather(s, "critical-rolls")
-    if "do not place" in texts(s):
-        do(s, "do not place")
-    do(s, "fire up Olive")
+    s = _solo_gift()
     gift = (A.GIFT, 1, SUPPLY, -1)  # 1 Meat to the supply
     assert gift in legal_actions(s)
     assert cat.encode(s, gift) == start_of["gift"] + 1
@@ -428,6 +458,37 @@ def test_docs_give_the_catalogue_and_observation_sizes() -> None:
     for section in catalogue(2).sections:
         assert f"| `{section.name}` | {section.start} |" in doc, (
             f"docs/rl.md: block {section.name} (python -m flamecraft.research.encoding)")
+
+
+# The structure of the encoding at each version (docs/rl.md, "Versions"): the catalogue's
+# blocks (name, first index, size) and the observation's block offsets, at every player count,
+# hashed by _structure(). When this test fails, the structure changed: raise
+# encoding.ENCODING_VERSION, add its row to docs/rl.md's "Versions" and pin it here.
+STRUCTURES = {
+    0: "ae143ff1aa6f1d89430d1fd80e192fc910a37c211d00daf7c28f84336a36f83e",
+    1: "2565d13c682b345bae10acb5dad1df767484e7de9ce50b6a0cd4fcc919335205",
+}
+
+
+def _structure() -> str:
+    parts: list[list[object]] = []
+    for n in PLAYER_COUNTS:
+        parts.append([[sec.name, sec.start, sec.size] for sec in catalogue(n).sections])
+        parts.append(list(dataclasses.astuple(layout(n))))
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
+
+
+def test_the_encoding_version_pins_the_structure() -> None:
+    """PettingZoo's rule (docs/rl.md, "Versions"): a catalogue or an observation layout that
+    changes comes with a new version, documented."""
+    assert _structure() == STRUCTURES[ENCODING_VERSION], (
+        "the catalogue or the observation layout changed: raise encoding.ENCODING_VERSION, "
+        "document it in docs/rl.md (Versions) and pin the new structure in STRUCTURES")
+    assert max(STRUCTURES) == ENCODING_VERSION and len(set(STRUCTURES.values())) == len(STRUCTURES)
+    versions = DOC.read_text(encoding="utf-8").split("## Versions", 1)[1].split("\n## ", 1)[0]
+    for version in STRUCTURES:
+        assert re.search(rf"^\| {version} \| \S", versions, re.M), (
+            f"docs/rl.md, Versions: no row for version {version}")
 
 
 def test_an_action_taken_by_text_and_by_index_agree() -> None:

@@ -269,10 +269,18 @@ CASES: dict[str, list[tuple[str, Setup, int]]] = {
                       ("6 Shops", counter(VISITED, 0b0011_1111 << 3), 0)],
 }
 
-ALL_CASES = [pytest.param(card, setup, rep, id=f"{card}: {name}")
-             for card, cases in CASES.items() for name, setup, rep in cases]
-SUN_CASES = [c for c in ALL_CASES if CATALOG.fancies[F[c.values[0]]].sun]
-MOON_CASES = [c for c in ALL_CASES if not CATALOG.fancies[F[c.values[0]]].sun]
+
+
+def _cases(sun: bool | None = None) -> list[object]:
+    """The cases as test parameters: all, or those of the Sun (or Moon) Dragons only."""
+    return [pytest.param(card, setup, rep, id=f"{card}: {name}")
+            for card, cases in CASES.items() if sun in (None, CATALOG.fancies[F[card]].sun)
+            for name, setup, rep in cases]
+
+
+ALL_CASES = _cases()
+SUN_CASES = _cases(sun=True)
+MOON_CASES = _cases(sun=False)
 
 
 def scenario(card_id: str, setup: Setup) -> GameState:

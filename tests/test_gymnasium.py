@@ -276,3 +276,14 @@ def test_check_env_passes_with_a_short_limit() -> None:
 def test_a_step_before_reset_raises() -> None:
     with pytest.raises(ResetNeeded, match="reset"):
         FlamecraftSingleEnv(players=2).step(0)
+
+
+def test_the_environment_shows_the_encoding_version() -> None:
+    """docs/rl.md, Versions: the version of the catalogue and the observation is in the
+    metadata, through ``gym.make`` too."""
+    from flamecraft.research.encoding import ENCODING_VERSION
+
+    made = gym.make(ENV_ID, players=2)
+    assert made.metadata["encoding_version"] == ENCODING_VERSION
+    assert made.unwrapped.metadata["encoding_version"] == ENCODING_VERSION
+    made.close()

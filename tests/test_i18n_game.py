@@ -147,12 +147,12 @@ def _play(players: int, companions: bool, seed: int) -> int:
             for seat in (None, *range(players)):
                 line = e.seen_by(seat)
                 assert log_text(e, seat) == line  # English: the stream as it was
-                ja = log_text(e, seat, JA)
+                said = log_text(e, seat, JA)
                 if line is None:
-                    assert ja is None
+                    assert said is None
                 else:
-                    assert ja is not None
-                    _check_japanese("log", ja, names)
+                    assert said is not None
+                    _check_japanese("log", said, names)
         s = after
     return described
 

@@ -144,7 +144,7 @@ def test_illegal_action_of_another_decision_is_refused() -> None:
         assert s == before
     # Wrong types are refused too.
     with pytest.raises(IllegalActionError):
-        apply(s, "gather")  # type: ignore[arg-type]
+        apply(s, "gather")
     assert s == before
 
 

@@ -6,6 +6,7 @@ import importlib.util
 import json
 import pickle
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +16,13 @@ import pytest
 from open_spiel.python.algorithms import ismcts
 
 import flamecraft.research.openspiel_game as og
-from flamecraft import apply_in_place, legal_actions, start, text, winners
-from flamecraft.core.board import CATALOG
-from flamecraft.core.frames import D_ARTISAN_LOOK
+from flamecraft import apply_in_place, legal_actions, start, text, to_act, winners
+from flamecraft.core.board import ART_TYPE, CATALOG
+from flamecraft.core.frames import D_ARTISAN_LOOK, D_VISIT
+from flamecraft.core.goods import MEAT
+from flamecraft.core.rng import seed_state
 from flamecraft.core.serialize import state_from_json, state_to_json
+from flamecraft.core.setup_game import PARK_SIZE, draw_deal, outcomes_of, shop_piles
 from flamecraft.research.encoding import catalogue, final_rewards, layout
 
 
@@ -64,6 +68,15 @@ def test_solo_and_companion_parameters() -> None:
         _play_random(state, seed=4)
         assert state.returns() == final_rewards(state.engine_state, reward)
         assert state.engine_state.companion[0] >= 0
+
+
+def test_the_game_shows_the_encoding_version() -> None:
+    """docs/rl.md, Versions: the version of the catalogue (the actions) and the observation
+    is on the game, as on the environments."""
+    from flamecraft.research.encoding import ENCODING_VERSION
+
+    assert pyspiel.load_game("python_flamecraft").encoding_version == ENCODING_VERSION
+    assert _game(4).encoding_version == ENCODING_VERSION
     assert not _dealt(_game(2), 4).engine_state.options.companions
     with pytest.raises(Exception, match="players"):
         _game(0)
@@ -173,22 +186,68 @@ def test_resample_from_infostate_keeps_what_the_player_knows(players: int,
     assert moved > 5
 
 
+def _choose(state: pyspiel.State, wanted: str) -> None:
+    """Applies the legal action whose text is ``wanted`` (an error naming the others if it
+    is not legal)."""
+    p = state.current_player()
+    by_text = {state.action_to_string(p, a): a for a in state.legal_actions()}
+    assert wanted in by_text, f"{wanted!r} is not legal: {sorted(by_text)}"
+    state.apply_action(by_text[wanted])
+
+
+def _hatchling_look() -> pyspiel.State:
+    """A 3-player state in which P2 is choosing among the top 3 cards of the Artisan deck
+    (La Petite Dragonne's Hatchling, design §1), reached in the first round from the initial
+    state by its own history: a deal (seed 19's, changed) with La Petite Dragonne on top of
+    the Shop deck and two Meat Dragons in P1's hand; P1 (first) Gathers at Critical Rolls,
+    places one on slot 2 and fires it up to place the other on slot 3, completing the Shop
+    (rules 9: La Petite Dragonne comes into Town, flipped at the end of the turn); P2 visits
+    it, declines the placement and uses Hatchling."""
+    game = _game(3)
+    options = game.options
+    deal, _ = draw_deal(options, seed_state(19))
+    petite = CATALOG.shop_by_id["la-petite-dragonne"]
+    bread_pile = shop_piles()[0]  # its pile: one Shop of it is drawn (rules, Setup)
+    shops = (*(c for c in deal.shop_deck if c not in bread_pile), petite)  # the end is the top
+    artisans = list(deal.artisan_deck)
+    meats = [d for d in artisans if ART_TYPE[d] == MEAT][:2]
+    for m in meats:  # just below the 5 Park cards: the first hand dealt, P1's
+        artisans.remove(m)
+        artisans.insert(len(artisans) - PARK_SIZE, m)
+    deal = replace(deal, shop_deck=shops, artisan_deck=tuple(artisans))
+    state = game.new_initial_state()
+    for outcome in outcomes_of(options, deal, 0):  # P1 first
+        state.apply_action(outcome)
+    while state.engine_state.stack[-1][0] != D_VISIT:  # everybody keeps a Fancy Dragon
+        state.apply_action(state.legal_actions()[0])
+    first, second = (CATALOG.artisans[d].name for d in state.engine_state.hand[0][:2])
+    assert {ART_TYPE[d] for d in state.engine_state.hand[0][:2]} == {MEAT}
+    _choose(state, "visit Critical Rolls")
+    _choose(state, f"place {first} on Critical Rolls slot 2")
+    _choose(state, f"fire up {first}")
+    _choose(state, f"place {second} on Critical Rolls slot 3")  # the rest of P1's turn is forced
+    assert state.current_player() == 1
+    _choose(state, "visit La Petite Dragonne")
+    _choose(state, "do not place")
+    _choose(state, "use Hatchling")
+    return state
+
+
 def test_resample_keeps_the_looked_at_deck_top() -> None:
     """design §1 La Petite Dragonne (Hatchling): the player choosing among the top 3 of the
-    Artisan deck has seen them, so a resample keeps them and the same choices. (Deal 19 with
-    random choices reaches such a choice; the test fails if it no longer does.)"""
-    state = _dealt(_game(3), 19)
-    rng = random.Random(19)
-    while not state.is_terminal() and state.engine_state.stack[-1][0] != D_ARTISAN_LOOK:
-        state.apply_action(rng.choice(state.legal_actions()))
+    Artisan deck has seen them, so a resample keeps them and the same choices; a player who
+    has not seen them gets them re-dealt."""
+    state = _hatchling_look()
     s = state.engine_state
-    assert s.stack[-1][0] == D_ARTISAN_LOOK, "the random game no longer looks at the deck"
-    looker = s.stack[-1][1]
+    assert s.stack[-1][0] == D_ARTISAN_LOOK and to_act(s) == 1
+    looker = 1
     for seed in (0.1, 0.5, 0.9):
         other = _check_resample(state, looker, seed)
         assert other.engine_state.artisan_deck[-3:] == s.artisan_deck[-3:]
     for p in range(3):  # the others have not seen them: they may be re-dealt
         _check_resample(state, p, 0.3)
+    assert any(_check_resample(state, 0, seed).engine_state.artisan_deck[-3:]
+               != s.artisan_deck[-3:] for seed in (0.1, 0.3, 0.5, 0.7))
 
 
 def test_chance_nodes_are_the_deal() -> None:

@@ -19,6 +19,7 @@ from flamecraft.core import actions as A
 from flamecraft.core.errors import GameOverError, IllegalActionError
 from flamecraft.research import flamecraft_v0, state_vector
 from flamecraft.research.encoding import final_rewards, layout, observation, solo_target
+from flamecraft.research.observation import DEFAULT_MAX_CYCLES
 
 # PettingZoo's checker warns that dict observations are not Box/Discrete, as it does for
 # its own classic games (which it lists as exceptions); nothing else may warn.
@@ -241,7 +242,7 @@ def _lowest_legal_game(env: Any, limit: int) -> tuple[int, dict[str, float]]:
 def test_always_the_lowest_legal_index_is_truncated_at_max_cycles(players: int) -> None:
     """A game that does not end by itself is cut at ``max_cycles`` decisions: every agent is
     truncated (not terminated), with reward 0, and the agents leave as PettingZoo expects."""
-    limit = flamecraft_v0.DEFAULT_MAX_CYCLES if players == 2 else 150
+    limit = DEFAULT_MAX_CYCLES if players == 2 else 150
     env = flamecraft_v0.env(players=players, max_cycles=limit)
     env.reset(seed=1)
     decisions, totals = _lowest_legal_game(env, limit + 10 * players)
@@ -283,7 +284,7 @@ def test_a_game_that_ends_at_the_limit_is_terminated_not_truncated() -> None:
 
 def test_the_default_limit_is_far_above_the_longest_random_game() -> None:
     """docs/rl.md: random games at 1–5 players took at most about 600 decisions."""
-    assert flamecraft_v0.raw_env().max_cycles == flamecraft_v0.DEFAULT_MAX_CYCLES >= 3000
+    assert flamecraft_v0.raw_env().max_cycles == DEFAULT_MAX_CYCLES >= 3000
     for bad in (0, -1, 2.5, True):
         with pytest.raises(ValueError, match="max_cycles"):
             flamecraft_v0.raw_env(max_cycles=bad)  # type: ignore[arg-type]
@@ -356,7 +357,7 @@ def test_aec_to_parallel_does_not_fit_turn_based_play() -> None:
     with pytest.raises(AssertionError, match="is_parallelizable"):
         aec_to_parallel(flamecraft_v0.raw_env(players=2))
     forced = flamecraft_v0.raw_env(players=2)
-    forced.metadata = {**forced.metadata, "is_parallelizable": True}
+    forced.__dict__["metadata"] = {**forced.metadata, "is_parallelizable": True}  # this one only
     par = aec_to_parallel(forced)
     par.reset(seed=1)
 
@@ -387,6 +388,7 @@ def test_an_illegal_index_raises_and_changes_nothing() -> None:
     env.reset(seed=1)
     mask = env.observe(env.agent_selection)["action_mask"]
     before = _snapshot(env)
+    bad: object
     for bad in (int(np.flatnonzero(mask == 0)[0]), np.int64(env.catalogue.size), -1):
         with pytest.raises(IllegalActionError, match=r"^action .* is not legal for player_\d now"):
             env.step(bad)
@@ -485,3 +487,13 @@ def test_env_is_pettingzoos_order_enforcing_wrapper_with_its_checks() -> None:
         env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     with pytest.raises(AttributeError, match="private attribute"):
         _ = env._seat  # the base class still guards the rest
+
+
+def test_the_environment_shows_the_encoding_version() -> None:
+    """docs/rl.md, Versions: the version of the catalogue and the observation is in the
+    metadata, of the wrapped environment too; the import path stays ``flamecraft_v0``."""
+    from flamecraft.research.encoding import ENCODING_VERSION
+
+    for made in (flamecraft_v0.env(players=2), flamecraft_v0.raw_env(players=3)):
+        assert made.metadata["encoding_version"] == ENCODING_VERSION
+        assert made.metadata["name"] == "flamecraft_v0"

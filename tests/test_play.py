@@ -130,8 +130,8 @@ def test_every_card_has_a_full_text_that_fits_the_screen() -> None:
 
 
 def _args(**kw: object) -> argparse.Namespace:
-    base = dict(players=None, seats=None, names=None, enchantments=None, seed=None,
-                first_player=None, load=None)
+    base: dict[str, object] = dict(players=None, seats=None, names=None, enchantments=None,
+                                   seed=None, first_player=None, load=None)
     base.update(kw)
     return argparse.Namespace(**base)
 
@@ -389,7 +389,7 @@ def test_tie_break_explains_the_rules_tiebreakers() -> None:
 
 def _hidden_names(s: GameState, seat: int) -> set[str]:
     """Names of the cards other seats hold hidden (hands and unscored Fancy Dragons)."""
-    out = set()
+    out: set[str] = set()
     for p in range(s.n):
         if p != seat:
             out.update(CATALOG.artisans[a].name for a in s.hand[p])

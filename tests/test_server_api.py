@@ -10,7 +10,8 @@ import os
 import random
 import re
 import secrets
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -75,8 +76,9 @@ def postgres_schema() -> Iterator[str]:
             conn.execute(f"DROP SCHEMA {name} CASCADE")
 
 
-def client_for(s: Settings) -> TestClient:
-    return TestClient(create_app(s))
+def client_for(s: Settings, clock: Callable[[], float] = time.monotonic) -> TestClient:
+    """A test client of an app with these settings (and the clock of its rate limits)."""
+    return TestClient(create_app(s, clock=clock))
 
 
 @pytest.fixture
@@ -295,7 +297,8 @@ def test_record_and_replay(client: TestClient) -> None:
     assert last["log"][:len(middle["log"])] == middle["log"]
     assert all("hand" not in p for p in last["view"]["players"])
     # the replay's log is the public one: kept Fancy Dragons are not named
-    kept = {f"keep {card.name}" for card in (*CATALOG.fancies, *CATALOG.artisans)}
+    kept = {f"keep {name}" for name in (*(card.name for card in CATALOG.fancies),
+                                         *(card.name for card in CATALOG.artisans))}
     assert "keep a Fancy Dragon" in {line["text"] for line in last["log"]}
     assert not kept & {line["text"] for line in last["log"]}
     assert client.get(f"/api/games/{gid}/replay/{end['step'] + 1}").status_code == 400

@@ -113,7 +113,7 @@ def test_http_errors_in_japanese_with_the_same_codes(client: TestClient) -> None
     """The same bad requests in English and in Japanese: the same status and code, the message
     in the asker's language (English unchanged)."""
     game = new_game(client, "human,human")
-    bad = [
+    bad: list[tuple[str, str, dict[str, Any] | None]] = [
         ("get", "/api/games/nope", None),
         ("get", "/api/nothing-here", None),
         ("post", f"/api/games/{game['game_id']}/join", {"seat": 1, "token": "wrong"}),

@@ -23,6 +23,7 @@ import pytest
 from flamecraft import apply_in_place, legal_actions, parse_action, start, to_act
 from flamecraft.core import actions as A
 from flamecraft.core.board import CATALOG
+from flamecraft.core.cards import ArtisanCard, CompanionCard, EnchantmentCard, FancyCard, ShopCard
 from flamecraft.core.frames import D_ARTISAN_LOOK, D_KEEP_DRAWN_FANCY
 from flamecraft.core.serialize import GameRecord
 from flamecraft.core.state import GameState
@@ -37,8 +38,10 @@ FANCY = [c.id for c in CATALOG.fancies]
 SHOP = [c.id for c in CATALOG.shops]
 ENCH = [c.id for c in CATALOG.enchantments]
 COMP = [c.id for c in CATALOG.companions]
-NAME = {c.id: c.name for c in (*CATALOG.artisans, *CATALOG.fancies, *CATALOG.shops,
-                                *CATALOG.enchantments, *CATALOG.companions)}
+CARDS: list[ArtisanCard | FancyCard | ShopCard | EnchantmentCard | CompanionCard] = [
+    *CATALOG.artisans, *CATALOG.fancies, *CATALOG.shops, *CATALOG.enchantments,
+    *CATALOG.companions]
+NAME = {c.id: c.name for c in CARDS}
 BY_NAME = {name: card for card, name in NAME.items()}
 # Every card name, longest first, so that "Fortune Cookie" is read before "Cookie"; a name is
 # a whole word in English, and in Japanese ("Cutletを置く": kana are word characters for \b)

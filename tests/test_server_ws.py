@@ -164,29 +164,54 @@ def test_two_clicks_on_one_state_apply_once(tmp_path: Path) -> None:
         assert version_of(c, game) == v + 1
 
 
+def _answers_up_to_a_marker(ws: Any, limit: int) -> list[tuple[str, Any]]:
+    """Sends a message one byte too big and reads every answer before its ``too_big``: the
+    size is checked before the rate limit, so the marker is always answered, and once it is,
+    the server has read every message sent before it. Each answer is (type, id or code)."""
+    ws.send_text("x" * (limit + 1))
+    got: list[tuple[str, Any]] = []
+    while True:
+        m = ws.receive_json()
+        if m["type"] == "error" and m["code"] == "too_big":
+            return got
+        got.append((m["type"], m["id"] if m["type"] == "pong" else m.get("code")))
+
+
 def test_messages_are_rate_limited(tmp_path: Path) -> None:
     """Issue 7, bounded; issue 12, a burst is not abuse: a connection may send a burst of up
     to ``message_burst`` messages at once, then ``max_messages_per_second`` a second; the
-    rest are refused ("rate_limited", said once a second)."""
-    with client_for(settings(tmp_path, max_messages_per_second=20, message_burst=40)) as c:
+    rest are refused ("rate_limited", said at most once a second). On a clock the test
+    moves (``create_app(clock=...)``), so the counts are exact however loaded the machine."""
+    now = [1000.0]
+    s = settings(tmp_path, max_messages_per_second=20, message_burst=40, send_queue=1000)
+    limit = s.max_message_bytes
+
+    def pings(ids: range) -> list[tuple[str, Any]]:
+        for i in ids:
+            ws.send_json({"type": "ping", "id": i})
+        return _answers_up_to_a_marker(ws, limit)
+
+    def pongs(ids: range) -> list[tuple[str, Any]]:
+        return [("pong", i) for i in ids]
+
+    refused = ("error", "rate_limited")
+    with client_for(s, clock=lambda: now[0]) as c:
         game = new_game(c, "human,bot")
         with c.websocket_connect(ws_url(game)) as ws:
             next_state(ws)
-            for i in range(30):  # a quick player's (or a test's) burst of clicks: all answered
-                ws.send_json({"type": "ping", "id": i})
-            burst = [ws.receive_json() for _ in range(30)]
-            for i in range(30, 90):  # far over the sustained rate
-                ws.send_json({"type": "ping", "id": i})
-            time.sleep(1.1)
-            ws.send_json({"type": "ping", "id": "end"})
-            got = []
-            while not got or got[-1].get("id") != "end":
-                got.append(ws.receive_json())
-    assert [m.get("id") for m in burst] == list(range(30))
-    pongs = [m["id"] for m in got if m["type"] == "pong" and m["id"] != "end"]
-    errors = [m["code"] for m in got if m["type"] == "error"]
-    assert pongs == list(range(30, 30 + len(pongs))) and 10 <= len(pongs) <= 20
-    assert errors == ["rate_limited"]
+            # a quick player's (or a test's) burst of clicks: all answered
+            assert pings(range(30)) == pongs(range(30))
+            # far over the burst, at the same instant: the 10 tokens left, then one notice
+            assert pings(range(30, 90)) == [*pongs(range(30, 40)), refused]
+            # half a second later: 10 more tokens (20 a second); no second notice yet
+            now[0] += 0.5
+            assert pings(range(90, 105)) == pongs(range(90, 100))
+            # a second and a half after the notice: 20 tokens, and the notice again
+            now[0] += 1.0
+            assert pings(range(105, 135)) == [*pongs(range(105, 125)), refused]
+            # a long pause fills the bucket to its size (the burst), never beyond
+            now[0] += 100.0
+            assert pings(range(135, 185)) == [*pongs(range(135, 175)), refused]
 
 
 def test_the_bucket_refills_at_the_sustained_rate() -> None:

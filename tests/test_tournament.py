@@ -78,7 +78,8 @@ def test_ray_backend_on_a_real_local_cluster(monkeypatch: pytest.MonkeyPatch) ->
 
     def init(**kwargs: Any) -> Any:
         context = real_init(**kwargs)
-        seen["kwargs"], seen["cpus"] = kwargs, ray.cluster_resources().get("CPU")
+        resources: Any = ray.cluster_resources  # not annotated in Ray
+        seen["kwargs"], seen["cpus"] = kwargs, resources().get("CPU")
         return context
 
     def remote(*args: Any, **kwargs: Any) -> Any:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from collections.abc import Callable
 from importlib import resources
 
 import pytest
@@ -83,13 +84,13 @@ def test_bad_weights_are_refused_by_name() -> None:
 def _tuned(name: str) -> Bot:
     """The bots with the tuned weights, at tiny budgets (legality, not strength)."""
     w = named("tuned")
-    bot: Bot = {
+    makers: dict[str, Callable[[], Bot]] = {
         "planner": lambda: PlannerBot(beam=2, samples=1, depth=3, weights=w),
         "greedy": lambda: GreedyBot(weights=w),
         "ismcts": lambda: ISMCTSBot(iterations=2, seconds=None, pool=2, beam=1, depth=2,
                                     weights=w),
-    }[name]()
-    return bot
+    }
+    return makers[name]()
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5])

@@ -48,11 +48,10 @@ GIFT_ARTISAN: Final = 29
 PARK_BOTTOM: Final = 30
 PICK: Final = 31
 GIFT_EACH: Final = 32
-DISCARD_GOOD: Final = 33
-PICK_COMPANION: Final = 34
-USE_COMPANION: Final = 35
-EXCHANGE_GOOD: Final = 36
-NUM_ACTION_KINDS: Final = 37
+PICK_COMPANION: Final = 33
+USE_COMPANION: Final = 34
+EXCHANGE_GOOD: Final = 35
+NUM_ACTION_KINDS: Final = 36
 
 # The variants of SKIP: what the player declines, as its text says.
 NO_PLACE: Final = 0
@@ -66,17 +65,13 @@ NO_PUT_BACK: Final = 7
 NO_SCORE: Final = 8
 NO_SWAP: Final = 9
 STOP_PARK: Final = 10
-NO_TRADE: Final = 11
-NO_COMPANION: Final = 12
+NO_COMPANION: Final = 11
 SKIP_TEXTS: Final = (
     N_("do not place"), N_("do not fire up"), N_("do not use the Shop ability"),
     N_("stop firing up"), N_("do not reserve"), N_("stop returning"), N_("do not gift"),
     N_("keep your Fancy Dragons"), N_("do not score a Moon Dragon"), N_("do not swap"),
-    N_("stop sending dragons"), N_("do not trade"), N_("do not use your Companion"),
+    N_("stop sending dragons"), N_("do not use your Companion"),
 )
-
-GOOD_SET_NAMES: Final[dict[int, str]] = {}
-
 
 def act(kind: int, a: int = -1, b: int = -1, c: int = -1) -> Action:
     return (kind, a, b, c)
@@ -142,8 +137,6 @@ def action_text(action: Action, catalog: Catalog, names: tuple[str, ...],
         return tr("swap with {dragon}").format(dragon=art[a].name)
     if kind == DISCARD:
         return tr("discard {card}").format(card=art[a].name)
-    if kind == DISCARD_GOOD:
-        return tr("discard {good}").format(good=item_name(a, tr))
     if kind == REVEAL:
         return tr("reveal {card}").format(card=catalog.fancies[a].name)
     if kind == END_TURN:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .cards import ANY_SLOT, ICON_COIN, CompanionCard, Reward, load_catalog
+from .cards import ANY_SLOT, CompanionCard, Reward, load_catalog
 from .frames import D_DRAW_ARTISAN, D_GAIN_GOOD, NOWHERE, P_RUN, SUPPLY
 from .goods import NUM_GOODS
 from .state import COMPLETED, EMPTY, GIFTS, PLACED, SRC_SLOT, GameState
@@ -235,7 +235,3 @@ def shop_goods(shop: int) -> int:
     if icon < NUM_GOODS:
         return 1 << icon
     return 0b111111 if icon == 6 else 0
-
-
-def is_coin_shop(shop: int) -> bool:
-    return SHOPS[shop].icon == ICON_COIN

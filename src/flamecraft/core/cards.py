@@ -120,9 +120,6 @@ class Slot:
     accepts: tuple[int, ...]  # Good types, or (ANY_SLOT,)
     reward: Reward
 
-    def accepts_type(self, good: int) -> bool:
-        return self.accepts[0] == ANY_SLOT or good in self.accepts
-
 
 @dataclass(frozen=True, slots=True)
 class ShopCard:

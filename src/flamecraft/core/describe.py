@@ -261,7 +261,7 @@ def _facts(s: GameState, p: int, action: Action, tr: Translate) -> tuple[str, st
         return facts, SHOPS[a].id
     if kind == A.GATHER and frame and frame[0] == D_ACTION:
         return tr("→ {goods}").format(goods=gathered(s, frame[2], tr)), None
-    if kind in (A.TAKE_GOOD, A.GAIN_GOOD, A.CHOOSE_TYPE, A.DISCARD_GOOD):
+    if kind in (A.TAKE_GOOD, A.GAIN_GOOD, A.CHOOSE_TYPE):
         return good_icon(a, tr), None
     if kind == A.RETURN:
         return _good(a, tr), None

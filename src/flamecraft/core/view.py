@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .board import CATALOG, dragons_at
+from .board import CATALOG
 from .engine import describe_decision, legal_actions, names, text, to_act, winners
 from .goals import fancy_value
 from .goods import GOOD_KEYS
@@ -101,7 +101,3 @@ def view(s: GameState, observer: int | None) -> dict[str, Any]:
         if s.n == 1:
             out["rating"] = rating(s.rep[0])
     return out
-
-
-def shop_dragon_names(s: GameState, shop: int) -> list[str]:
-    return [_A[d].name for d in dragons_at(s, shop)]

@@ -43,6 +43,13 @@ from ..core.state import (
     GameState,
 )
 
+# The version of the action catalogue and the observation vector together, the same for every
+# research interface: raised by any change to either that a trained agent would notice (an
+# index or a value that moves, appears, goes or changes meaning). The environments show it as
+# ``metadata["encoding_version"]`` and the OpenSpiel game as ``encoding_version``; its history
+# is in docs/rl.md, "Versions".
+ENCODING_VERSION: Final = 1
+
 # The player counts the research interfaces offer (1: solo). Constants are Final: compiled,
 # they are C constants rather than look-ups in the module's dict.
 MIN_PLAYERS: Final = 1
@@ -105,7 +112,6 @@ def _section_specs(players: int) -> list[tuple[str, int, str]]:
         ("gift", NUM_ITEMS * r, "item × seat offset (solo: 0, the supply)"),
         ("swap", NUM_SLOTS, "the other dragon's Shop × slot"),
         ("discard", NUM_TYPES, "dragon type"),
-        ("discard_good", NUM_GOODS, "Good"),
         ("reveal", NUM_FANCY, "Sun Dragon"),
         ("end_turn", 1, "-"),
         ("return", NUM_ITEMS, "item"),
@@ -217,7 +223,7 @@ class ActionCatalogue:
             A.USE_ABILITY: fixed("use_ability"), A.CAST: cast, A.PAY: pay,
             A.GAIN_TWO: by_a("gain_two"), A.GAIN_SET: by_a("gain_set"),
             A.GIFT: item_seat("gift"), A.SWAP: by_slot("swap"), A.DISCARD: by_type("discard"),
-            A.DISCARD_GOOD: by_a("discard_good"), A.REVEAL: by_a("reveal"),
+            A.REVEAL: by_a("reveal"),
             A.END_TURN: fixed("end_turn"), A.RETURN: by_a("return"),
             A.RESERVE: by_a("reserve"), A.EXCHANGE: by_a("exchange"),
             A.CHOOSE_TYPE: by_a("choose_type"), A.PUT_BACK_FANCY: by_a("put_back_fancy"),

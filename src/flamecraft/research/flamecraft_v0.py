@@ -37,6 +37,7 @@ from ..core.state import GameState
 from ..core.view import view
 from ..display.render import render
 from .encoding import (
+    ENCODING_VERSION,
     MAX_PLAYERS,
     MIN_PLAYERS,
     catalogue,
@@ -108,7 +109,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
     out of the action space is an AssertionError, as with AssertOutOfBoundsWrapper."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["human", "ansi"], "name": "flamecraft_v0", "is_parallelizable": False}
+        "render_modes": ["human", "ansi"], "name": "flamecraft_v0", "is_parallelizable": False,
+        "encoding_version": ENCODING_VERSION}  # the catalogue's and observation's (docs/rl.md)
 
     def __init__(self, players: int = 2, deck: str = "purple", seed: int | None = None,
                  reward: str = "win", render_mode: str | None = None,

@@ -37,6 +37,7 @@ from ..core.state import GameState
 from ..core.view import view
 from ..display.render import render
 from .encoding import (
+    ENCODING_VERSION,
     MAX_PLAYERS,
     MIN_PLAYERS,
     catalogue,
@@ -64,7 +65,8 @@ def register_opponent(name: str, bot: Bot) -> None:
 class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
     """Seat ``seat`` learns; every other seat is played by a named bot."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4,  # noqa: RUF012
+                                "encoding_version": ENCODING_VERSION}
 
     def __init__(self, players: int = 2, seat: int = 0,
                  opponents: str | Sequence[str] = "random", deck: str = "purple",

@@ -83,6 +83,7 @@ from ..core.setup_game import (
 from ..core.state import GameState, Options
 from ..core.view import view
 from .encoding import (
+    ENCODING_VERSION,
     MARGIN_CAP,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -295,6 +296,8 @@ class FlamecraftGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=MAX_GAME_LENGTH,
         )
         super().__init__(GAME_TYPE, info, merged)
+        # The version of the catalogue (the actions) and the observation vector (docs/rl.md).
+        self.encoding_version = ENCODING_VERSION
 
     def new_initial_state(self) -> FlamecraftState:
         return FlamecraftState(self)

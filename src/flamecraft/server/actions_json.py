@@ -38,13 +38,13 @@ _COMP = [c.id for c in CATALOG.companions]
 
 # What each variant of SKIP declines (actions.SKIP_TEXTS has the readable words).
 SKIP_NAMES = ("place", "fire", "ability", "firing", "reserve", "returning", "gift", "put_back",
-              "score", "swap", "park", "trade", "companion")
+              "score", "swap", "park", "companion")
 
 KIND_NAMES = ("keep_fancy", "take_good", "visit", "give", "gather", "enchant", "gain_good",
               "draw_park", "draw_deck", "place", "skip", "fire", "use_ability", "cast", "pay",
               "gain_two", "gain_set", "gift", "swap", "discard", "reveal", "end_turn", "return",
               "reserve", "exchange", "choose_type", "put_back_fancy", "keep_artisan",
-              "score_moon", "gift_artisan", "park_bottom", "pick", "gift_each", "discard_good",
+              "score_moon", "gift_artisan", "park_bottom", "pick", "gift_each",
               "pick_companion", "use_companion", "exchange_good")
 
 
@@ -94,7 +94,6 @@ _ARGS: dict[int, Args] = {
     A.PARK_BOTTOM: lambda a: {"artisan": _ART[a[1]]},
     A.PICK: lambda a: {"artisan": _ART[a[1]]},
     A.GIFT_EACH: lambda a: {},
-    A.DISCARD_GOOD: lambda a: {"good": GOOD_KEYS[a[1]]},
     A.PICK_COMPANION: lambda a: {"companion": _COMP[a[1]]},
     A.USE_COMPANION: lambda a: {"companion": _COMP[a[1]]},
     A.EXCHANGE_GOOD: lambda a: {"good": GOOD_KEYS[a[1]], "gain": GOOD_KEYS[a[2]]},

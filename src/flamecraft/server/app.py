@@ -219,9 +219,13 @@ def request_language(request: Request | WebSocket) -> str:
 # ---------------------------------------------------------------- the app
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, *,
+               clock: Callable[[], float] = time.monotonic) -> FastAPI:
     """A server app. Its games, store and listener open when the app starts (lifespan) and
-    close when it stops, so one process may build and dispose of several (tests do)."""
+    close when it stops, so one process may build and dispose of several (tests do).
+    ``clock`` (seconds, only ever compared) times the rate limits: the token buckets of new
+    games and of each connection's messages, and the once-a-second "rate_limited" notice;
+    a test passes a clock it moves by hand."""
     settings = settings or Settings.from_env()
     games = Games(settings)
 
@@ -332,7 +336,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         client = request.client.host if request.client else "?"
         per_minute = settings.games_per_minute
-        limit = creations.setdefault(client, TokenBucket(per_minute / 60.0, per_minute))
+        limit = creations.setdefault(client, TokenBucket(per_minute / 60.0, per_minute,
+                                                        clock))
         if not limit.allow():
             raise GameError("rate_limited", N_("too many new games: wait a minute"), 429)
         if len(creations) > 10000:
@@ -426,7 +431,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def live(websocket: WebSocket, game_id: str) -> None:
         offered = websocket.scope.get("subprotocols") or []
         await websocket.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in offered else None)
-        await _live(websocket, game_id, games, settings)
+        await _live(websocket, game_id, games, settings, clock)
 
     return app
 
@@ -449,9 +454,10 @@ async def _refuse(websocket: WebSocket, exc: GameError, close_code: int) -> None
     await websocket.close(close_code)
 
 
-async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Settings) -> None:
+async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Settings,
+                clock: Callable[[], float]) -> None:
     """One WebSocket client: sends it every state, reads its moves (checked and bounded), in
-    the language it asked for (``?lang=``)."""
+    the language it asked for (``?lang=``); ``clock`` times the message rate limit."""
     try:
         session = await games.get(game_id)
     except GameError as exc:
@@ -480,8 +486,8 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
         await _refuse(websocket, exc, 4429)
         return
     sender = asyncio.create_task(_send_all(websocket, conn))
-    limit = TokenBucket(settings.max_messages_per_second, settings.message_burst)
-    warned = 0.0
+    limit = TokenBucket(settings.max_messages_per_second, settings.message_burst, clock)
+    warned: float | None = None  # when "rate_limited" was last said
     try:
         while True:
             message = await websocket.receive()
@@ -496,8 +502,9 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
                                          "{size}"), limit=settings.max_message_bytes, size=size)
                 continue
             if not limit.allow():
-                if time.monotonic() - warned > 1.0:
-                    warned = time.monotonic()
+                now = clock()
+                if warned is None or now - warned > 1.0:
+                    warned = now
                     conn.error("rate_limited", N_("more than {burst} messages at once or {rate} "
                                                   "a second: slow down (this one was ignored)"),
                                burst=settings.message_burst,

@@ -203,13 +203,6 @@ class Store(ABC):
             row = cur.fetchone()
         return None if row is None else _game_from(row)
 
-    def load_actions(self, game_id: str) -> list[ActionRow]:
-        with self._transaction() as cur:
-            cur.execute(self._sql("SELECT seq, seat, text, version FROM flamecraft_actions "
-                                  "WHERE game_id = ? ORDER BY seq"), (game_id,))
-            rows = cur.fetchall()
-        return [ActionRow(int(r[0]), int(r[1]), r[2], int(r[3])) for r in rows]
-
     def load_with_actions(self, game_id: str) -> tuple[GameRow | None, list[ActionRow]]:
         """A game's row and its actions, read in one transaction (a consistent pair)."""
         with self._transaction() as cur:

@@ -50,7 +50,6 @@ from ..display.wrap import (
 
 __all__ = ["strip_ansi", "visible_len", "wrap"]  # what the tests and the game loop use from here
 
-GOOD_ABBR = ("Br", "Me", "Ir", "Po", "Cr", "Pl")
 # ANSI foreground colours: Bread yellow, Meat red, Iron blue (white vanishes on a light
 # background), Potion magenta, Crystal cyan, Plant green.
 GOOD_COLORS = ("33", "31", "34", "35", "36", "32")

@@ -11,7 +11,7 @@ const MY_GAMES = "flamecraft-my-games";
 const MY_GAMES_KEPT = 30;
 
 /** The bots the server offers, strongest first with a few words each, and the default one
- * (GET /api/bots; the list itself is flamecraft.bots.BOT_LADDER, in Python). */
+ * (GET /api/bots; the list itself is flamecraft.ai.roster.bot_notes, in Python). */
 export async function botLadder() {
   try {
     const data = await api("GET", "/api/bots");

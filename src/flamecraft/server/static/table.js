@@ -25,7 +25,7 @@ const SINCE_LINES = 6; // "since your last turn": at most this many (3 on a phon
 // Declines that "skip the rest of my turn" sends one after another (the optional steps after
 // gathering or enchanting). It stops at anything else: a Sun Dragon to reveal (whose decline,
 // "end turn", is never sent for you), a gift owed, a choice with something to gain.
-const SKIP_REST = new Set(["place", "fire", "ability", "firing", "companion", "trade"]);
+const SKIP_REST = new Set(["place", "fire", "ability", "firing", "companion"]);
 
 const HINTS = {
   keep_fancy: N_("Pick the Fancy Dragon to keep (its goal is on the card)."),
@@ -44,7 +44,6 @@ const HINTS = {
   pay: N_("Choose how to pay: with Goods, Coins, or both."),
   gift: N_("Click one of your Goods, then the player to gift it to."),
   discard: N_("You hold more than 6 dragons: click one to discard."),
-  discard_good: N_("You hold more than 7 of a Good: click one to discard."),
   reveal: N_("A Sun Dragon's goal is met: click it to reveal it and score."),
   reserve: N_("Click an Enchantment to reserve it."),
   swap: N_("Click the dragon to swap with."),
