@@ -32,9 +32,6 @@ from ..core.tr import N_
 from ..text.i18n import LANGUAGES
 from .actions_json import event_things
 from .games import (
-    FINISHED,
-    OPEN,
-    RUNNING,
     Connection,
     GameError,
     Games,
@@ -46,6 +43,7 @@ from .games import (
 from .guards import STATUS_CODES, BodyLimit, SecurityHeaders, error_body
 from .language import DEFAULT, client_language, game_tr, page_catalogue, say
 from .settings import Settings
+from .store import FINISHED, OPEN, RUNNING
 
 log = logging.getLogger("flamecraft.server")
 

@@ -60,15 +60,24 @@ from .language import error_tr, game_tr, say
 from .names import check_seat_names, clean
 from .pubsub import Bus, make_bus
 from .settings import Settings
-from .store import ActionRow, GameRow, SeatRow, Store, open_store
+from .store import (
+    BOT,
+    FINISHED,
+    HUMAN,
+    OPEN,
+    RUNNING,
+    ActionRow,
+    GameRow,
+    SeatRow,
+    Store,
+    open_store,
+)
 
 if TYPE_CHECKING:
     from ..ai.review import Decision
 
 log = logging.getLogger("flamecraft.server")
 
-HUMAN, BOT = "human", "bot"
-OPEN, RUNNING, FINISHED = "open", "running", "finished"
 MAX_SEATS = 5
 KEPT_TOKENS = 8  # a seat's older tokens (from the games it rematched) that still let it in
 MAX_IDLE = 1000  # loaded games before the idle ones (open or finished, unwatched) are dropped
