@@ -22,8 +22,9 @@ import time
 
 from flamecraft import apply, legal_actions, start, text, to_act
 from flamecraft.core.events import Event
-from flamecraft.server.games import Games, Step, Table
+from flamecraft.server.games import Games, Table
 from flamecraft.server.store import ActionRow, GameRow, SeatRow
+from flamecraft.session.history import Played
 
 
 def per_move(players: int, games: int, seed: int) -> dict[str, list[float]]:
@@ -41,7 +42,7 @@ def per_move(players: int, games: int, seed: int) -> dict[str, list[float]]:
             action = rng.choice(legal_actions(s))
             events: list[Event] = []
             after = apply(s, action, events)
-            table.commit(Step(to_act(s), s, after, text(s, action), events),
+            table.commit(Played(to_act(s), s, after, text(s, action), events),
                          ActionRow(len(table.actions), to_act(s), text(s, action), 1))
             s = after
             order = ("en", "ja") if len(table.actions) % 2 else ("ja", "en")  # no favourite

@@ -31,8 +31,9 @@ from flamecraft.core.events import Event, event, log_for
 from flamecraft.core.frames import D_END_TURN, D_VISIT, NOWHERE
 from flamecraft.core.hidden import determinize
 from flamecraft.research.encoding import catalogue, observation
-from flamecraft.server.games import Games, Step, Table
+from flamecraft.server.games import Games, Table
 from flamecraft.server.store import ActionRow, GameRow, SeatRow
+from flamecraft.session.history import Played
 from flamecraft.terminal.tui import Seat, Session
 from helpers import A as ART
 from helpers import F, fresh, give_fancy, set_goods
@@ -156,7 +157,7 @@ def _web_message(s: GameState, events: list[Event], seat: int | None) -> dict[st
     table = Table(row)
     before = table.state
     assert before is not None
-    table.commit(Step(0, before, s, "", events), ActionRow(1, 0, "", 1))
+    table.commit(Played(0, before, s, "", events), ActionRow(1, 0, "", 1))
     msg: dict[str, Any] = json.loads(Games._state_text(table, seat, Games._common(table)))
     return msg
 
@@ -224,7 +225,7 @@ class Interfaces:
         events: list[Event] = []
         after = apply(s, action, events)
         self.events.extend(events)
-        self.table.commit(Step(to_act(s), s, after, text(s, action), events),
+        self.table.commit(Played(to_act(s), s, after, text(s, action), events),
                           ActionRow(len(self.table.actions) + 1, to_act(s), text(s, action), 1))
         if self.spiel is not None:
             self.spiel.apply_action(catalogue(s.n).encode(self.spiel.engine_state, action))

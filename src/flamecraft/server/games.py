@@ -24,7 +24,7 @@ import secrets
 import time
 from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -38,20 +38,18 @@ from ..core.engine import (
     legal_actions,
     parse_action,
     start,
-    text,
     to_act,
     winners,
 )
-from ..core.errors import FlamecraftError, IllegalActionError, error_text
+from ..core.errors import IllegalActionError, error_text
 from ..core.events import Event, log_text
 from ..core.serialize import GameRecord
 from ..core.setup_game import new_game
 from ..core.state import GameState, Options
 from ..core.tr import N_, Translate
 from ..core.view import view
-from ..session.notes import table_notes
+from ..session.history import History, Played, ReplayError
 from ..session.seats import BOT_NAMES, SetupError
-from ..session.undo import Snapshot, reveals
 from ..text.localized import rating_title
 from .actions_json import event_things, legal_json
 from .botpool import BotLanes
@@ -149,27 +147,14 @@ def token_ok(row: GameRow, seat: int, token: str | None) -> bool:
 # ---------------------------------------------------------------- one game's table
 
 
-@dataclass
-class Step:
-    """An action worked out but not yet stored: applied to memory only once committed."""
-
-    seat: int
-    before: GameState
-    after: GameState
-    full: str
-    events: list[Event]  # this action's, then the forced ones it led to
-
-
 class Table:
-    """A game's row and actions, and what follows from them: the state, the log, the undo
-    stack. Built by replaying the actions, so it is the same in every process."""
+    """A game's row and stored actions, and what follows from them: its ``History`` (None
+    while the game is open) and the log's JSON lines."""
 
     def __init__(self, row: GameRow, actions: Sequence[ActionRow] = ()):
         self.row = row
-        self.state: GameState | None = None
-        self.actions: list[ActionRow] = []
-        self.log: list[Event] = []  # the public event stream (core/events.py)
-        self.log_ends: list[int] = []  # len(self.log) after each action (for the replay)
+        self.history: History | None = None
+        self.actions: list[ActionRow] = []  # the stored rows of ``history.actions``
         # Each event as JSON per reader: the actor, its gift's receiver, everyone else (None:
         # they see nothing). Built once: a state message carries the whole log, and is sent
         # after every move.
@@ -178,59 +163,105 @@ class Table:
         self.log_lang: dict[str, list[LogLine]] = {}
         # per seat and language: lines, joined
         self._log_joined: dict[tuple[int | None, str], tuple[int, str]] = {}
-        self.undo: list[Snapshot] = []
-        self.undo_seat = -1
         if row.status != OPEN:
             self.begin()
             self.extend(actions)
 
     def begin(self) -> None:
+        """Deals the game (when it leaves the lobby, or is loaded running)."""
         o = self.row.options
-        self.state = start(o.players, self.row.seed, o.deck, o.names, o.companions,
-                           first_player=o.first_player)
+        s = start(o.players, self.row.seed, o.deck, o.names, o.companions,
+                  first_player=o.first_player)
+        self.history = History(s, self._people())
 
-    def extend(self, actions: Sequence[ActionRow]) -> None:
-        """Replays stored actions after the ones already here."""
-        for number, row in enumerate(actions, len(self.actions) + 1):
-            assert self.state is not None
-            try:
-                step = self.prepare(parse_action(self.state, row.text))
-            except FlamecraftError as exc:
-                raise GameError("broken", N_("game {game}: stored action {number} ({action}) "
-                                             "no longer replays: {problem}"), 500,
-                                game=self.row.id, number=number, action=repr(row.text),
-                                problem=str(exc)) from None
-            self.commit(step, row)
+    def _people(self) -> list[int]:
+        """The seats whose choices may be undone: the people's, never a bot's."""
+        return [i for i, seat in enumerate(self.row.seats) if seat.kind == HUMAN]
 
     def human(self, seat: int) -> bool:
         return self.row.seats[seat].kind == HUMAN
 
-    def prepare(self, action: Action) -> Step:
-        s = self.state
-        assert s is not None
-        p = to_act(s)
-        full = text(s, action)
-        events: list[Event] = []
-        after = apply(s, action, events)  # raises IllegalActionError, changing nothing
-        return Step(p, s, after, full, events + table_notes(s, after))
+    # --- the game in play (History's)
 
-    def commit(self, step: Step, row: ActionRow) -> None:
-        """Applies a stored step; keeps the undo stack as the terminal game does: the acting
-        person's run of choices within one turn, cut at anything hidden shown or chance."""
-        p, before, after = step.seat, step.before, step.after
-        if p != self.undo_seat or not self.human(p):
-            self.undo.clear()
-        self.undo_seat = p
-        if self.human(p):
-            self.undo.append(Snapshot(before, len(self.actions), len(self.log)))
-        if reveals(before, after) or after.turn != before.turn:
-            self.undo.clear()
+    @property
+    def state(self) -> GameState | None:
+        return None if self.history is None else self.history.state
+
+    @state.setter
+    def state(self, s: GameState) -> None:
+        """A position set directly (tests and benches): the history's state from now on."""
+        if self.history is None:
+            self.history = History(s, self._people())
+        else:
+            self.history.state = s
+
+    @property
+    def log(self) -> list[Event]:
+        """The public event stream (core/events.py), with the table's notes."""
+        return [] if self.history is None else self.history.log
+
+    @property
+    def log_ends(self) -> list[int]:
+        """``len(self.log)`` after each action (for the replay)."""
+        return [] if self.history is None else self.history.log_ends
+
+    def prepare(self, action: Action) -> Played:
+        """The action worked out on a copy, not yet kept: raises ``IllegalActionError``,
+        changing nothing, when it is not legal now."""
+        assert self.history is not None
+        return self.history.prepare(action)
+
+    def commit(self, played: Played, row: ActionRow) -> None:
+        """Keeps a prepared action once the store holds it (``row``): the history's commit
+        (and its undo points), then the rows and the log's lines."""
+        assert self.history is not None
+        first = len(self.history.log)
+        self.history.commit(played)
         self.actions.append(row)
-        for e in step.events:
-            self.log.append(e)
-            self.log_json.append(log_line(e, DEFAULT_LANGUAGE))
-        self.log_ends.append(len(self.log))
-        self.state = after
+        self._added(first)
+
+    def extend(self, actions: Sequence[ActionRow]) -> None:
+        """Replays stored actions after the ones already here; a stored action that no longer
+        applies is the error "broken" (the table is then as it was)."""
+        assert self.history is not None
+        first = len(self.history.log)
+        try:
+            self.history.replay(a.text for a in actions)
+        except ReplayError as exc:
+            raise GameError("broken", N_("game {game}: stored action {number} ({action}) "
+                                         "no longer replays: {problem}"), 500,
+                            game=self.row.id, number=exc.number, action=repr(exc.action),
+                            problem=str(exc.cause)) from None
+        self.actions.extend(actions)
+        self._added(first)
+
+    def _added(self, first: int) -> None:
+        """The log grew from ``first`` on: its English lines are made now, the others when
+        asked for (``lines_in``)."""
+        assert self.history is not None
+        self.log_json.extend(log_line(e, DEFAULT_LANGUAGE) for e in self.history.log[first:])
+
+    def can_undo(self, seat: int | None) -> bool:
+        """Whether ``seat`` may take back a choice now (History's policy), in a running game."""
+        return (self.history is not None and self.row.status == RUNNING
+                and self.history.can_undo(seat))
+
+    def undo_keeps(self) -> int:
+        """How many actions stay if the last choice is taken back (``can_undo`` holds)."""
+        assert self.history is not None
+        return self.history.undo_points[-1].actions
+
+    def rewind(self) -> None:
+        """Takes back the last choice (``can_undo`` holds, and the store has done it too)."""
+        assert self.history is not None
+        snap, _undone = self.history.undo()
+        del self.actions[snap.actions:]
+        del self.log_json[snap.log:]
+        for lines in self.log_lang.values():
+            del lines[snap.log:]
+        self._log_joined.clear()
+
+    # --- the log as each reader reads it
 
     def lines_in(self, lang: str) -> list[LogLine]:
         """The log's lines as JSON in ``lang`` (English made at each commit, the others
@@ -253,23 +284,6 @@ class Table:
             joined = joined + "," + ",".join(new) if joined else ",".join(new)
         self._log_joined[(seat, lang)] = (len(lines), joined)
         return "[" + joined + "]"
-
-    def can_undo(self, seat: int | None) -> bool:
-        s = self.state
-        return (seat is not None and s is not None and self.row.status == RUNNING
-                and not s.over and bool(self.undo) and self.undo_seat == seat
-                and to_act(s) == seat)
-
-    def rewind(self) -> None:
-        snap = self.undo.pop()
-        self.state = snap.state
-        del self.actions[snap.actions:]
-        del self.log_ends[snap.actions:]
-        del self.log[snap.log:]
-        del self.log_json[snap.log:]
-        for lines in self.log_lang.values():
-            del lines[snap.log:]
-        self._log_joined.clear()
 
     def record(self) -> GameRecord:
         return GameRecord(self.row.options, self.row.seed, [a.text for a in self.actions],
@@ -606,8 +620,8 @@ class Games:
         mine = len(t.actions)
         if (t.state is not None and row.status != OPEN and len(actions) >= mine
                 and actions[:mine] == t.actions):
+            t.extend(actions[mine:])  # a stored action that no longer replays changes nothing
             t.row = row
-            t.extend(actions[mine:])
         else:
             session.table = Table(row, actions)
         self._changed(session, local=False)
@@ -977,20 +991,21 @@ class Games:
                     raise GameError("illegal", str(exc), error=exc) from None
             await self._commit(session, session.table.prepare(action))
 
-    async def _commit(self, session: Session, step: Step) -> None:
-        """Stores a step (with the version bump, in one transaction), then applies it."""
+    async def _commit(self, session: Session, played: Played) -> None:
+        """Stores a prepared action (with the version bump, in one transaction), then
+        applies it."""
         t = session.table
         expected = session.version
         row = t.row.copy()
         row.version = expected + 1
-        if step.after.over:
-            row.status, row.result = FINISHED, result_of(step.after)
-        action = ActionRow(len(t.actions), step.seat, step.full, row.version)
+        if played.after.over:
+            row.status, row.result = FINISHED, result_of(played.after)
+        action = ActionRow(len(t.actions), played.seat, played.text, row.version)
         if not await self.db(lambda st: st.append_action(row, expected, action)):
             await self._sync_locked(session)
             raise GameError("stale", N_("another move was made first: look again and choose "
                                         "anew"))
-        t.commit(step, action)
+        t.commit(played, action)
         t.row = row
         self._changed(session, local=True)
 
@@ -1006,7 +1021,7 @@ class Games:
                                               "your own turn, and not past a card drawn from a "
                                               "hidden deck, a Shop turned face up, a Fancy "
                                               "Dragon revealed or a shuffle"))
-            keep = t.undo[-1].actions
+            keep = t.undo_keeps()
             expected = session.version
             row = t.row.copy()
             row.version = expected + 1
