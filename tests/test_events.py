@@ -31,8 +31,9 @@ from flamecraft.core.events import Event, event, log_for
 from flamecraft.core.frames import D_END_TURN, D_VISIT, NOWHERE
 from flamecraft.core.hidden import determinize
 from flamecraft.research.encoding import catalogue, observation
-from flamecraft.server.games import Games, Table
+from flamecraft.server.connections import common_of, seat_message
 from flamecraft.server.store import ActionRow, GameRow, SeatRow
+from flamecraft.server.table import Table
 from flamecraft.session.history import Played
 from flamecraft.terminal.tui import Seat, Session
 from helpers import A as ART
@@ -158,7 +159,7 @@ def _web_message(s: GameState, events: list[Event], seat: int | None) -> dict[st
     before = table.state
     assert before is not None
     table.commit(Played(0, before, s, "", events), ActionRow(1, 0, "", 1))
-    msg: dict[str, Any] = json.loads(Games._state_text(table, seat, Games._common(table)))
+    msg: dict[str, Any] = json.loads(seat_message(table, seat, common_of(table)))
     return msg
 
 
@@ -240,7 +241,7 @@ class Interfaces:
             json.dumps([t for _, t in log_for(self.events, seat)]),
             json.dumps(screen, sort_keys=True, default=str),
             json.dumps(observation(s, seat)),
-            Games._state_text(self.table, seat, Games._common(self.table)),
+            seat_message(self.table, seat, common_of(self.table)),
         ]
         if self.spiel is not None:
             st = self.spiel

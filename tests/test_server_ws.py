@@ -296,8 +296,8 @@ def test_undo_never_turns_a_shop_face_down_again() -> None:
     """Issue 12, defect 9, on the server: once the end-of-turn flip has shown a face-down
     Shop (a Park draw, then a discard down to 6 still to choose), undo is not offered."""
     from flamecraft.core.state import Options
-    from flamecraft.server.games import Table
     from flamecraft.server.store import ActionRow, GameRow, SeatRow
+    from flamecraft.server.table import Table
     from helpers import ISSUE_12_SEED, shop_turning_up_within_a_turn
 
     before, played = shop_turning_up_within_a_turn()

@@ -2,7 +2,8 @@
 
 ``create_app(settings)`` builds a FastAPI app (one per test, or one per server process);
 ``serve`` runs it on uvicorn for ``flamecraft serve``. The API is described in
-docs/server.md; the game logic lives in ``games.py`` and storage in ``store.py``.
+docs/server.md; the games live in ``games.py`` (and the modules it composes), storage in
+``store.py``.
 """
 
 from __future__ import annotations
@@ -31,19 +32,15 @@ from ..core.goods import GOOD_KEYS
 from ..core.tr import N_
 from ..text.i18n import LANGUAGES
 from .actions_json import event_things
-from .games import (
-    Connection,
-    GameError,
-    Games,
-    Session,
-    entry_json,
-    token_ok,
-    view_in,
-)
+from .connections import Connection, Session
+from .gameerror import GameError
+from .games import Games
 from .guards import STATUS_CODES, BodyLimit, SecurityHeaders, error_body
 from .language import DEFAULT, client_language, game_tr, page_catalogue, say
 from .settings import Settings
 from .store import FINISHED, OPEN, RUNNING
+from .tokens import token_ok
+from .wire import entry_json, view_in
 
 log = logging.getLogger("flamecraft.server")
 
@@ -299,7 +296,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
-        store = games.store
+        store = games.database.store
         return {"ok": True, "store": store.kind if store else None,
                 "games_loaded": len(games.sessions)}
 
@@ -341,11 +338,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games")
     async def list_games(status: str | None = None) -> dict[str, Any]:
+        run = games.database.run
         if status in (OPEN, RUNNING, FINISHED):
-            rows = await games.db(lambda st: st.list_games([status], LISTED))
+            rows = await run(lambda st: st.list_games([status], LISTED))
         else:
-            rows = await games.db(lambda st: st.list_games([OPEN, RUNNING], LISTED))
-            rows += await games.db(lambda st: st.list_games([FINISHED], FINISHED_LISTED))
+            rows = await run(lambda st: st.list_games([OPEN, RUNNING], LISTED))
+            rows += await run(lambda st: st.list_games([FINISHED], FINISHED_LISTED))
         return {"games": [entry_json(r) for r in rows]}
 
     @app.get("/api/games/{game_id}")
@@ -388,25 +386,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def hint(game_id: str, body: SeatAuth, request: Request) -> dict[str, Any]:
         """The three best choices for the seat to act, from its view only (its key in the
         body, as for acting); refused when the host turned hints off."""
-        return await games.hint(game_id, body.seat, body.token, request_language(request))
+        session = await games.need(game_id)
+        return await games.advice.hint(session, body.seat, body.token,
+                                       request_language(request))
 
     @app.get("/api/games/{game_id}/review")
     async def review(game_id: str, request: Request) -> dict[str, Any]:
         """A finished game's review: every decision valued, the biggest mistakes per seat,
         each seat's win chance over the game. Refused before the game is over."""
-        return await games.review(game_id, request_language(request))
+        session = await games.need(game_id)
+        return await games.advice.review(session, request_language(request))
 
     @app.get("/api/games/{game_id}/replay/{step}")
     async def replay(game_id: str, step: int, request: Request) -> dict[str, Any]:
         session = await finished(game_id)
         lang = request_language(request)
         tr = game_tr(lang)
-        states = await asyncio.to_thread(games.replay_states, session)
+        table = session.table
+        states = await asyncio.to_thread(table.replay_states)
         steps = len(states) - 1
         if not 0 <= step <= steps:
             raise GameError("malformed", N_("step must be 0–{last}, not {step}"), 400,
                             last=steps, step=step)
-        table = session.table
         shown = table.log[:table.log_ends[step - 1]] if step else []
         log_lines = [{"turn": e.turn, "player": e.seat, "text": log_text(e, None, tr),
                       **event_things(e)} for e, _line in log_for(shown, None)]
@@ -473,7 +474,8 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
             return
     conn = Connection(seat, token, settings.send_queue, request_language(websocket))
     try:
-        games.subscribe(session, conn, websocket.client.host if websocket.client else "?")
+        games.connections.subscribe(session, conn,
+                                    websocket.client.host if websocket.client else "?")
     except GameError as exc:
         await _refuse(websocket, exc, 4429)
         return
@@ -505,7 +507,7 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
     except WebSocketDisconnect:
         pass
     finally:
-        games.unsubscribe(session, conn)
+        games.connections.unsubscribe(session, conn)
         sender.cancel()
 
 
@@ -546,9 +548,9 @@ async def _handle(data: str | bytes, session: Session, conn: Connection, games: 
                 conn.error("malformed", N_("an act message needs the whole-number 'version' "
                                            "of the state it answers"))
             elif _whole(index):
-                await games.act(session, conn.seat, version, index=index)
+                await games.moves.act(session, conn.seat, version, index=index)
             elif isinstance(typed, str) and index is None:
-                await games.act(session, conn.seat, version, typed=typed)
+                await games.moves.act(session, conn.seat, version, typed=typed)
             else:
                 conn.error("malformed", N_("an act message needs a whole-number 'index' (or "
                                            "a 'text') of one of the legal actions"))
@@ -558,7 +560,7 @@ async def _handle(data: str | bytes, session: Session, conn: Connection, games: 
                 conn.error("malformed", N_("an undo message needs the whole-number "
                                            "'version' of the state it answers"))
             else:
-                await games.undo(session, conn.seat, version)
+                await games.moves.undo(session, conn.seat, version)
         else:
             conn.error("malformed", N_("unknown message type: expected 'act', 'undo' or "
                                        "'ping'"))

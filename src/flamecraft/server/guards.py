@@ -23,7 +23,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 # The error code of each HTTP status the server answers on its own (the API's own errors
-# carry theirs: games.GameError).
+# carry theirs: gameerror.GameError).
 STATUS_CODES = {400: "malformed", 403: "bad_token", 404: "not_found", 405: "not_allowed",
                 409: "illegal", 413: "too_big", 422: "malformed", 429: "rate_limited"}
 

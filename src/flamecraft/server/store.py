@@ -6,7 +6,7 @@ version is still the one the caller read (optimistic concurrency): two processes
 clicks, can never both apply a move to the same state. On PostgreSQL the same transaction sends
 a NOTIFY, so other server processes hear of the change the moment it commits (``pubsub.py``).
 
-The methods are synchronous and are called from one worker thread per store (``games.py``),
+The methods are synchronous and are called from one worker thread per store (``database.py``),
 so each store holds a single connection and the event loop never waits on the database.
 """
 
