@@ -35,6 +35,7 @@ from .actions_json import event_things
 from .connections import Connection, Session
 from .gameerror import GameError
 from .games import Games
+from .gamespec import NewGame, NewSeat
 from .guards import STATUS_CODES, BodyLimit, SecurityHeaders, error_body
 from .language import DEFAULT, client_language, game_tr, page_catalogue, say
 from .settings import Settings
@@ -71,6 +72,12 @@ class CreateGame(BaseModel):
     first_player: int | None = Field(default=None, ge=0, le=4)  # None: drawn from the seed
     start: bool = False  # start at once (a game without people always starts at once)
     hints: bool = True  # whether the seats may ask for hints (shown to every seat)
+
+    def new_game(self) -> NewGame:
+        """The game asked for, checked (``GameError``, naming the problem)."""
+        return NewGame(tuple(NewSeat(s.kind, s.bot, s.name) for s in self.seats), self.name,
+                       self.deck, self.companions, self.seed, self.first_player,
+                       begin=self.start, hints=self.hints)
 
 
 class SeatAuth(BaseModel):
@@ -332,9 +339,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise GameError("rate_limited", N_("too many new games: wait a minute"), 429)
         if len(creations) > 10000:
             creations.clear()
-        return await games.create(body.name, [s.model_dump() for s in body.seats], body.deck,
-                                  body.companions, body.seed, body.start,
-                                  first_player=body.first_player, hints=body.hints)
+        return await games.create(body.new_game())
 
     @app.get("/api/games")
     async def list_games(status: str | None = None) -> dict[str, Any]:

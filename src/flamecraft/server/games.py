@@ -19,20 +19,20 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from ..ai.roster import BOTS, DEFAULT_OPPONENT
 from ..core.state import Options
 from ..core.tr import N_
-from ..session.seats import BOT_NAMES, SetupError
+from ..session.seats import SetupError
 from .advice import Advice
 from .botpool import BotLanes
 from .botseats import BotSeats
 from .connections import Connections, Session
 from .database import Database
 from .gameerror import GameError
+from .gamespec import NewGame
 from .moves import Moves
 from .names import check_seat_names, clean
 from .pubsub import Bus, make_bus
@@ -45,7 +45,6 @@ from .wire import created_json
 
 log = logging.getLogger("flamecraft.server")
 
-MAX_SEATS = 5
 MAX_IDLE = 1000  # loaded games before the idle ones (open or finished, unwatched) are dropped
 
 # "the game is already …" (starting a game that is not open), per status
@@ -197,74 +196,26 @@ class Games:
 
     # --- the lobby
 
-    async def create(self, name: str | None, seats: Sequence[dict[str, Any]], deck: str,
-                     companions: bool, seed: int | None, begin: bool = False,
-                     tokens_from: GameRow | None = None,
-                     first_player: int | None = None,
-                     asker: int | None = None, hints: bool = True) -> dict[str, Any]:
+    async def create(self, new: NewGame) -> dict[str, Any]:
         """A new game; the answer holds every person's seat link (the only time the tokens
-        are shown). ``tokens_from``: the game this one is a rematch of (its seats' tokens
-        stay valid here, so each player's old link leads on); then only ``asker``'s seat
-        gets a new token, and the answer holds that one alone. ``first_player``: a seat, or
-        None for one drawn from the seed."""
-        if not 1 <= len(seats) <= MAX_SEATS:
-            raise GameError("malformed", N_("a game has 1 to {most} seats, not {n}"), 400,
-                            most=MAX_SEATS, n=len(seats))
-        if first_player is not None and not 0 <= first_player < len(seats):
-            raise GameError("malformed", N_("first_player must be a seat from 0 to {last}, "
-                                            "not {first}"), 400,
-                            last=len(seats) - 1, first=first_player)
-        kinds, bots, names = [], [], []
-        bot_names = iter(BOT_NAMES)
-        for i, spec in enumerate(seats):
-            kind = spec.get("kind", HUMAN)
-            if kind not in (HUMAN, BOT):
-                raise GameError("malformed", N_("seat {seat}: kind must be 'human' or 'bot'"),
-                                400, seat=i)
-            bot = (spec.get("bot") or DEFAULT_OPPONENT) if kind == BOT else None
-            if bot is not None and bot not in BOTS:
-                raise GameError("malformed", N_("seat {seat}: unknown bot {bot} (there are "
-                                                "{bots})"), 400,
-                                seat=i, bot=repr(bot), bots=", ".join(sorted(BOTS)))
-            given = (spec.get("name") or "").strip()
-            if not given:
-                humans = sum(1 for s in seats if s.get("kind", HUMAN) == HUMAN)
-                given = next(bot_names) if kind == BOT else (
-                    "You" if humans == 1 else f"Player {i + 1}")
-            kinds.append(kind)
-            bots.append(bot)
-            names.append(given)
-        try:
-            tidy = check_seat_names(names)
-            game_name = clean(name or "", game_name=True)
-        except SetupError as exc:
-            raise GameError("malformed", str(exc), 400, error=exc) from None
-        if deck not in ("purple", "golden"):
-            raise GameError("malformed", N_("deck must be 'purple' or 'golden'"), 400)
-        if seed is not None and kinds.count(HUMAN) > 1:
-            raise GameError("malformed", N_("seed: a chosen seed is only for games with at "
-                                            "most one person (with two or more, whoever "
-                                            "knows it could work out everyone's cards); leave "
-                                            "it out for a fair deal"), 400)
-        tokens: list[str | None] = []
-        seat_rows = []
-        for i, (kind, bot, seat_name) in enumerate(zip(kinds, bots, tidy, strict=True)):
-            fresh = kind == HUMAN and (tokens_from is None or i == asker)
-            token = new_token() if fresh else None
-            tokens.append(token)
-            older = (tokens_from.seats[i].token_hashes if kind == HUMAN
-                     and tokens_from is not None and i < len(tokens_from.seats) else [])
-            seat_rows.append(SeatRow(seat_name, kind, bot, seat_digests(token, older),
-                                     joined=kind == BOT))
+        are shown). A rematch (``new.rematch_of``): the old seats' tokens stay valid here, so
+        each player's old link leads on; only the asker's seat gets a new token, and the
+        answer holds that one alone."""
+        tokens = [new_token() if new.fresh_key(i) else None for i in range(len(new.seats))]
+        seat_rows = [SeatRow(name, seat.kind, bot, seat_digests(token, new.carried(i)),
+                             joined=seat.kind == BOT)
+                     for i, (seat, bot, name, token)
+                     in enumerate(zip(new.seats, new.bots, new.names, tokens, strict=True))]
         row = GameRow(
-            id=new_game_id(), name=game_name or f"{tidy[0]}'s game",
-            options=Options(len(seats), deck, tidy, companions, first_player),
+            id=new_game_id(), name=new.game_name,
+            options=Options(len(new.seats), new.deck, new.names, new.companions,
+                            new.first_player),
             # The server's secret randomness unless one person chose a seed (practice,
             # reproducing a game): the row keeps it, so the record replays after the game.
-            seed=seed if seed is not None else secrets.randbelow(1 << 62),
+            seed=new.seed if new.seed is not None else secrets.randbelow(1 << 62),
             seats=seat_rows,
-            status=RUNNING if begin or HUMAN not in kinds else OPEN,
-            hints=hints)
+            status=RUNNING if new.begin or HUMAN not in new.kinds else OPEN,
+            hints=new.hints)
         table = Table(row)  # checks the options by starting the game (when running)
         await self.database.run(lambda st: st.create_game(row))
         session = Session(table)
@@ -369,12 +320,7 @@ class Games:
             new = (await self.need(row.rematch["game_id"])).table.row
             return created_json(new, [token if i == seat else None
                                       for i in range(len(new.seats))])
-        specs = [{"kind": s.kind, "bot": s.bot, "name": s.name} for s in row.seats]
-        o = row.options
-        alone = sum(1 for s in row.seats if s.kind == HUMAN) == 1  # nobody to wait for
-        created = await self.create(row.name, specs, o.deck, o.companions, None, begin=alone,
-                                    tokens_from=row, first_player=o.first_player,
-                                    asker=seat, hints=row.hints)
+        created = await self.create(NewGame.rematch(row, seat))
 
         def change(r: GameRow) -> GameRow | None:
             if r.rematch is not None:
