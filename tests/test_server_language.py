@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from flamecraft.server.app import PAGE_TEXTS
 from flamecraft.server.language import accept_language, client_language
+from flamecraft.server.pages import PAGE_TEXTS
 from flamecraft.text.i18n import translator
 from test_server_api import client, new_game, next_state, play_out, ws_url  # noqa: F401
 

@@ -192,7 +192,7 @@ def test_messages_are_rate_limited(tmp_path: Path) -> None:
 def test_the_bucket_refills_at_the_sustained_rate() -> None:
     """Issue 12: the token bucket behind the rate limit, on a clock of its own: a full
     bucket takes a burst, then admits ``rate`` events a second, never more than its size."""
-    from flamecraft.server.app import TokenBucket
+    from flamecraft.server.guards import TokenBucket
 
     now = [0.0]
     bucket = TokenBucket(rate=20, burst=40, clock=lambda: now[0])
