@@ -1,6 +1,6 @@
 """Benchmark: what a state message costs the server in English and in Japanese.
 
-Why: after every move the server builds each seat's state message (``Games._state_text``:
+Why: after every move the server builds each seat's state message (``connections.seat_message``:
 the view, the legal actions with their facts, what is being chosen, the log) once per seat
 *and language* (issue 16). Japanese words come through gettext catalogues and the log's
 lines are translated on first demand, so the question is what a table of readers in two
@@ -22,8 +22,10 @@ import time
 
 from flamecraft import apply, legal_actions, start, text, to_act
 from flamecraft.core.events import Event
-from flamecraft.server.games import Games, Step, Table
+from flamecraft.server.connections import common_of, seat_message
 from flamecraft.server.store import ActionRow, GameRow, SeatRow
+from flamecraft.server.table import Table
+from flamecraft.session.history import Played
 
 
 def per_move(players: int, games: int, seed: int) -> dict[str, list[float]]:
@@ -41,16 +43,16 @@ def per_move(players: int, games: int, seed: int) -> dict[str, list[float]]:
             action = rng.choice(legal_actions(s))
             events: list[Event] = []
             after = apply(s, action, events)
-            table.commit(Step(to_act(s), s, after, text(s, action), events),
+            table.commit(Played(to_act(s), s, after, text(s, action), events),
                          ActionRow(len(table.actions), to_act(s), text(s, action), 1))
             s = after
             order = ("en", "ja") if len(table.actions) % 2 else ("ja", "en")  # no favourite
             for lang in order:
                 table._log_joined.clear()  # as after a move: every seat's log is joined anew
                 began = time.perf_counter()
-                common = Games._common(table)
+                common = common_of(table)
                 for seat in range(players):
-                    Games._state_text(table, seat, common, lang)
+                    seat_message(table, seat, common, lang)
                 out[lang].append(1000 * (time.perf_counter() - began))
     return out
 

@@ -31,8 +31,10 @@ from flamecraft.core.events import Event, event, log_for
 from flamecraft.core.frames import D_END_TURN, D_VISIT, NOWHERE
 from flamecraft.core.hidden import determinize
 from flamecraft.research.encoding import catalogue, observation
-from flamecraft.server.games import Games, Step, Table
+from flamecraft.server.connections import common_of, seat_message
 from flamecraft.server.store import ActionRow, GameRow, SeatRow
+from flamecraft.server.table import Table
+from flamecraft.session.history import Played
 from flamecraft.terminal.local_table import LocalTable
 from flamecraft.terminal.newgame import PlayerSeat
 from helpers import A as ART
@@ -164,8 +166,8 @@ def _web_message(s: GameState, events: list[Event], seat: int | None) -> dict[st
     table = Table(row)
     before = table.state
     assert before is not None
-    table.commit(Step(0, before, s, "", events), ActionRow(1, 0, "", 1))
-    msg: dict[str, Any] = json.loads(Games._state_text(table, seat, Games._common(table)))
+    table.commit(Played(0, before, s, "", events), ActionRow(1, 0, "", 1))
+    msg: dict[str, Any] = json.loads(seat_message(table, seat, common_of(table)))
     return msg
 
 
@@ -232,7 +234,7 @@ class Interfaces:
         events: list[Event] = []
         after = apply(s, action, events)
         self.events.extend(events)
-        self.table.commit(Step(to_act(s), s, after, text(s, action), events),
+        self.table.commit(Played(to_act(s), s, after, text(s, action), events),
                           ActionRow(len(self.table.actions) + 1, to_act(s), text(s, action), 1))
         if self.spiel is not None:
             self.spiel.apply_action(catalogue(s.n).encode(self.spiel.engine_state, action))
@@ -247,7 +249,7 @@ class Interfaces:
             json.dumps([t for _, t in log_for(self.events, seat)]),
             json.dumps(screen, sort_keys=True, default=str),
             json.dumps(observation(s, seat)),
-            Games._state_text(self.table, seat, Games._common(self.table)),
+            seat_message(self.table, seat, common_of(self.table)),
         ]
         if self.spiel is not None:
             st = self.spiel

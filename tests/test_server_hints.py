@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 
 from flamecraft.core.engine import to_act
 from flamecraft.core.hidden import determinize
-from flamecraft.server.games import hint_json
+from flamecraft.server.advice import hint_json
 from test_server_api import (
     client_for,
     finished_game,

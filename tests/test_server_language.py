@@ -17,8 +17,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from flamecraft.display.i18n import translator
-from flamecraft.server.app import PAGE_TEXTS
 from flamecraft.server.language import accept_language, client_language
+from flamecraft.server.pages import PAGE_TEXTS
 from test_server_api import client, new_game, next_state, play_out, ws_url  # noqa: F401
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

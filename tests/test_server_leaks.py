@@ -27,7 +27,7 @@ from flamecraft.core.cards import ArtisanCard, CompanionCard, EnchantmentCard, F
 from flamecraft.core.frames import D_ARTISAN_LOOK, D_KEEP_DRAWN_FANCY
 from flamecraft.core.serialize import GameRecord
 from flamecraft.core.state import GameState
-from flamecraft.server.games import Games
+from flamecraft.server.connections import common_of, seat_message
 from test_events import Interfaces, _hidden_changed
 from test_server_api import client_for, new_game, next_state, settings, ws_url
 
@@ -242,7 +242,7 @@ def test_leak_oracle_in_japanese(players: int, deck: str, companions: bool) -> N
 
     def received(state: GameState, seat: int) -> str:
         table.state = state
-        return Games._state_text(table, seat, Games._common(table), "ja")
+        return seat_message(table, seat, common_of(table), "ja")
 
     steps = said = 0
     while not s.over:

@@ -217,7 +217,7 @@ def test_messages_are_rate_limited(tmp_path: Path) -> None:
 def test_the_bucket_refills_at_the_sustained_rate() -> None:
     """Issue 12: the token bucket behind the rate limit, on a clock of its own: a full
     bucket takes a burst, then admits ``rate`` events a second, never more than its size."""
-    from flamecraft.server.app import TokenBucket
+    from flamecraft.server.guards import TokenBucket
 
     now = [0.0]
     bucket = TokenBucket(rate=20, burst=40, clock=lambda: now[0])
@@ -321,8 +321,8 @@ def test_undo_never_turns_a_shop_face_down_again() -> None:
     """Issue 12, defect 9, on the server: once the end-of-turn flip has shown a face-down
     Shop (a Park draw, then a discard down to 6 still to choose), undo is not offered."""
     from flamecraft.core.state import Options
-    from flamecraft.server.games import Table
     from flamecraft.server.store import ActionRow, GameRow, SeatRow
+    from flamecraft.server.table import Table
     from helpers import ISSUE_12_SEED, shop_turning_up_within_a_turn
 
     before, played = shop_turning_up_within_a_turn()

@@ -1,8 +1,9 @@
 """What stands between the app and the public internet: a request body limit that holds for
-chunked bodies too, the security headers of every page, and errors in the one documented
-shape ``{"code", "message", "detail"}``.
+chunked bodies too, the security headers of every page, errors in the one documented shape
+``{"code", "message", "detail"}``, and the token buckets that hold messages and new games to
+a rate.
 
-They are plain ASGI middleware (not FastAPI's ``@app.middleware``) because the body limit
+The first two are plain ASGI middleware (not FastAPI's ``@app.middleware``) because the body limit
 must see each chunk as it arrives: reading the body first and checking it after is what let
 a 200 MB chunked request into memory.
 """
@@ -10,6 +11,7 @@ a 200 MB chunked request into memory.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -23,7 +25,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 # The error code of each HTTP status the server answers on its own (the API's own errors
-# carry theirs: games.GameError).
+# carry theirs: gameerror.GameError).
 STATUS_CODES = {400: "malformed", 403: "bad_token", 404: "not_found", 405: "not_allowed",
                 409: "illegal", 413: "too_big", 422: "malformed", 429: "rate_limited"}
 
@@ -121,3 +123,23 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+class TokenBucket:
+    """A token bucket: up to ``burst`` events at once, then ``rate`` a second. A quick
+    player clicking several choices in a row (or a reconnecting client) is not abuse; a
+    flood is, and is held to the sustained rate."""
+
+    def __init__(self, rate: float, burst: float,
+                 clock: Callable[[], float] = time.monotonic):
+        self.rate, self.burst, self.clock = rate, max(1.0, burst), clock
+        self.tokens, self.at = self.burst, clock()
+
+    def allow(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
+from starlette.requests import HTTPConnection
+
 from ..core.tr import Translate, same
 from ..display.i18n import LANGUAGES, catalogue, translator
 
@@ -57,6 +59,11 @@ def client_language(query: Mapping[str, str], headers: Mapping[str, str]) -> str
     if asked and _supported(asked) == asked.lower():
         return asked.lower()
     return accept_language(headers.get("accept-language")) or DEFAULT
+
+
+def request_language(request: HTTPConnection) -> str:
+    """The language an HTTP request or a WebSocket reads (``?lang=``, else Accept-Language)."""
+    return client_language(request.query_params, request.headers)
 
 
 def header_language(headers: Iterable[tuple[bytes, bytes]]) -> str:

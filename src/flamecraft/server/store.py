@@ -6,7 +6,7 @@ version is still the one the caller read (optimistic concurrency): two processes
 clicks, can never both apply a move to the same state. On PostgreSQL the same transaction sends
 a NOTIFY, so other server processes hear of the change the moment it commits (``pubsub.py``).
 
-The methods are synchronous and are called from one worker thread per store (``games.py``),
+The methods are synchronous and are called from one worker thread per store (``database.py``),
 so each store holds a single connection and the event loop never waits on the database.
 """
 
@@ -27,6 +27,10 @@ from .settings import is_postgres, sqlite_path
 
 SCHEMA_VERSION = 1
 CHANNEL = "flamecraft_games"  # the PostgreSQL NOTIFY channel; payload "<game id> <version>"
+
+# The words a game's row is written in: its status, and the kind of each of its seats.
+OPEN, RUNNING, FINISHED = "open", "running", "finished"
+HUMAN, BOT = "human", "bot"
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS flamecraft_meta (
@@ -65,7 +69,7 @@ class SeatRow:
     seat's own, then those of the same seat in the games this one is a rematch of."""
 
     name: str
-    kind: str  # "human" or "bot"
+    kind: str  # HUMAN or BOT
     bot: str | None = None
     token_hashes: list[str] = field(default_factory=list)
     joined: bool = False
@@ -90,7 +94,7 @@ class GameRow:
     options: Options
     seed: int
     seats: list[SeatRow]
-    status: str = "open"  # open | running | finished
+    status: str = OPEN  # OPEN | RUNNING | FINISHED
     version: int = 0
     created: float = field(default_factory=time.time)
     result: dict[str, Any] | None = None

@@ -1,0 +1,160 @@
+"""The live side of the loaded games: each WebSocket client (``Connection``), each loaded
+game with its clients and what is cached for them (``Session``), and ``Connections``, which
+lets clients in within the caps and sends each the latest state.
+
+A state message is built once per seat and language after each change and shared by every
+client of that seat; a slow client drops its oldest unsent states, never the newest, so it
+holds nobody up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..core.tr import N_
+from .gameerror import GameError
+from .language import DEFAULT as DEFAULT_LANGUAGE
+from .language import say
+from .settings import Settings
+from .store import RUNNING
+from .table import Table
+from .wire import rematch_messages, state_common, state_text
+
+
+class Connection:
+    """One WebSocket client of a game: its seat (None: a spectator), the token it came with
+    (to show its rematch link), the language it reads (``language.py``) and the messages
+    waiting to be sent to it."""
+
+    def __init__(self, seat: int | None, token: str | None, queue_size: int,
+                 lang: str = DEFAULT_LANGUAGE):
+        self.seat, self.token, self.lang = seat, token, lang
+        self.address: str | None = None  # the client's address, once admitted
+        self.queue: asyncio.Queue[str] = asyncio.Queue()
+        self.queue_size = max(1, queue_size)
+
+    def push(self, message: str) -> None:
+        """Queues a message; a slow client loses its oldest states (each is a whole
+        snapshot), never its newest."""
+        while self.queue.qsize() >= self.queue_size:
+            self.queue.get_nowait()
+        self.queue.put_nowait(message)
+
+    def error(self, code: str, message: str, **params: Any) -> None:
+        """Sends an error: ``message`` is a msgid (marked ``N_``) read in this client's
+        language, its ``{placeholders}`` filled from ``params``."""
+        self.push(json.dumps({"type": "error", "code": code,
+                              "message": say(self.lang, message, params)}))
+
+    def failed(self, exc: GameError) -> None:
+        """Sends a GameError, in this client's language (its code unchanged)."""
+        self.push(json.dumps({"type": "error", "code": exc.code,
+                              "message": exc.message_in(self.lang)}))
+
+
+class Session:
+    """A loaded game: its table, the lock its changes take, its connections, and what each
+    concern keeps for it while it is loaded (the messages of this version, the bot move
+    under way, the hint and the review)."""
+
+    def __init__(self, table: Table):
+        self.table = table
+        self.lock = asyncio.Lock()
+        self.conns: set[Connection] = set()
+        self.bot_version = -1  # the version a bot move is scheduled for (botseats.py)
+        self.touched = time.time()  # the last change or connection (idle games leave)
+        self.messages: dict[tuple[int | None, str], str] = {}  # per seat and language, now
+        self.common: dict[str, Any] | None = None  # the part every seat shares, this version
+        self.hinting = asyncio.Lock()  # one hint computed at a time per game (advice.py)
+        self.hinted: tuple[int, str, dict[str, Any]] | None = None  # version, language, answer
+        self.review: dict[str, asyncio.Future[dict[str, Any]]] = {}  # per language, once asked
+
+    @property
+    def id(self) -> str:
+        return self.table.row.id
+
+    @property
+    def version(self) -> int:
+        return self.table.row.version
+
+
+def common_of(t: Table) -> dict[str, Any]:
+    """What the state message of every seat of ``t`` holds alike."""
+    return state_common(t.row, t.state, len(t.actions))
+
+
+def seat_message(t: Table, seat: int | None, common: dict[str, Any],
+                 lang: str = DEFAULT_LANGUAGE) -> str:
+    """The state message of ``seat`` (None: a spectator) at ``t`` in ``lang``, as JSON text."""
+    return state_text(common, seat, t.state, lang, t.can_undo(seat), t.log_for(seat, lang))
+
+
+class Connections:
+    """Who is connected to this process's games: clients let in within the caps (per client
+    address, and spectators per game), each sent every new state. ``unwatched`` hears of a
+    game whose last client left."""
+
+    def __init__(self, settings: Settings, unwatched: Callable[[Session], None]):
+        self.settings = settings
+        self.unwatched = unwatched
+        self.addresses: dict[str, int] = {}  # live connections per client address
+
+    def subscribe(self, session: Session, conn: Connection, address: str = "?") -> None:
+        """Adds a live connection, within the caps: connections per client address, and
+        spectators per game (a seat's own connection is never turned away by the latter)."""
+        cap = self.settings.max_connections_per_address
+        if self.addresses.get(address, 0) >= cap:
+            raise GameError("too_many", N_("this address already has {cap} live connections "
+                                           "open, the most allowed: close a tab or two"), 429,
+                            cap=cap)
+        if conn.seat is None:
+            watching = sum(1 for c in session.conns if c.seat is None)
+            if watching >= self.settings.max_spectators:
+                raise GameError("too_many", N_("this game already has as many spectators as "
+                                               "it takes ({watching}): try again later"), 429,
+                                watching=watching)
+        conn.address = address
+        self.addresses[address] = self.addresses.get(address, 0) + 1
+        session.touched = time.time()
+        session.conns.add(conn)
+        self.push(session, conn)
+
+    def unsubscribe(self, session: Session, conn: Connection) -> None:
+        if conn in session.conns and conn.address is not None:
+            left = self.addresses.get(conn.address, 1) - 1
+            if left > 0:
+                self.addresses[conn.address] = left
+            else:
+                self.addresses.pop(conn.address, None)
+        session.touched = time.time()
+        session.conns.discard(conn)
+        if not session.conns and session.table.row.status != RUNNING:
+            self.unwatched(session)
+
+    def broadcast(self, session: Session) -> None:
+        """After a change: this version's messages are built anew and sent to every client."""
+        session.messages.clear()
+        session.common = None
+        for conn in list(session.conns):
+            self.push(session, conn)
+
+    def push(self, session: Session, conn: Connection) -> None:
+        """Sends a connection the latest state, and then, once a rematch exists, a "rematch"
+        message with the connection's own link to it."""
+        seat = conn.seat
+        text = session.messages.get((seat, conn.lang))
+        if text is None:
+            if session.common is None:
+                session.common = common_of(session.table)
+            text = session.messages[(seat, conn.lang)] = seat_message(
+                session.table, seat, session.common, conn.lang)
+        rematch = session.table.row.rematch
+        if rematch is None:
+            conn.push(text)
+            return
+        for message in rematch_messages(text, rematch["game_id"], seat, conn.token):
+            conn.push(message)

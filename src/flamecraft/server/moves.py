@@ -1,0 +1,113 @@
+"""Acting and undoing at a table. A move, a person's or a bot's, is checked (the game in play,
+the seat to act, the version it answers), worked out on a copy, stored with the version bump
+in one transaction, and only then applied in memory; an undo goes back by the one policy of
+``session/history.py``. A refused move changes nothing; a move that lost a race to another
+process is "stale", and the table catches up first."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from ..core.engine import legal_actions, parse_action, to_act
+from ..core.errors import IllegalActionError
+from ..core.state import GameState
+from ..core.tr import N_
+from ..session.history import Played
+from .connections import Session
+from .database import Database
+from .gameerror import GameError
+from .store import FINISHED, ActionRow
+from .tasks import Tasks
+from .wire import result_of
+
+
+class Moves:
+    """The moves of this process's games. ``catch_up`` re-reads a game from the store (its
+    lock held); ``changed`` tells everyone of a change made here."""
+
+    def __init__(self, database: Database, tasks: Tasks,
+                 catch_up: Callable[[Session], Awaitable[None]],
+                 changed: Callable[[Session], None]):
+        self.database, self.tasks = database, tasks
+        self.catch_up, self.changed = catch_up, changed
+
+    async def act(self, session: Session, seat: int | None, version: int,
+                  index: int | None = None, typed: str | None = None) -> None:
+        """Plays legal action number ``index``, or the one ``typed`` names, for ``seat``."""
+        await self.tasks.detached(self._act(session, seat, version, index, typed))
+
+    async def undo(self, session: Session, seat: int | None, version: int) -> None:
+        """Takes back ``seat``'s last choice of its run (``History.can_undo``)."""
+        await self.tasks.detached(self._undo(session, seat, version))
+
+    @staticmethod
+    def _check_turn(session: Session, seat: int | None, version: int) -> GameState:
+        t = session.table
+        s = t.live_state()
+        if seat is None:
+            raise GameError("out_of_turn", N_("you are watching: spectators cannot act"))
+        if version != session.version:
+            raise GameError("stale", N_("the table changed (you saw version {seen}, it is now "
+                                        "{now}): look again and choose anew"),
+                            seen=version, now=session.version)
+        p = to_act(s)
+        if p != seat:
+            raise GameError("out_of_turn", N_("it is {name}'s turn to choose, not yours"),
+                            name=t.row.seats[p].name)
+        return s
+
+    async def _act(self, session: Session, seat: int | None, version: int,
+                   index: int | None, typed: str | None) -> None:
+        async with session.lock:
+            s = self._check_turn(session, seat, version)
+            actions = legal_actions(s)
+            if index is not None:
+                if not 0 <= index < len(actions):
+                    raise GameError("illegal", N_("there is no choice number {index}: there "
+                                                  "are {n} (0–{last})"),
+                                    index=index, n=len(actions), last=len(actions) - 1)
+                action = actions[index]
+            else:
+                try:
+                    action = parse_action(s, typed or "")
+                except IllegalActionError as exc:
+                    raise GameError("illegal", str(exc), error=exc) from None
+            await self.commit(session, session.table.prepare(action))
+
+    async def commit(self, session: Session, played: Played) -> None:
+        """Stores a prepared action (with the version bump, in one transaction), then applies
+        it. The caller holds the game's lock."""
+        t = session.table
+        expected = session.version
+        row = t.row.copy()
+        row.version = expected + 1
+        if played.after.over:
+            row.status, row.result = FINISHED, result_of(played.after)
+        action = ActionRow(len(t.actions), played.seat, played.text, row.version)
+        if not await self.database.run(lambda st: st.append_action(row, expected, action)):
+            await self.catch_up(session)
+            raise GameError("stale", N_("another move was made first: look again and choose "
+                                        "anew"))
+        t.commit(played, action)
+        t.row = row
+        self.changed(session)
+
+    async def _undo(self, session: Session, seat: int | None, version: int) -> None:
+        async with session.lock:
+            self._check_turn(session, seat, version)
+            t = session.table
+            if not t.can_undo(seat):
+                raise GameError("illegal", N_("nothing to undo: undo goes back only within "
+                                              "your own turn, and not past a card drawn from a "
+                                              "hidden deck, a Shop turned face up, a Fancy "
+                                              "Dragon revealed or a shuffle"))
+            keep = t.undo_keeps()
+            expected = session.version
+            row = t.row.copy()
+            row.version = expected + 1
+            if not await self.database.run(lambda st: st.truncate_actions(row, expected, keep)):
+                await self.catch_up(session)
+                raise GameError("stale", N_("another move was made first: look again"))
+            t.rewind()
+            t.row = row
+            self.changed(session)

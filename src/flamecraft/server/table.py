@@ -1,0 +1,194 @@
+"""One game as a server process holds it: its stored row and actions, and the ``History``
+they make (``session/history.py``: the state, the event log, the undo points and the one undo
+policy the terminal shares), plus what only the web needs, the log as JSON per reader.
+
+A table is built by replaying the stored actions, so it is the same in every process; it
+changes only after the store has committed a change (``moves.py``, ``games.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..core.actions import Action
+from ..core.engine import apply, parse_action, start
+from ..core.events import Event
+from ..core.serialize import GameRecord
+from ..core.state import GameState
+from ..core.tr import N_
+from ..session.history import History, Played, ReplayError
+from .gameerror import GameError
+from .language import DEFAULT as DEFAULT_LANGUAGE
+from .store import FINISHED, HUMAN, OPEN, RUNNING, ActionRow, GameRow
+from .wire import LogLine, log_line
+
+
+class Table:
+    """A game's row and stored actions, and what follows from them: its ``History`` (None
+    while the game is open) and the log's JSON lines."""
+
+    def __init__(self, row: GameRow, actions: Sequence[ActionRow] = ()):
+        self.row = row
+        self.history: History | None = None
+        self.actions: list[ActionRow] = []  # the stored rows of ``history.actions``
+        # Each event as JSON per reader: the actor, its gift's receiver, everyone else (None:
+        # they see nothing). Built once: a state message carries the whole log, and is sent
+        # after every move.
+        self.log_json: list[LogLine] = []
+        # the same in the other languages a client reads, made when first asked for
+        self.log_lang: dict[str, list[LogLine]] = {}
+        # per seat and language: lines, joined
+        self._log_joined: dict[tuple[int | None, str], tuple[int, str]] = {}
+        self._replay: list[GameState] | None = None  # every state, once a replay asks
+        if row.status != OPEN:
+            self.begin()
+            self.extend(actions)
+
+    def begin(self) -> None:
+        """Deals the game (when it leaves the lobby, or is loaded running)."""
+        o = self.row.options
+        s = start(o.players, self.row.seed, o.deck, o.names, o.companions,
+                  first_player=o.first_player)
+        self.history = History(s, self._people())
+
+    def _people(self) -> list[int]:
+        """The seats whose choices may be undone: the people's, never a bot's."""
+        return [i for i, seat in enumerate(self.row.seats) if seat.kind == HUMAN]
+
+    def human(self, seat: int) -> bool:
+        return self.row.seats[seat].kind == HUMAN
+
+    # --- the game in play (History's)
+
+    @property
+    def state(self) -> GameState | None:
+        return None if self.history is None else self.history.state
+
+    @state.setter
+    def state(self, s: GameState) -> None:
+        """A position set directly (tests and benches): the history's state from now on."""
+        if self.history is None:
+            self.history = History(s, self._people())
+        else:
+            self.history.state = s
+
+    @property
+    def log(self) -> list[Event]:
+        """The public event stream (core/events.py), with the table's notes."""
+        return [] if self.history is None else self.history.log
+
+    @property
+    def log_ends(self) -> list[int]:
+        """``len(self.log)`` after each action (for the replay)."""
+        return [] if self.history is None else self.history.log_ends
+
+    def live_state(self, over: str = N_("the game is over")) -> GameState:
+        """The state of a game in play, or the error that it has not started or is over
+        (``over``: a msgid)."""
+        s = self.state
+        if self.row.status == OPEN or s is None:
+            raise GameError("illegal", N_("the game has not started yet"))
+        if self.row.status == FINISHED or s.over:
+            raise GameError("illegal", over)
+        return s
+
+    def prepare(self, action: Action) -> Played:
+        """The action worked out on a copy, not yet kept: raises ``IllegalActionError``,
+        changing nothing, when it is not legal now."""
+        assert self.history is not None
+        return self.history.prepare(action)
+
+    def commit(self, played: Played, row: ActionRow) -> None:
+        """Keeps a prepared action once the store holds it (``row``): the history's commit
+        (and its undo points), then the rows and the log's lines."""
+        assert self.history is not None
+        first = len(self.history.log)
+        self.history.commit(played)
+        self.actions.append(row)
+        self._added(first)
+
+    def extend(self, actions: Sequence[ActionRow]) -> None:
+        """Replays stored actions after the ones already here; a stored action that no longer
+        applies is the error "broken" (the table is then as it was)."""
+        assert self.history is not None
+        first = len(self.history.log)
+        try:
+            self.history.replay(a.text for a in actions)
+        except ReplayError as exc:
+            raise GameError("broken", N_("game {game}: stored action {number} ({action}) "
+                                         "no longer replays: {problem}"), 500,
+                            game=self.row.id, number=exc.number, action=repr(exc.action),
+                            problem=str(exc.cause)) from None
+        self.actions.extend(actions)
+        self._added(first)
+
+    def _added(self, first: int) -> None:
+        """The log grew from ``first`` on: its English lines are made now, the others when
+        asked for (``lines_in``)."""
+        assert self.history is not None
+        self.log_json.extend(log_line(e, DEFAULT_LANGUAGE) for e in self.history.log[first:])
+        self._replay = None
+
+    def can_undo(self, seat: int | None) -> bool:
+        """Whether ``seat`` may take back a choice now (History's policy), in a running game."""
+        return (self.history is not None and self.row.status == RUNNING
+                and self.history.can_undo(seat))
+
+    def undo_keeps(self) -> int:
+        """How many actions stay if the last choice is taken back (``can_undo`` holds)."""
+        assert self.history is not None
+        return self.history.undo_points[-1].actions
+
+    def rewind(self) -> None:
+        """Takes back the last choice (``can_undo`` holds, and the store has done it too)."""
+        assert self.history is not None
+        snap, _undone = self.history.undo()
+        del self.actions[snap.actions:]
+        del self.log_json[snap.log:]
+        for lines in self.log_lang.values():
+            del lines[snap.log:]
+        self._log_joined.clear()
+        self._replay = None
+
+    # --- the log as each reader reads it
+
+    def lines_in(self, lang: str) -> list[LogLine]:
+        """The log's lines as JSON in ``lang`` (English made at each commit, the others
+        brought up to date when asked for)."""
+        if lang == DEFAULT_LANGUAGE:
+            return self.log_json
+        lines = self.log_lang.setdefault(lang, [])
+        lines.extend(log_line(e, lang) for e in self.log[len(lines):])
+        return lines
+
+    def log_for(self, seat: int | None, lang: str = DEFAULT_LANGUAGE) -> str:
+        """The log as ``seat`` may read it in ``lang``, as a JSON array (joined once per line:
+        the lines only grow, except on undo, which starts the joining again)."""
+        lines = self.lines_in(lang)
+        done, joined = self._log_joined.get((seat, lang), (0, ""))
+        new = [line for line in (full if seat is not None and seat in (p, also) else pub
+                                 for full, pub, p, also in lines[done:])
+               if line is not None]
+        if new:
+            joined = joined + "," + ",".join(new) if joined else ",".join(new)
+        self._log_joined[(seat, lang)] = (len(lines), joined)
+        return "[" + joined + "]"
+
+    # --- a finished game
+
+    def record(self) -> GameRecord:
+        return GameRecord(self.row.options, self.row.seed, [a.text for a in self.actions],
+                          self.row.result)
+
+    def replay_states(self) -> list[GameState]:
+        """Every state from the start (for the replay of a finished game; built once)."""
+        if self._replay is None:
+            o = self.row.options
+            s = start(o.players, self.row.seed, o.deck, o.names, o.companions,
+                      first_player=o.first_player)
+            states = [s]
+            for row in self.actions:
+                s = apply(s, parse_action(s, row.text))
+                states.append(s)
+            self._replay = states
+        return self._replay

@@ -1,0 +1,157 @@
+"""The JSON the server sends: a seat's state message, the log's lines as each reader reads
+them, the lobby's entries, seats and results, and the answers that hand out seat links.
+
+Functions of values (rows, states, events), so each is built the same wherever it is asked
+for. What a reader may see is decided by the core (``view``, ``core/events.py``); this module
+only writes it down, in the reader's language (which changes the words, never what is shown).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from functools import lru_cache
+from typing import Any
+
+from ..core.engine import describe_decision, to_act, winners
+from ..core.events import Event, log_text
+from ..core.setup_game import new_game
+from ..core.state import GameState, Options
+from ..core.view import view
+from ..display.localized import rating_title
+from .actions_json import event_things, legal_json
+from .language import DEFAULT as DEFAULT_LANGUAGE
+from .language import game_tr
+from .store import RUNNING, GameRow
+from .tokens import game_link, seat_link
+
+
+def dumps(msg: dict[str, Any]) -> str:
+    """Compact JSON, non-ASCII kept (Japanese is sent as it is)."""
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":"))
+
+
+# ---------------------------------------------------------------- the log
+
+# One log line as JSON per reader: the actor's, everyone else's (None: they see nothing),
+# the actor and the one other seat that reads the actor's line (the receiver of a gift).
+LogLine = tuple[str, str | None, int, int]
+
+
+def log_line(e: Event, lang: str) -> LogLine:
+    """An event's log line as each reader reads it in ``lang`` (core/events.py decides who
+    reads what; the translation only changes the words)."""
+    line = {"turn": e.turn, "player": e.seat, **event_things(e)}
+    if lang == DEFAULT_LANGUAGE:
+        actor, other = e.seen_by(e.seat), e.seen_by(None)
+    else:
+        tr = game_tr(lang)
+        actor, other = log_text(e, e.seat, tr), log_text(e, None, tr)
+    return (dumps({**line, "text": actor}),
+            None if other is None else dumps({**line, "text": other}), e.seat, e.also)
+
+
+# ---------------------------------------------------------------- a seat's state message
+
+
+def view_in(s: GameState, seat: int | None, lang: str) -> dict[str, Any]:
+    """``view(s, seat)`` as ``lang`` reads it: the same, but for the solo rating's title."""
+    out = view(s, seat)
+    if lang != DEFAULT_LANGUAGE and "rating" in out:
+        out["rating"] = rating_title(out["rating"], lang)
+    return out
+
+
+def state_common(row: GameRow, s: GameState | None, step: int) -> dict[str, Any]:
+    """What the state message of every seat holds alike (``live``: whether the game is in
+    play, which the message itself does not carry)."""
+    return {
+        "type": "state",
+        "game_id": row.id,
+        "name": row.name,
+        "version": row.version,
+        "step": step,
+        "status": row.status,
+        "seats": seats_json(row),
+        "live": s is not None and row.status == RUNNING and not s.over,
+        "hints": row.hints,
+        "result": row.result,
+    }
+
+
+def state_text(common: dict[str, Any], seat: int | None, s: GameState | None, lang: str,
+               can_undo: bool, log: str) -> str:
+    """One seat's state message in ``lang``, as JSON text: ``common`` (``state_common``),
+    then what is the seat's own, then ``log``, the log as the seat reads it (a JSON array,
+    already encoded: it is spliced in)."""
+    acting = s is not None and common["live"] and seat is not None and to_act(s) == seat
+    tr = game_tr(lang)
+    head = dumps({
+        **{k: v for k, v in common.items() if k != "live"},
+        "seat": seat,
+        # What is being decided is told to the seat deciding only: whether another seat
+        # has a decision at all can depend on its hidden cards (core/events.py).
+        "choosing": describe_decision(s, tr) if acting and s is not None else "",
+        "view": view_in(s, seat, lang) if s is not None else None,
+        "legal": legal_json(s, tr) if acting and s is not None else [],
+        "can_undo": can_undo,
+    })
+    return head[:-1] + ',"log":' + log + "}"
+
+
+def rematch_messages(state: str, new_id: str, seat: int | None,
+                     token: str | None) -> tuple[str, str]:
+    """Once a rematch exists: the state message ``state`` with the new game added, and the
+    "rematch" message that follows it (a seat's own link to the new game, for seats that
+    came with a key; its page for everyone)."""
+    extra: dict[str, Any] = {"game_id": new_id, "spectate": game_link(new_id)}
+    if seat is not None and token is not None:
+        extra["link"] = seat_link(new_id, seat, token)
+    return state[:-1] + ',"rematch":' + dumps(extra) + "}", dumps({"type": "rematch", **extra})
+
+
+# ---------------------------------------------------------------- the lobby
+
+
+def result_of(s: GameState) -> dict[str, Any]:
+    return {"reputation": s.rep[:], "winners": winners(s), "turns": s.turn}
+
+
+def seats_json(row: GameRow) -> list[dict[str, Any]]:
+    return [{"seat": i, "name": s.name, "kind": s.kind, "bot": s.bot, "joined": s.joined}
+            for i, s in enumerate(row.seats)]
+
+
+@lru_cache(maxsize=4096)
+def first_player_of(options: Options, seed: int) -> int:
+    """The seat that plays first in the game of these options and seed (drawn at setup from
+    the seed unless the options fix it), known before the game starts."""
+    return new_game(options, seed).first_player
+
+
+def entry_json(row: GameRow) -> dict[str, Any]:
+    """A game as the lobby lists it."""
+    out: dict[str, Any] = {
+        "game_id": row.id, "name": row.name, "status": row.status,
+        "players": row.options.players, "deck": row.options.deck,
+        "companions": row.options.companions, "hints": row.hints, "seats": seats_json(row),
+        "first_player": first_player_of(row.options, row.seed),
+        "created": datetime.fromtimestamp(row.created, UTC).isoformat(timespec="seconds"),
+        "version": row.version,
+    }
+    if row.result is not None:
+        out["result"] = row.result
+    if row.rematch is not None:
+        out["rematch"] = row.rematch["game_id"]
+    return out
+
+
+def created_json(row: GameRow, tokens: Sequence[str | None]) -> dict[str, Any]:
+    """The answer that creates a game (or names a rematch): every seat, with its key and
+    link where ``tokens`` holds one (the only time a key is shown), and the game's entry."""
+    seats = [{"seat": i, "name": s.name, "kind": s.kind, "bot": s.bot, "token": token,
+              "link": seat_link(row.id, i, token) if token else None}
+             for i, (s, token) in enumerate(zip(row.seats, tokens, strict=True))]
+    return {"game_id": row.id, "seats": seats, "spectate": game_link(row.id),
+            "game": entry_json(row)}
