@@ -20,11 +20,13 @@ def _reward(r: Any) -> dict[str, int]:
 @cache
 def catalog_json(lang: str = DEFAULT) -> dict[str, Any]:
     """Every card the browser may draw, by id (GET /api/cards). In another language than
-    English the card texts are ``cardtext.card_text``'s in it (names stay as printed), and
-    each Artisan Dragon carries its fire-up text (English pages keep their own summary)."""
+    English the card texts are ``cardtext.card_text``'s in it (names stay as printed). Each
+    Artisan Dragon carries its fire-up text from the card data (``data/fire_ups.toml``), the
+    one source of it in every language."""
     if lang != DEFAULT:
         return _catalog_in(lang)
     from ..core.cards import ANY_SLOT, SHOP_ICONS
+    from ..display.localized import card_text
 
     c = CATALOG
     shops = [{
@@ -51,7 +53,8 @@ def catalog_json(lang: str = DEFAULT) -> dict[str, Any]:
     return {
         "shops": shops,
         "artisans": [{"id": a.id, "name": a.name, "type": GOOD_KEYS[a.type],
-                      "starter": a.starter} for a in c.artisans],
+                      "starter": a.starter, "fire_up": card_text(a.id, DEFAULT)}
+                     for a in c.artisans],
         "enchantments": enchantments,
         "fancies": [{"id": f.id, "name": f.name, "sun": f.sun, "text": f.text,
                      "end_only": f.end_only, "reward": _reward(f.reward)} for f in c.fancies],

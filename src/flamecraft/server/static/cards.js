@@ -23,20 +23,6 @@ const ICON_TEXT = {
   PLANT: N_("Pl"), COIN: "¢", RAINBOW: "★", ANY: "★", DRAGON: N_("Dr"),
 };
 
-// Published fire-up abilities: every Artisan Dragon of one type shares one (rules, Artisan
-// Dragon Abilities). In English the page says them in these words; in another language the
-// catalog carries each dragon's ("fire_up", generated from the card data by the server).
-export const FIRE_UP = {
-  BREAD: "Draw 1 Artisan Dragon: any face-up dragon in the Park, or the top of the deck.",
-  MEAT: "Place an Artisan Dragon from your hand on any empty matching slot in Town and gain "
-    + "the slot's reward.",
-  IRON: "Gain 2 of one Good produced by this Shop or by an Artisan Dragon here.",
-  POTION: "Swap this dragon with another Artisan Dragon in Town, then fire up the dragon "
-    + "that arrived here.",
-  CRYSTAL: "Gain any 3 different Goods.",
-  PLANT: "Gift 1 Good to another player, then gain 2 Reputation.",
-};
-
 export const SOURCE_LABELS = {
   slots: N_("Dragon slots"), enchantments: N_("Enchantments"), sun_dragons: N_("Sun Dragons"),
   moon_dragons: N_("Moon Dragons"), gifts: N_("Gifts"), abilities: N_("Abilities"),
@@ -144,7 +130,7 @@ export function details(cat, kind, id) {
     const type = cat.artisanType(id);
     return { title: card ? card.name : id,
       lines: [t("Artisan Dragon · {type}", { type: goodName(type) }),
-        t("Fire up: {ability}", { ability: (card && card.fire_up) || FIRE_UP[type] || "?" }),
+        t("Fire up: {ability}", { ability: (card && card.fire_up) || "?" }),
         t("Gathering at its Shop gives 1 {good}.", { good: goodName(type) })] };
   }
   if (kind === "shop") {
