@@ -115,9 +115,14 @@ def _non_starters(cards: Any, group: Callable[[Any], int], groups: int
     return tuple(tuple(g) for g in out)
 
 
+# Every list a seed shuffles starts in the catalog's deal order (``cards._deal_order``), never
+# in the order of the card files: a seed deals the same game however the files are ordered.
+
+
 @cache
 def _shop_piles() -> tuple[tuple[int, ...], ...]:
-    return _non_starters(CATALOG.shops, lambda shop: shop.pile, 7)
+    return _non_starters([CATALOG.shops[i] for i in CATALOG.deal_shops],
+                         lambda shop: shop.pile, 7)
 
 
 def shop_piles() -> list[list[int]]:
@@ -128,7 +133,8 @@ def shop_piles() -> list[list[int]]:
 
 @cache
 def _artisans_by_type() -> tuple[tuple[int, ...], ...]:
-    return _non_starters(CATALOG.artisans, lambda artisan: artisan.type, 6)
+    return _non_starters([CATALOG.artisans[i] for i in CATALOG.deal_artisans],
+                         lambda artisan: artisan.type, 6)
 
 
 def artisans_by_type() -> list[list[int]]:
@@ -139,7 +145,7 @@ def artisans_by_type() -> list[list[int]]:
 
 def enchantment_deck(options: Options) -> list[int]:
     deck_index = 0 if options.deck == "purple" else 1
-    return [e.index for e in CATALOG.enchantments if e.deck == deck_index]
+    return [e for e in CATALOG.deal_enchantments if CATALOG.enchantments[e].deck == deck_index]
 
 
 def draw_deal(options: Options, rng: int) -> tuple[Deal, int]:
@@ -159,13 +165,13 @@ def draw_deal(options: Options, rng: int) -> tuple[Deal, int]:
         artisan_deck.extend(cards[per_type:])
     rng = shuffle(artisan_deck, rng)
 
-    fancy_deck = [f.index for f in CATALOG.fancies]
+    fancy_deck = list(CATALOG.deal_fancies)
     rng = shuffle(fancy_deck, rng)
     ench_deck = enchantment_deck(options)
     rng = shuffle(ench_deck, rng)
     offer: list[int] = []
     if options.companions:
-        pool = list(range(len(CATALOG.companions)))
+        pool = list(CATALOG.deal_companions)
         rng = shuffle(pool, rng)
         offer = pool[:companions_revealed(options.players)]
     deal = Deal(tuple(shop_deck), tuple(removed), tuple(artisan_deck), tuple(fancy_deck),
@@ -204,7 +210,7 @@ def dealt_game(options: Options, deal: Deal) -> GameState:
     s.slots = [EMPTY] * (3 * len(CATALOG.shops))
     s.shop_ench = [()] * len(CATALOG.shops)
     s.facedown = []
-    starters = [shop for shop in CATALOG.shops if shop.starter]
+    starters = [CATALOG.shops[i] for i in CATALOG.deal_shops if CATALOG.shops[i].starter]
     for space, shop in enumerate(starters):
         s.town[space] = shop.index
         s.slots[shop.index * 3] = CATALOG.artisan_by_id[shop.starter_dragon]
