@@ -34,7 +34,6 @@ from .core.board import CATALOG
 from .core.cardtext import rating_title
 from .core.describe import describe
 from .core.engine import (
-    advance,
     apply,
     describe_decision,
     legal_actions,
@@ -50,11 +49,12 @@ from .core.goals import MEASURE_FUNCTIONS, fancy_value
 from .core.serialize import (
     STATE_FORMAT,
     GameRecord,
+    action_error,
     json_error,
     state_from_json,
     state_to_json,
 )
-from .core.setup_game import MAX_PLAYERS, MIN_PLAYERS, new_game
+from .core.setup_game import MAX_PLAYERS, MIN_PLAYERS, GameStart
 from .core.solo import rating
 from .core.state import EMPTY, SOURCE_NAMES, GameState
 from .core.tr import N_, Translate, same
@@ -414,6 +414,7 @@ class Session:
     rngs: dict[int, random.Random] = field(default_factory=dict)
     base: GameState | None = None
     secret_seed: bool = False  # shown only once the game is over
+    deal: GameStart | None = None  # a loaded record's start (None: the seed's)
 
     @staticmethod
     def new(setup: Setup) -> Session:
@@ -528,7 +529,7 @@ class Session:
         if self.state.over:
             result = {"reputation": self.state.rep[:], "winners": engine_winners(self.state),
                       "turns": self.state.turn}
-        return GameRecord(self.state.options, self.seed, list(self.actions), result)
+        return GameRecord(self.state.options, self.seed, list(self.actions), result, self.deal)
 
     def to_json(self) -> str:
         """The game record (``serialize.GameRecord``) with one extra key, ``seats``: who
@@ -572,24 +573,22 @@ def load_session(path: str, tr: Callable[[str], str] = same,
         return Session(s, None, seats, base=s.copy())
     try:
         record = GameRecord.from_json(obj)
-        s = new_game(record.options, record.seed)  # every option the record holds
-        advance(s)
+        s = record.first_state()  # every option the record holds, dealt from its deal
     except FlamecraftError as exc:
         raise SetupError(f"{path}: {error_text(exc, game)}") from None
     names = list(s.options.player_names())
     seats = _saved_seats(obj.get("seats"), names, path)
-    session = Session(s, record.seed, seats)
+    session = Session(s, record.seed, seats, deal=record.deal)
     points, undo_seat = _undo_points(obj.get("undo"), len(record.actions), len(names), path)
     kept: list[Snapshot] = []
     for number, typed in enumerate(record.actions, 1):
         if number - 1 in points:
             kept.append(Snapshot(session.state, len(session.actions), len(session.log)))
         try:
-            session.play(parse_action(session.state, typed))
+            session.play(record.parse(session.state, typed))
         except FlamecraftError as exc:
-            raise SetupError(tr("{path}: action {number} ({action}): {error}").format(
-                path=path, number=number, action=repr(typed),
-                error=error_text(exc, game))) from None
+            raise SetupError(f"{path}: {error_text(action_error(number, typed, exc), game)}"
+                             ) from None
     session.undo_stack = kept
     session.undo_seat = undo_seat if kept else -1
     return session
@@ -601,13 +600,12 @@ def decision_words(record: GameRecord, rv: Any, game: Translate,
     the state where it was chosen (``describe``); the end screen's review and ``flamecraft
     review`` show them."""
     wanted = {d.number: (d.chosen, d.best) for d in rv.mistakes(top)}
-    s = new_game(record.options, record.seed)
-    advance(s)
+    s = record.first_state()
     out: dict[str, str] = {}
     for number, typed in enumerate(record.actions, 1):
         for said in wanted.get(number, ()):
-            out[said] = describe(s, parse_action(s, said), game).words
-        s = apply(s, parse_action(s, typed))
+            out[said] = describe(s, record.parse(s, said), game).words
+        s = apply(s, record.parse(s, typed))
     return out
 
 
