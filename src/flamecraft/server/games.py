@@ -38,15 +38,21 @@ from ..core.engine import (
     describe_decision,
     legal_actions,
     parse_action,
-    start,
     text,
     to_act,
     winners,
 )
 from ..core.errors import FlamecraftError, IllegalActionError, error_text
 from ..core.events import Event, log_text
-from ..core.serialize import GameRecord
-from ..core.setup_game import new_game
+from ..core.serialize import (
+    CARD_NAMES,
+    GameRecord,
+    action_error,
+    names_from_json,
+    start_from_json,
+    start_to_json,
+)
+from ..core.setup_game import GameStart, seeded_start
 from ..core.state import GameState, Options
 from ..core.tr import N_, Translate
 from ..core.view import view
@@ -175,26 +181,28 @@ class Table:
         self._log_joined: dict[tuple[int | None, str], tuple[int, str]] = {}
         self.undo: list[Snapshot] = []
         self.undo_seat = -1
+        self._start: GameStart | None = None
+        self._reader: GameRecord | None = None  # reads the stored texts (``parse_stored``)
         if row.status != OPEN:
             self.begin()
             self.extend(actions)
 
     def begin(self) -> None:
-        o = self.row.options
-        self.state = start(o.players, self.row.seed, o.deck, o.names, o.companions,
-                           first_player=o.first_player)
+        self.state = self.record().first_state()
 
     def extend(self, actions: Sequence[ActionRow]) -> None:
-        """Replays stored actions after the ones already here."""
+        """Replays stored actions after the ones already here. One that no longer replays
+        (the card data changed) is named to the operator's log; a client is told only its
+        number, since its text and the legal ones can name a seat's hidden cards."""
         for number, row in enumerate(actions, len(self.actions) + 1):
             assert self.state is not None
             try:
-                step = self.prepare(parse_action(self.state, row.text))
+                step = self.prepare(self.parse_stored(row.text))
             except FlamecraftError as exc:
-                raise GameError("broken", N_("game {game}: stored action {number} ({action}) "
-                                             "no longer replays: {problem}"), 500,
-                                game=self.row.id, number=number, action=repr(row.text),
-                                problem=str(exc)) from None
+                log.error("game %s: %s", self.row.id, action_error(number, row.text, exc))
+                raise GameError("broken", N_("game {game}: stored action {number} no longer "
+                                             "replays with this server's card data"), 500,
+                                game=self.row.id, number=number) from None
             self.commit(step, row)
 
     def human(self, seat: int) -> bool:
@@ -267,8 +275,25 @@ class Table:
         self._log_joined.clear()
 
     def record(self) -> GameRecord:
+        """The game's record, dealt from the row's deal, its texts read in the row's names."""
+        setup = self.row.setup
         return GameRecord(self.row.options, self.row.seed, [a.text for a in self.actions],
-                          self.row.result)
+                          self.row.result, self.start, None if setup is None
+                          else names_from_json(setup.get("names", {})))
+
+    def parse_stored(self, typed: str) -> Action:
+        """A stored action text at the current state, read in the names it was written with."""
+        if self._reader is None:
+            self._reader = self.record()
+        assert self.state is not None
+        return self._reader.parse(self.state, typed)
+
+    @property
+    def start(self) -> GameStart:
+        """How the game was dealt (``stored_start``), read once."""
+        if self._start is None:
+            self._start = stored_start(self.row)
+        return self._start
 
 
 # One log line as JSON per reader: the actor's, everyone else's (None: they see nothing),
@@ -310,7 +335,29 @@ def seats_json(row: GameRow) -> list[dict[str, Any]]:
 def first_player_of(options: Options, seed: int) -> int:
     """The seat that plays first in the game of these options and seed (drawn at setup from
     the seed unless the options fix it), known before the game starts."""
-    return new_game(options, seed).first_player
+    return seeded_start(options, seed).first_player
+
+
+def stored_start(row: GameRow) -> GameStart:
+    """How a stored game was dealt: its row's deal (by card ids, so the order of the card
+    files does not matter), or for a row stored without one its seed's deal, as it always
+    was. A deal that no longer fits the card data is named to the operator's log only (it
+    names hidden cards)."""
+    if row.setup is None:
+        return seeded_start(row.options, row.seed)
+    try:
+        return start_from_json(row.setup.get("deal"), row.options)
+    except FlamecraftError as exc:
+        log.error("game %s: %s", row.id, exc)
+        raise GameError("broken", N_("game {game}: its stored deal no longer fits this "
+                                     "server's card data"), 500, game=row.id) from None
+
+
+def first_player_in(row: GameRow) -> int:
+    """The seat that plays first in a stored game (its deal's, or its seed's)."""
+    deal = row.setup.get("deal") if row.setup is not None else None
+    first = deal.get("first_player") if isinstance(deal, dict) else None
+    return first if isinstance(first, int) else first_player_of(row.options, row.seed)
 
 
 def entry_json(row: GameRow) -> dict[str, Any]:
@@ -319,7 +366,7 @@ def entry_json(row: GameRow) -> dict[str, Any]:
         "game_id": row.id, "name": row.name, "status": row.status,
         "players": row.options.players, "deck": row.options.deck,
         "companions": row.options.companions, "hints": row.hints, "seats": seats_json(row),
-        "first_player": first_player_of(row.options, row.seed),
+        "first_player": first_player_in(row),
         "created": datetime.fromtimestamp(row.created, UTC).isoformat(timespec="seconds"),
         "version": row.version,
     }
@@ -364,17 +411,15 @@ def said_decisions(record: GameRecord, decisions: list[Decision],
     """Reviewed decisions with their chosen and best actions in ``tr``'s words (a review
     keeps the stable texts, which are English)."""
     by_number = {d.number: d for d in decisions}
-    o = record.options
-    s = start(o.players, record.seed, o.deck, o.names, o.companions,
-              first_player=o.first_player)
+    s = record.first_state()
     out = []
     for number, typed in enumerate(record.actions, 1):
         d = by_number.get(number)
         if d is not None:
-            chosen, best = (describe(s, parse_action(s, x), tr).words or x
+            chosen, best = (describe(s, record.parse(s, x), tr).words or x
                             for x in (d.chosen, d.best))
             out.append(replace(d, chosen=chosen, best=best))
-        s = apply(s, parse_action(s, typed))
+        s = apply(s, record.parse(s, typed))
     return out
 
 
@@ -784,6 +829,10 @@ class Games:
             seats=seat_rows,
             status=RUNNING if begin or HUMAN not in kinds else OPEN,
             hints=hints)
+        # The deal by card ids and the names the texts are written in, kept with the game: it
+        # reads the same after a change to the order of the card files or to a card's name.
+        row.setup = {"deal": start_to_json(seeded_start(row.options, row.seed)),
+                     "names": CARD_NAMES}
         table = Table(row)  # checks the options by starting the game (when running)
         await self.db(lambda st: st.create_game(row))
         session = Session(table)
@@ -1103,12 +1152,11 @@ class Games:
         """Every state of a finished game, from the start (built once, kept while loaded)."""
         if session.replay is None:
             t = session.table
-            o = t.row.options
-            s = start(o.players, t.row.seed, o.deck, o.names, o.companions,
-                      first_player=o.first_player)
+            record = t.record()
+            s = record.first_state()
             states = [s]
             for row in t.actions:
-                s = apply(s, parse_action(s, row.text))
+                s = apply(s, record.parse(s, row.text))
                 states.append(s)
             session.replay = states
         return session.replay
