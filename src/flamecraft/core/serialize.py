@@ -8,6 +8,7 @@ and ``load_record(dump_record(r)) == r`` for every record.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
@@ -493,11 +494,16 @@ CARD_NAMES: Final = card_names()
 
 
 def names_in(names: Names, actions: list[str]) -> Names:
-    """The entries of ``names`` whose name occurs in one of the texts: all that reading them
-    needs (a record writes these)."""
-    said = normalize("\n".join(actions))
-    return {kind: {i: n for i, n in table.items() if normalize(n) in said}
-            for kind, table in names.items()}
+    """The entries of ``names`` whose name occurs, as whole words, in one of the texts: all
+    that reading them needs (a record writes these; kinds with none are left out)."""
+    said = "\n".join(normalize(a) for a in actions)
+    out: Names = {}
+    for kind, table in names.items():
+        found = {i: n for i, n in table.items()
+                 if n and re.search(rf"(?<!\w){re.escape(normalize(n))}(?!\w)", said)}
+        if found:
+            out[kind] = found
+    return out
 
 
 def names_from_json(obj: Any) -> Names:
