@@ -29,8 +29,9 @@ import fuzz
 from flamecraft import legal_actions, start
 from flamecraft.cli import main as cli_main
 from flamecraft.core.board import CATALOG
+from flamecraft.core.cards import DATA_FILES, build_catalog
 from flamecraft.core.engine import apply_in_place, parse_action, text, to_act, winners
-from flamecraft.core.errors import FlamecraftError, StateFormatError
+from flamecraft.core.errors import CardDataError, FlamecraftError, StateFormatError
 from flamecraft.core.rng import below, seed_state
 from flamecraft.core.serialize import (
     CARD_NAMES,
@@ -378,6 +379,54 @@ def test_a_deal_that_does_not_fit_the_cards_is_refused_as_the_chance_model_refus
     assert not chance_model_builds(options, _start_of(bad["deal"]))
 
 
+# --- the deal order and the data folder ---------------------------------------------------
+
+def _files(folder: Path = DATA) -> dict[str, tuple[str, dict[str, Any]]]:
+    return {key: (name, tomllib.loads((folder / name).read_text("utf-8")))
+            for key, name in DATA_FILES.items()}
+
+
+def test_a_seed_deals_over_deal_order_and_a_card_it_does_not_list_after_it() -> None:
+    """The deal order is ``deal_order.toml``'s (today the files' own order, so every seed
+    deals as it always did); a card it does not list, added later, comes after the listed ones
+    (by id), and a listed id that is no longer a card is skipped; a kind it does not know or
+    an id listed twice is refused, naming the file and the list."""
+    assert list(CATALOG.deal_shops) == list(range(len(CATALOG.shops)))
+    assert list(CATALOG.deal_fancies) == list(range(len(CATALOG.fancies)))
+    files = _files()
+    order = files["deal_order"][1]
+    order["fancy"] = [i for i in order["fancy"] if i != "no-vacancy"] + ["not-a-card"]
+    built = build_catalog(files)
+    assert [built.fancies[i].id for i in built.deal_fancies] == [
+        i for i in order["fancy"] if i != "not-a-card"] + ["no-vacancy"]
+    for key, value, words in (("fancies", [], "unknown kind"),
+                              ("shops", ["fogo-de-char", "fogo-de-char"], "twice")):
+        files = _files()
+        files["deal_order"][1][key] = value
+        with pytest.raises(CardDataError) as info:
+            build_catalog(files)
+        assert "deal_order.toml" in str(info.value) and words in str(info.value)
+
+
+def test_the_catalog_reads_the_folder_flamecraft_data_names(tmp_path: Path) -> None:
+    """``FLAMECRAFT_DATA`` names the folder the catalog is read from (it is read once, when
+    the catalog loads); a folder without the card files is refused naming the missing file."""
+    folder = data_copy(tmp_path)
+    rename(folder, "shops.toml", "fogo-de-char", "Fogo de Chão")
+    env = {**os.environ, "FLAMECRAFT_DATA": str(folder)}
+    code = ("from flamecraft.core.board import CATALOG; "
+            "print(CATALOG.shops[CATALOG.shop_by_id['fogo-de-char']].name)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == "Fogo de Chão", done.stderr
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**env, "FLAMECRAFT_DATA": str(empty)}, timeout=120)
+    assert done.returncode != 0
+    assert f"{empty / 'artisans.toml'}: card '-': field '-': file not found" in done.stderr
+
+
 # --- the card files reordered --------------------------------------------------------------
 
 def test_the_reordered_copy_reverses_every_card_file_and_changes_no_card(
@@ -538,6 +587,21 @@ def test_a_renamed_card_still_reads_in_the_name_its_record_used(tmp_path: Path) 
     assert got[1]["error"].startswith(
         f"action {first} ({record.actions[first - 1]!r}) is not legal at its point of the "
         "game: ")
+
+
+def test_two_cards_that_swap_names_still_read_as_their_record_meant(tmp_path: Path) -> None:
+    """Two Shops whose names are swapped by a correction: a record's "visit A" still means
+    the Shop that was called A when it was written (it reads its texts in its own names
+    first), so it replays the same game."""
+    record = fuzz_record(4, "golden", False)
+    visited = list(dict.fromkeys(a[len("visit "):] for a in record.actions
+                                 if a.startswith("visit ")))
+    first, second = (next(c for c in CATALOG.shops if c.name == name) for name in visited[:2])
+    folder = data_copy(tmp_path)
+    rename(folder, "shops.toml", first.id, second.name)
+    rename(folder, "shops.toml", second.id, first.name)
+    got = with_cards(folder, [dump_record(record)])["records"]
+    assert got == [outcome(dump_record(record))]
 
 
 def _caster(record: GameRecord, said: str) -> tuple[int, int]:
