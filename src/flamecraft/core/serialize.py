@@ -582,6 +582,7 @@ class GameRecord:
     _reader: TextReader | None = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        self._reader = None  # (set here: compiled, a field of init=False gets no default)
         if self.deal is None:
             self.deal = seeded_start(self.options, self.seed)
 
