@@ -23,9 +23,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..core.engine import apply_in_place, parse_action, start, to_act, winners
-from ..core.errors import FlamecraftError, StateFormatError
-from ..core.serialize import GameRecord
+from ..core.engine import apply_in_place, to_act, winners
+from ..core.errors import FlamecraftError
+from ..core.serialize import GameRecord, action_error
 from ..core.state import GameState
 from ..core.tr import Translate, same
 from .hints import Budget, Hint, hints
@@ -108,8 +108,7 @@ def decision_seed(record: GameRecord, number: int) -> int:
 
 
 def _start(record: GameRecord) -> GameState:
-    o = record.options
-    return start(o.players, record.seed, o.deck, o.names, o.companions, o.first_player)
+    return record.first_state()  # dealt from the record's deal
 
 
 def check_finished(record: GameRecord) -> GameState:
@@ -117,9 +116,9 @@ def check_finished(record: GameRecord) -> GameState:
     s = _start(record)
     for number, typed in enumerate(record.actions, 1):
         try:
-            apply_in_place(s, parse_action(s, typed))
+            apply_in_place(s, record.parse(s, typed))
         except FlamecraftError as exc:
-            raise StateFormatError(f"action {number} ({typed!r}): {exc}") from None
+            raise action_error(number, typed, exc) from None
     if not s.over:
         raise UnfinishedGameError(
             f"the game is not over (turn {s.turn}, {s.options.player_names()[to_act(s)]} to "
@@ -155,7 +154,7 @@ def review(record: GameRecord, seats: Sequence[int] | None = None,
                 turns.append(s.turn)
                 chances.append(c)
             last_turn = s.turn
-        action = parse_action(s, typed)
+        action = record.parse(s, typed)
         p = to_act(s)
         if p in chosen_seats:
             decisions.append(_judge(s, p, action, number, record, budget, model, tr))

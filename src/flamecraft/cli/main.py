@@ -34,7 +34,14 @@ from ..core.engine import (
     winners,
 )
 from ..core.errors import FlamecraftError, StateFormatError, error_text
-from ..core.serialize import GameRecord, dump_record, dump_state, load_record, load_state
+from ..core.serialize import (
+    GameRecord,
+    action_error,
+    dump_record,
+    dump_state,
+    load_record,
+    load_state,
+)
 from ..core.setup_game import MAX_PLAYERS, MIN_PLAYERS
 from ..core.state import GameState
 from ..core.tr import N_, Translate, same
@@ -306,22 +313,23 @@ def cmd_replay(args: argparse.Namespace) -> int:
     language other than English the actions in that language's words)."""
     lang, tr, game = _speech(args)
     record = _load_record(args.record)
-    opts = record.options
-    s = _start(opts.players, record.seed, opts.deck, opts.names, opts.companions,
-               opts.first_player)
+    try:
+        s = record.first_state()
+    except FlamecraftError as exc:
+        raise CliError.of(N_("{path}: {error}"), path=_label(args.record), error=exc) from None
+    lines: list[str] = []  # printed once the whole record has replayed: a refusal prints none
     for number, typed in enumerate(record.actions, 1):
         turn, who = s.turn, _who(s, tr)
         try:
-            action = parse_action(s, typed)
+            action = record.parse(s, typed)
             said = typed if lang == "en" else describe(s, action, game).words
             apply_in_place(s, action)
         except FlamecraftError as exc:
-            raise CliError.of(N_("{path}: action {number} ({typed}): {error}"),
-                              path=_label(args.record), number=number, typed=repr(typed),
-                              error=exc) from None
+            raise CliError.of(N_("{path}: {error}"), path=_label(args.record),
+                              error=action_error(number, typed, exc)) from None
         if args.verbose:
-            print(f"{_turn(turn, tr)}  {who}: {said}")
-    print("\n".join(_result_lines(s, lang)))
+            lines.append(f"{_turn(turn, tr)}  {who}: {said}")
+    print("\n".join([*lines, *_result_lines(s, lang)]))
     stored = record.result
     if (s.over and isinstance(stored, dict) and "reputation" in stored
             and (stored["reputation"] != s.rep or stored.get("winners", winners(s)) != winners(s))):

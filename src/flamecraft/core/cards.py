@@ -4,16 +4,23 @@ Cards are immutable and shared by every game state; a state holds only card indi
 card carries its provenance (published / reconstructed / designed). Shop abilities and Artisan
 fire-ups are lists of effect primitives (``Op``) that ``effects.py`` interprets; each list gets
 an integer id in ``Catalog.op_lists`` so that a pending continuation is plain data.
+
+The files are the package's own, or those of the folder that the environment variable
+``FLAMECRAFT_DATA`` names (read once, when the catalog first loads): a corrected copy of the
+card files, to try a correction against saved games before it goes into the package
+(``docs/card-data-format.md``).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any, Final
 
 from .errors import CardDataError
@@ -250,6 +257,12 @@ class Catalog:
     companions: list[CompanionCard] = field(default_factory=list)
     companion_by_id: dict[str, int] = field(default_factory=dict)
     achievements: list[Achievement] = field(default_factory=list)
+    # The catalog indices of each kind in the order a seed deals them (``deal_order.toml``).
+    deal_shops: tuple[int, ...] = ()
+    deal_artisans: tuple[int, ...] = ()
+    deal_enchantments: tuple[int, ...] = ()
+    deal_fancies: tuple[int, ...] = ()
+    deal_companions: tuple[int, ...] = ()
     ratings: tuple[tuple[int, str], ...] = ()  # (lowest final Reputation, title), ascending
     rating_note: str = ""  # how the rating table was fitted
 
@@ -422,11 +435,18 @@ class _OpCompiler:
         raise AssertionError(kind)
 
 
-def _load_toml(name: str) -> tuple[str, dict[str, Any]]:
-    file = f"data/{name}"
+DATA_ENV: Final = "FLAMECRAFT_DATA"
+
+
+def _load_toml(name: str, folder: str = "") -> tuple[str, dict[str, Any]]:
+    """One data file, parsed: from ``folder`` if given, else the package's ``data/``."""
+    file = str(Path(folder) / name) if folder else f"data/{name}"
     try:
-        text = resources.files("flamecraft").joinpath(file).read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
+        if folder:
+            text = Path(file).read_text(encoding="utf-8")
+        else:
+            text = resources.files("flamecraft").joinpath(file).read_text(encoding="utf-8")
+    except (FileNotFoundError, NotADirectoryError) as exc:
         raise CardDataError(file, "-", "-", "file not found") from exc
     try:
         return file, tomllib.loads(text)
@@ -610,7 +630,37 @@ def build_catalog(files: Mapping[str, tuple[str, Mapping[str, Any]]]) -> Catalog
     if not isinstance(note, str):
         raise CardDataError(file, "-", "rating_note", "must be a string")
     catalog.rating_note = note
+    _deal_order(catalog, *files["deal_order"])
     return catalog
+
+
+DEAL_KINDS: Final = ("shops", "artisans", "enchantments", "fancy", "companions")
+
+
+def _deal_order(catalog: Catalog, file: str, data: Mapping[str, Any]) -> None:
+    """The order a seed deals each kind of card in: the ids ``deal_order.toml`` lists (the
+    order of the card files when records carried no deal), then any card it does not list, in
+    the order of the ids; a listed id that is no longer a card is skipped. So the deal of a
+    seed never depends on the order of the card files."""
+    unknown = sorted(set(data) - set(DEAL_KINDS))
+    if unknown:
+        raise CardDataError(file, "-", unknown[0], f"unknown kind (expected {DEAL_KINDS})")
+    kinds: tuple[Any, ...] = (catalog.shops, catalog.artisans, catalog.enchantments,
+                              catalog.fancies, catalog.companions)
+    orders = []
+    for key, cards in zip(DEAL_KINDS, kinds, strict=True):
+        listed = data.get(key, [])
+        if not isinstance(listed, list) or not all(isinstance(i, str) for i in listed):
+            raise CardDataError(file, "-", key, "must be a list of card ids")
+        if len(set(listed)) != len(listed):
+            twice = next(i for i in listed if listed.count(i) > 1)
+            raise CardDataError(file, "-", key, f"lists {twice!r} twice")
+        rank = {card_id: k for k, card_id in enumerate(listed)}
+        ordered = sorted(cards, key=lambda c: (0, rank[c.id], "") if c.id in rank
+                         else (1, 0, c.id))
+        orders.append(tuple(c.index for c in ordered))
+    (catalog.deal_shops, catalog.deal_artisans, catalog.deal_enchantments,
+     catalog.deal_fancies, catalog.deal_companions) = orders
 
 
 DATA_FILES: Final = {
@@ -621,10 +671,13 @@ DATA_FILES: Final = {
     "fancy": "fancy.toml",
     "companions": "companions.toml",
     "solo": "solo.toml",
+    "deal_order": "deal_order.toml",
 }
 
 
 @cache
 def load_catalog() -> Catalog:
-    """The card catalog shipped with the package (loaded once, shared by every game)."""
-    return build_catalog({key: _load_toml(name) for key, name in DATA_FILES.items()})
+    """The card catalog (loaded once, shared by every game): the package's data files, or
+    those of the folder ``FLAMECRAFT_DATA`` names."""
+    folder = os.environ.get(DATA_ENV, "")
+    return build_catalog({key: _load_toml(name, folder) for key, name in DATA_FILES.items()})

@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from .tr import Translate, same
 
 # Values of an error's parameters that are msgids themselves (translated when shown): the
-# decision being made, the kind of card a saved file names, json's reason for a bad file.
-TRANSLATED_PARAMS = frozenset({"decision", "card_kind", "json_problem"})
+# decision being made, the kind of card a saved file names, json's reason for a bad file, the
+# part of a deal and the Good an error about a deal names.
+TRANSLATED_PARAMS = frozenset({"decision", "card_kind", "json_problem", "place", "good"})
 
 
 class FlamecraftError(Exception):

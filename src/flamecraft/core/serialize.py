@@ -1,20 +1,25 @@
 """The canonical JSON forms of a state and of a game record (documented in
 ``docs/state-format.md``). Cards are written by id and the pending-decision stack by named
-fields, so a saved game reads clearly and survives reordering of the card files.
-``load_state(dump_state(s)) == s`` for every reachable state.
+fields, and a record carries its deal by card ids, so a saved game reads clearly and survives
+reordering of the card files. ``load_state(dump_state(s)) == s`` for every reachable state,
+and ``load_record(dump_record(r)) == r`` for every record.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from . import frames as F
+from .actions import Action, action_text, normalize
 from .board import CATALOG
-from .errors import FlamecraftError, StateFormatError
+from .cards import Catalog
+from .errors import FlamecraftError, GameOverError, IllegalActionError, StateFormatError
 from .goods import GOOD_BY_KEY, GOOD_KEYS
 from .invariants import problems
+from .setup_game import Deal, GameStart, check_start, seeded_start, started_game
 from .state import (
     COUNTER_NAMES,
     EMPTY,
@@ -29,10 +34,11 @@ from .tr import N_
 STATE_FORMAT: Final = "flamecraft-state"
 RECORD_FORMAT: Final = "flamecraft-record"
 STATE_VERSION: Final = 3
-RECORD_VERSION: Final = 2
-# The versions still read: before state 3 and record 2 the first seat always played first.
+RECORD_VERSION: Final = 3
+# The versions still read: before state 3 and record 2 the first seat always played first;
+# before record 3 a record carried no deal (its seed deals it, over ``deal_order.toml``).
 STATE_VERSIONS_READ: Final = (2, 3)
-RECORD_VERSIONS_READ: Final = (1, 2)
+RECORD_VERSIONS_READ: Final = (1, 2, 3)
 
 _ARTISANS: Final = [a.id for a in CATALOG.artisans]
 _SHOPS: Final = [s.id for s in CATALOG.shops]
@@ -312,9 +318,9 @@ def _check_version(obj: Any, fmt: str, versions: tuple[int, ...]) -> None:
             raise _bad(N_("unsupported {format} version {found} (this program reads versions "
                           "{low} and {high})"), format=fmt, found=found, low=versions[0],
                        high=versions[1])
-        readable = " and ".join(str(v) for v in versions)
-        raise StateFormatError(f"unsupported {fmt} version {found} "
-                               f"(this program reads versions {readable})")
+        raise _bad(N_("unsupported {format} version {found} (this program reads versions "
+                      "{low} to {high})"), format=fmt, found=found, low=versions[0],
+                   high=versions[-1])
 
 
 def state_from_json(obj: Any) -> GameState:
@@ -428,18 +434,187 @@ def load_state(text: str) -> GameState:
     return state_from_json(obj)
 
 
+def start_to_json(start: GameStart) -> dict[str, Any]:
+    """A game's start as a record writes it (``deal``): the piles by card id, top last."""
+    d = start.deal
+    return {"shop_deck": [_SHOPS[c] for c in d.shop_deck],
+            "artisans_removed": [_ARTISANS[c] for c in d.removed],
+            "artisan_deck": [_ARTISANS[c] for c in d.artisan_deck],
+            "fancy_deck": [_FANCY[c] for c in d.fancy_deck],
+            "enchantment_deck": [_ENCH[c] for c in d.ench_deck],
+            "companion_offer": [_COMPANIONS[c] for c in d.companion_offer],
+            "first_player": start.first_player, "rng": f"{start.rng:016x}"}
+
+
+def start_from_json(obj: Any, options: Options) -> GameStart:
+    """A record's ``deal``; a StateFormatError names an unknown card, a malformed field, or
+    the first card that does not fit these cards and options (``setup_game.check_start``)."""
+    if not isinstance(obj, dict):
+        raise StateFormatError(N_("'deal' must be an object"))
+    try:
+        deal = Deal(tuple(_ids(_SHOPS, obj["shop_deck"], "Shop")),
+                    tuple(_ids(_ARTISANS, obj["artisans_removed"], "Artisan Dragon")),
+                    tuple(_ids(_ARTISANS, obj["artisan_deck"], "Artisan Dragon")),
+                    tuple(_ids(_FANCY, obj["fancy_deck"], "Fancy Dragon")),
+                    tuple(_ids(_ENCH, obj["enchantment_deck"], "Enchantment")),
+                    tuple(_ids(_COMPANIONS, obj["companion_offer"], "Companion")))
+        first, rng = obj["first_player"], obj["rng"]
+        if not isinstance(first, int) or isinstance(first, bool):
+            raise StateFormatError(N_("the deal's 'first_player' must be a seat number"))
+        if not isinstance(rng, str) or len(rng) != 16:
+            raise StateFormatError(N_("the deal's 'rng' must be 16 hexadecimal digits"))
+        start = GameStart(deal, first, int(rng, 16))
+    except KeyError as exc:
+        raise _bad(N_("the deal lacks {field}"), field=repr(exc.args[0])) from None
+    except ValueError:
+        raise StateFormatError(N_("the deal's 'rng' must be 16 hexadecimal digits")) from None
+    try:
+        check_start(options, start)
+    except FlamecraftError as exc:
+        raise StateFormatError(exc.msgid, exc.params) from None
+    return start
+
+
+# The card names an action text can hold, by kind and card id (``actions.action_text``).
+NAME_KINDS: Final = ("shops", "abilities", "artisans", "enchantments", "fancy", "companions")
+Names = dict[str, dict[str, str]]
+
+
+def card_names(catalog: Catalog = CATALOG) -> Names:
+    """The names the action texts of these cards are written with, by kind and id."""
+    return {"shops": {c.id: c.name for c in catalog.shops},
+            "abilities": {c.id: c.ability_name for c in catalog.shops if c.ability_name},
+            "artisans": {c.id: c.name for c in catalog.artisans},
+            "enchantments": {c.id: c.name for c in catalog.enchantments},
+            "fancy": {c.id: c.name for c in catalog.fancies},
+            "companions": {c.id: c.name for c in catalog.companions}}
+
+
+CARD_NAMES: Final = card_names()
+
+
+def names_in(names: Names, actions: list[str]) -> Names:
+    """The entries of ``names`` whose name occurs, as whole words, in one of the texts: all
+    that reading them needs (a record writes these; kinds with none are left out)."""
+    said = "\n".join(normalize(a) for a in actions)
+    out: Names = {}
+    for kind, table in names.items():
+        found = {i: n for i, n in table.items()
+                 if n and re.search(rf"(?<!\w){re.escape(normalize(n))}(?!\w)", said)}
+        if found:
+            out[kind] = found
+    return out
+
+
+def names_from_json(obj: Any) -> Names:
+    if not isinstance(obj, dict) or not set(obj) <= set(NAME_KINDS) or not all(
+            isinstance(table, dict) and all(isinstance(k, str) and isinstance(v, str)
+                                            for k, v in table.items())
+            for table in obj.values()):
+        raise StateFormatError(N_("'names' must map each kind of card to names by card id"))
+    return {kind: dict(table) for kind, table in obj.items()}
+
+
+class TextReader:
+    """Reads the action texts of a record written with the card names ``names``: a card
+    renamed since (a corrected name, its id unchanged) is read by the name the record used,
+    and a text matching no old name is read with the cards' names of now (``parse_action``:
+    what a game continued since writes). A card the record does not name keeps its name,
+    unless that is a name the record gives another card."""
+
+    def __init__(self, names: Names):
+        self.renamed = _renamed(names)
+
+    def parse(self, s: GameState, typed: str) -> Action:
+        from .engine import legal_actions, names, parse_action
+
+        if self.renamed is not None:
+            key, who = normalize(typed), names(s)
+            for action in legal_actions(s):
+                if normalize(action_text(action, self.renamed, who)) == key:
+                    return action
+        return parse_action(s, typed)
+
+
+def _pick(names: Names, kind: str, card_id: str, now: str) -> str:
+    """The name ``names`` gives a card; else its name of now, unless ``names`` gives that
+    name to another card (then a name that matches no text)."""
+    table = names.get(kind, {})
+    if card_id in table:
+        return table[card_id]
+    return f"\0{card_id}" if now in table.values() else now
+
+
+def _renamed(names: Names) -> Catalog | None:
+    """The catalog for ``action_text`` with the cards named as ``names`` names them; None if
+    that renames nothing."""
+    shops = [replace(c, name=_pick(names, "shops", c.id, c.name),
+                     ability_name=_pick(names, "abilities", c.id, c.ability_name))
+             for c in CATALOG.shops]
+    artisans = [replace(c, name=_pick(names, "artisans", c.id, c.name))
+                for c in CATALOG.artisans]
+    enchantments = [replace(c, name=_pick(names, "enchantments", c.id, c.name))
+                    for c in CATALOG.enchantments]
+    fancies = [replace(c, name=_pick(names, "fancy", c.id, c.name)) for c in CATALOG.fancies]
+    companions = [replace(c, name=_pick(names, "companions", c.id, c.name))
+                  for c in CATALOG.companions]
+    renamed = Catalog(artisans=artisans, shops=shops, enchantments=enchantments,
+                      fancies=fancies, companions=companions)
+    return None if card_names(renamed) == CARD_NAMES else renamed
+
+
 @dataclass
 class GameRecord:
-    """What replays a game: its options, its seed and the actions chosen (as texts)."""
+    """What replays a game: its options, its seed, its start (``deal``: the deal by card ids,
+    the first player, the generator) and the actions chosen (as texts). A record made from
+    a seed without a ``deal`` is dealt at once, from the seed (``setup_game.seeded_start``):
+    every record carries the cards it was dealt, so it replays whatever the order of the
+    card files."""
 
     options: Options
     seed: int
     actions: list[str] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    deal: GameStart | None = None  # None: the seed's, filled in at once
+    # The card names the texts were written with (None: these cards'). Only how the texts
+    # read, not the game: left out of comparisons (a record writes only the names it uses).
+    names: Names | None = field(default=None, compare=False)
+    _reader: TextReader | None = field(default=None, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._reader = None  # (set here: compiled, a field of init=False gets no default)
+        if self.deal is None:
+            self.deal = seeded_start(self.options, self.seed)
+
+    def parse(self, s: GameState, typed: str) -> Action:
+        """The legal action of ``s`` that a text of this record names (``TextReader``)."""
+        if self.names is None:
+            from .engine import parse_action
+
+            return parse_action(s, typed)
+        if self._reader is None:
+            self._reader = TextReader(self.names)
+        return self._reader.parse(s, typed)
+
+    @property
+    def start(self) -> GameStart:
+        """The record's start (its ``deal``)."""
+        assert self.deal is not None  # filled in by __post_init__
+        return self.deal
+
+    def first_state(self) -> GameState:
+        """The game before its first action, at its first decision (dealt from ``deal``)."""
+        from .engine import advance
+
+        s = started_game(self.options, self.start)
+        advance(s)
+        return s
 
     def to_json(self) -> dict[str, Any]:
+        names = names_in(CARD_NAMES if self.names is None else self.names, self.actions)
         out: dict[str, Any] = {"format": RECORD_FORMAT, "version": RECORD_VERSION,
                                "options": options_to_json(self.options), "seed": self.seed,
+                               "deal": start_to_json(self.start), "names": names,
                                "actions": self.actions}
         if self.result is not None:
             out["result"] = self.result
@@ -447,6 +622,8 @@ class GameRecord:
 
     @staticmethod
     def from_json(obj: Any) -> GameRecord:
+        """A record from JSON. Versions 1 and 2 carry no deal: theirs is the seed's, as it
+        always was (``deal_order.toml`` keeps it whatever the order of the card files)."""
         _check_version(obj, RECORD_FORMAT, RECORD_VERSIONS_READ)
         seed, actions = obj.get("seed"), obj.get("actions")
         if not isinstance(seed, int) or isinstance(seed, bool):
@@ -454,7 +631,20 @@ class GameRecord:
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise StateFormatError(N_("'actions' must be a list of action texts"))
         result = obj.get("result")
-        return GameRecord(options_from_json(obj.get("options")), seed, list(actions), result)
+        options = options_from_json(obj.get("options"))
+        names: Names | None = None  # versions 1 and 2: written with these names
+        if obj["version"] >= 3:
+            if "deal" not in obj or "names" not in obj:
+                raise _bad(N_("a record of version 3 needs its {field}"),
+                           field="'deal'" if "deal" not in obj else "'names'")
+            start = start_from_json(obj["deal"], options)
+            names = names_from_json(obj["names"])
+        else:
+            try:
+                start = seeded_start(options, seed)
+            except FlamecraftError as exc:
+                raise StateFormatError(exc.msgid, exc.params) from None
+        return GameRecord(options, seed, list(actions), result, start, names)
 
 
 def dump_record(record: GameRecord, pretty: bool = False) -> str:
@@ -470,16 +660,32 @@ def load_record(text: str) -> GameRecord:
     return GameRecord.from_json(obj)
 
 
-def replay(record: GameRecord) -> GameState:
-    """The final state of a record, applying its actions in order (raises on a bad one)."""
-    from .engine import apply_in_place, parse_action, start
+def action_error(number: int, typed: str, exc: FlamecraftError) -> StateFormatError:
+    """Why a record's action ``number`` (its text ``typed``) does not replay, in one
+    sentence: who was choosing what, and what was legal there (the cards may have changed
+    since the record was made); ``exc`` is the engine's refusal."""
+    where = {"number": str(number), "typed": repr(typed)}
+    if isinstance(exc, GameOverError):
+        return StateFormatError(N_("action {number} ({typed}) cannot be replayed: the game is "
+                                   "already over"), where)
+    if isinstance(exc, IllegalActionError) and {"player", "decision", "legal"} <= set(exc.params):
+        return StateFormatError(N_("action {number} ({typed}) is not legal at its point of the "
+                                   "game: {player} is choosing {decision}; legal: {legal}"),
+                                {**where, **{k: exc.params[k]
+                                             for k in ("player", "decision", "legal")}})
+    return StateFormatError(N_("action {number} ({typed}) cannot be replayed: {error}"),
+                            {**where, "error": str(exc)})
 
-    o = record.options
-    s = start(o.players, record.seed, o.deck, o.names, o.companions, o.first_player)
+
+def replay(record: GameRecord) -> GameState:
+    """The final state of a record, applying its actions in order to its dealt start; a
+    StateFormatError (``action_error``) names the first action that does not replay."""
+    from .engine import apply_in_place
+
+    s = record.first_state()
     for number, typed in enumerate(record.actions, 1):
         try:
-            apply_in_place(s, parse_action(s, typed))
+            apply_in_place(s, record.parse(s, typed))
         except FlamecraftError as exc:
-            raise _bad(N_("action {number} ({typed}): {error}"), number=number,
-                       typed=repr(typed), error=exc) from None
+            raise action_error(number, typed, exc) from None
     return s

@@ -16,6 +16,7 @@ from typing import Any, Final
 from .board import CATALOG
 from .errors import FlamecraftError
 from .frames import D_COMPANION_PICK, D_START_GOOD, NOWHERE, P_DEAL_FANCY, P_SETUP_DONE
+from .goods import GOOD_NAMES
 from .rng import below, seed_state, shuffle
 from .state import EMPTY, NUM_COUNTERS, NUM_SOURCES, GameState, Options
 from .tr import N_
@@ -115,9 +116,14 @@ def _non_starters(cards: Any, group: Callable[[Any], int], groups: int
     return tuple(tuple(g) for g in out)
 
 
+# Every list a seed shuffles starts in the catalog's deal order (``cards._deal_order``), never
+# in the order of the card files: a seed deals the same game however the files are ordered.
+
+
 @cache
 def _shop_piles() -> tuple[tuple[int, ...], ...]:
-    return _non_starters(CATALOG.shops, lambda shop: shop.pile, 7)
+    return _non_starters([CATALOG.shops[i] for i in CATALOG.deal_shops],
+                         lambda shop: shop.pile, 7)
 
 
 def shop_piles() -> list[list[int]]:
@@ -128,7 +134,8 @@ def shop_piles() -> list[list[int]]:
 
 @cache
 def _artisans_by_type() -> tuple[tuple[int, ...], ...]:
-    return _non_starters(CATALOG.artisans, lambda artisan: artisan.type, 6)
+    return _non_starters([CATALOG.artisans[i] for i in CATALOG.deal_artisans],
+                         lambda artisan: artisan.type, 6)
 
 
 def artisans_by_type() -> list[list[int]]:
@@ -139,7 +146,7 @@ def artisans_by_type() -> list[list[int]]:
 
 def enchantment_deck(options: Options) -> list[int]:
     deck_index = 0 if options.deck == "purple" else 1
-    return [e.index for e in CATALOG.enchantments if e.deck == deck_index]
+    return [e for e in CATALOG.deal_enchantments if CATALOG.enchantments[e].deck == deck_index]
 
 
 def draw_deal(options: Options, rng: int) -> tuple[Deal, int]:
@@ -159,13 +166,13 @@ def draw_deal(options: Options, rng: int) -> tuple[Deal, int]:
         artisan_deck.extend(cards[per_type:])
     rng = shuffle(artisan_deck, rng)
 
-    fancy_deck = [f.index for f in CATALOG.fancies]
+    fancy_deck = list(CATALOG.deal_fancies)
     rng = shuffle(fancy_deck, rng)
     ench_deck = enchantment_deck(options)
     rng = shuffle(ench_deck, rng)
     offer: list[int] = []
     if options.companions:
-        pool = list(range(len(CATALOG.companions)))
+        pool = list(CATALOG.deal_companions)
         rng = shuffle(pool, rng)
         offer = pool[:companions_revealed(options.players)]
     deal = Deal(tuple(shop_deck), tuple(removed), tuple(artisan_deck), tuple(fancy_deck),
@@ -178,16 +185,131 @@ def companions_revealed(players: int) -> int:
     return players + 1
 
 
+@dataclass(frozen=True, slots=True)
+class GameStart:
+    """How a game begins: its deal, the seat that plays first, and the generator after both
+    were drawn. A seed decides it (``seeded_start``); a game record carries it by card ids
+    (``serialize``), so that a saved game is dealt the same cards whatever the card files
+    hold around them (``started_game`` checks that the deal still fits them)."""
+
+    deal: Deal
+    first_player: int
+    rng: int
+
+
+def seeded_start(options: Options, seed: int) -> GameStart:
+    """The start a seed decides: the deal (every shuffle of setup), then the first player
+    (drawn after the deal, unless the options fix it)."""
+    _check_options(options)
+    deal, rng = draw_deal(options, seed_state(seed))
+    first, rng = draw_first_player(options, rng)
+    return GameStart(deal, first, rng)
+
+
 def new_game(options: Options, seed: int) -> GameState:
     """A new game, waiting for its first setup decision: the deal, then the first player
     (``seat_first_player`` lists the setup decisions)."""
-    _check_options(options)
-    deal, rng = draw_deal(options, seed_state(seed))
-    s = dealt_game(options, deal)
-    # The first player: a step of its own, after every shuffle of the deal.
-    first, s.rng = draw_first_player(options, rng)
-    seat_first_player(s, first)
+    return _started(options, seeded_start(options, seed))
+
+
+def started_game(options: Options, start: GameStart) -> GameState:
+    """The game of a given start (a saved game's), waiting for its first setup decision; a
+    ``FlamecraftError`` naming the first card out of place if the deal does not fit the
+    cards (``check_start``)."""
+    check_start(options, start)
+    return _started(options, start)
+
+
+def _started(options: Options, start: GameStart) -> GameState:
+    s = dealt_game(options, start.deal)
+    seat_first_player(s, start.first_player)
+    s.rng = start.rng
     return s
+
+
+# The parts of a deal, as its errors name them (msgids).
+PLACES: Final = (N_("the Shop deck"), N_("the Artisan Dragons left out"), N_("the Artisan deck"),
+                 N_("the Fancy deck"), N_("the Enchantment deck"), N_("the Companions offered"))
+_MISFIT: Final = N_("the deal does not fit the card data: the {card_kind} {card} cannot be in "
+                    "{place}")
+_TWICE: Final = N_("the deal does not fit the card data: the {card_kind} {card} is dealt twice")
+_LACKS: Final = N_("the deal does not fit the card data: {place} lacks the {card_kind} {card}")
+
+
+def _misfit(msgid: str, **params: object) -> FlamecraftError:
+    return FlamecraftError(msgid, {k: str(v) for k, v in params.items()})
+
+
+def _check_cards(cards: tuple[int, ...], allowed: set[int], ids: list[str], kind: str,
+                 place: str, whole: bool) -> None:
+    """Each card once and allowed in ``place``; with ``whole``, every allowed card there."""
+    seen: set[int] = set()
+    for card in cards:
+        name = repr(ids[card]) if 0 <= card < len(ids) else str(card)
+        if card in seen:
+            raise _misfit(_TWICE, card_kind=kind, card=name)
+        if card not in allowed:
+            raise _misfit(_MISFIT, card_kind=kind, card=name, place=place)
+        seen.add(card)
+    if whole and seen != allowed:
+        missing = min(allowed - seen, key=lambda c: ids[c])
+        raise _misfit(_LACKS, place=place, card_kind=kind, card=repr(ids[missing]))
+
+
+def check_start(options: Options, start: GameStart) -> None:
+    """Raises a ``FlamecraftError`` (one sentence naming the first card out of place) unless
+    ``start`` is a start these cards and options can have: exactly the draws ``DealBuilder``
+    can make (one Shop of each Good pile and four of the others, the Artisan Dragons left out
+    by type, every other non-starter Artisan Dragon, every Fancy Dragon, the chosen
+    Enchantment deck, one Companion more than the players) and a first player that is a
+    seat, the fixed one if the options fix it."""
+    _check_options(options)
+    deal, n = start.deal, options.players
+    shops = [c.id for c in CATALOG.shops]
+    piles = shop_piles()
+    _check_cards(deal.shop_deck, {c for pile in piles for c in pile}, shops, N_("Shop"),
+                 PLACES[0], False)
+    for index, pile in enumerate(piles):
+        take = GOOD_PILE_DRAW if index < 6 else OTHER_PILE_DRAW
+        found = sum(1 for c in deal.shop_deck if c in pile)
+        if found != take and index < 6:
+            raise _misfit(N_("the deal does not fit the card data: {place} holds {found} Shops of "
+                             "the {good} pile, not {count}"), place=PLACES[0], found=found,
+                          good=GOOD_NAMES[index], count=take)
+        if found != take:
+            raise _misfit(N_("the deal does not fit the card data: {place} holds {found} Shops "
+                             "without a Good icon, not {count}"), place=PLACES[0],
+                          found=found, count=take)
+    artisans = [c.id for c in CATALOG.artisans]
+    by_type = artisans_by_type()
+    dealt = {c for cards in by_type for c in cards}
+    _check_cards(deal.removed, dealt, artisans, N_("Artisan Dragon"), PLACES[1], False)
+    per_type = artisans_removed_per_type(n)
+    for good, cards in enumerate(by_type):
+        found = sum(1 for c in deal.removed if c in cards)
+        if found != per_type:
+            raise _misfit(N_("the deal does not fit the card data: {place} hold {found} {good} "
+                             "dragons, not {count}"), place=PLACES[1], found=found,
+                          good=GOOD_NAMES[good], count=per_type)
+    _check_cards(deal.artisan_deck, dealt - set(deal.removed), artisans, N_("Artisan Dragon"),
+                 PLACES[2], True)
+    _check_cards(deal.fancy_deck, set(range(len(CATALOG.fancies))),
+                 [c.id for c in CATALOG.fancies], N_("Fancy Dragon"), PLACES[3], True)
+    _check_cards(deal.ench_deck, set(enchantment_deck(options)),
+                 [c.id for c in CATALOG.enchantments], N_("Enchantment"), PLACES[4], True)
+    _check_cards(deal.companion_offer, set(range(len(CATALOG.companions))),
+                 [c.id for c in CATALOG.companions], N_("Companion"), PLACES[5], False)
+    offered = companions_revealed(n) if options.companions else 0
+    if len(deal.companion_offer) != offered:
+        raise _misfit(N_("the deal does not fit the card data: it offers {found} Companions, not "
+                         "{count}"), found=len(deal.companion_offer), count=offered)
+    first = start.first_player
+    if not 0 <= first < n:
+        raise _misfit(N_("the deal's first player must be a seat from 0 to {last}, not "
+                         "{first}"), last=n - 1, first=first)
+    if options.first_player is not None and first != options.first_player:
+        raise _misfit(N_("the deal's first player is seat {first}, but the options fix seat "
+                         "{fixed}"), first=first, fixed=options.first_player)
 
 
 def dealt_game(options: Options, deal: Deal) -> GameState:
@@ -204,7 +326,7 @@ def dealt_game(options: Options, deal: Deal) -> GameState:
     s.slots = [EMPTY] * (3 * len(CATALOG.shops))
     s.shop_ench = [()] * len(CATALOG.shops)
     s.facedown = []
-    starters = [shop for shop in CATALOG.shops if shop.starter]
+    starters = [CATALOG.shops[i] for i in CATALOG.deal_shops if CATALOG.shops[i].starter]
     for space, shop in enumerate(starters):
         s.town[space] = shop.index
         s.slots[shop.index * 3] = CATALOG.artisan_by_id[shop.starter_dragon]
@@ -338,8 +460,9 @@ class DealBuilder:
         if len(self.drawn[target]) == count:
             self.step += 1
 
-    def game(self) -> GameState:
-        """The game the complete deal sets up, waiting for its first setup decision."""
+    def start(self) -> GameStart:
+        """The complete deal and first player as a game's start (what a record carries; the
+        generator is a fresh one, as nothing after setup draws from it)."""
         if not self.done:
             raise FlamecraftError("the deal is not complete")
         d = self.drawn
@@ -348,10 +471,13 @@ class DealBuilder:
             c for i in range(6) for c in get(f"type{i}", [])),
             tuple(reversed(get("artisan_deck", []))), tuple(reversed(get("fancy_deck", []))),
             tuple(reversed(get("ench_deck", []))), tuple(get("companion_offer", [])))
-        s = dealt_game(self.options, deal)
         first = self.options.first_player
-        seat_first_player(s, first if first is not None else d["first_player"][0])
-        return s
+        return GameStart(deal, first if first is not None else d["first_player"][0],
+                         seed_state(0))
+
+    def game(self) -> GameState:
+        """The game the complete deal sets up, waiting for its first setup decision."""
+        return _started(self.options, self.start())
 
     def copy(self) -> DealBuilder:
         other = DealBuilder(self.options)

@@ -12,7 +12,7 @@ from dataclasses import asdict, replace
 from typing import TYPE_CHECKING, Any
 
 from ..core.describe import describe
-from ..core.engine import apply, parse_action, start, to_act
+from ..core.engine import apply, to_act
 from ..core.serialize import GameRecord
 from ..core.state import GameState
 from ..core.tr import N_, Translate
@@ -63,17 +63,15 @@ def said_decisions(record: GameRecord, decisions: list[Decision],
     """Reviewed decisions with their chosen and best actions in ``tr``'s words (a review
     keeps the stable texts, which are English)."""
     by_number = {d.number: d for d in decisions}
-    o = record.options
-    s = start(o.players, record.seed, o.deck, o.names, o.companions,
-              first_player=o.first_player)
+    s = record.first_state()
     out = []
     for number, typed in enumerate(record.actions, 1):
         d = by_number.get(number)
         if d is not None:
-            chosen, best = (describe(s, parse_action(s, x), tr).words or x
+            chosen, best = (describe(s, record.parse(s, x), tr).words or x
                             for x in (d.chosen, d.best))
             out.append(replace(d, chosen=chosen, best=best))
-        s = apply(s, parse_action(s, typed))
+        s = apply(s, record.parse(s, typed))
     return out
 
 

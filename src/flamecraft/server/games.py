@@ -23,6 +23,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from ..core.serialize import CARD_NAMES, start_to_json
+from ..core.setup_game import seeded_start
 from ..core.state import Options
 from ..core.tr import N_
 from ..session.seats import SetupError
@@ -216,6 +218,10 @@ class Games:
             seats=seat_rows,
             status=RUNNING if new.begin or HUMAN not in new.kinds else OPEN,
             hints=new.hints)
+        # The deal by card ids and the names the texts are written in, kept with the game: it
+        # reads the same after a change to the order of the card files or to a card's name.
+        row.setup = {"deal": start_to_json(seeded_start(row.options, row.seed)),
+                     "names": CARD_NAMES}
         table = Table(row)  # checks the options by starting the game (when running)
         await self.database.run(lambda st: st.create_game(row))
         session = Session(table)

@@ -1,6 +1,7 @@
 """Where games live: one small interface over SQLite (standard library) and PostgreSQL (psycopg).
 
-A game is a row (options, seed, seats, status, version) and one row per applied action. Every
+A game is a row (options, seed, its deal by card ids, seats, status, version) and one row per
+applied action. Every
 change is one transaction that also bumps the game's version, and a change applies only if the
 version is still the one the caller read (optimistic concurrency): two processes, or two
 clicks, can never both apply a move to the same state. On PostgreSQL the same transaction sends
@@ -25,7 +26,12 @@ from ..core.serialize import options_from_json, options_to_json
 from ..core.state import Options
 from .settings import is_postgres, sqlite_path
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# Schema 2 adds the games' ``setup`` column: a record's ``deal`` and ``names``
+# (docs/state-format.md), so a stored game is dealt the same cards, and its action texts read,
+# whatever the card files say of the order and names of the cards since. A row of schema 1 has
+# none (NULL): its seed deals it, as it always did, and its texts read in the names of now.
+MIGRATIONS = {1: ("ALTER TABLE flamecraft_games ADD COLUMN setup TEXT",)}
 CHANNEL = "flamecraft_games"  # the PostgreSQL NOTIFY channel; payload "<game id> <version>"
 
 # The words a game's row is written in: its status, and the kind of each of its seats.
@@ -47,7 +53,8 @@ SCHEMA = (
         created DOUBLE PRECISION NOT NULL,
         updated DOUBLE PRECISION NOT NULL,
         result TEXT,
-        rematch TEXT)""",
+        rematch TEXT,
+        setup TEXT)""",
     """CREATE INDEX IF NOT EXISTS flamecraft_games_by_status
         ON flamecraft_games (status, created)""",
     """CREATE TABLE IF NOT EXISTS flamecraft_actions (
@@ -60,7 +67,8 @@ SCHEMA = (
         PRIMARY KEY (game_id, seq))""",
 )
 
-_GAME_COLUMNS = "id, name, options, seed, seats, status, version, created, result, rematch"
+_GAME_COLUMNS = ("id, name, options, seed, seats, status, version, created, result, rematch, "
+                 "setup")
 
 
 @dataclass
@@ -103,12 +111,17 @@ class GameRow:
     # Whether the seats may ask for hints (the host's choice at creation). Kept in the
     # options column's JSON as ``"hints": false`` when off, so no schema change.
     hints: bool = True
+    # ``{"deal": …, "names": …}``: the game's deal and the card names its texts are written
+    # with, as a record writes them; written once, at creation. None for a row stored before
+    # schema 2 (its seed deals it).
+    setup: dict[str, Any] | None = None
 
     def copy(self) -> GameRow:
         """A copy to change and write (the stored one changes only once written)."""
         seats = [SeatRow(s.name, s.kind, s.bot, s.token_hashes[:], s.joined) for s in self.seats]
         return GameRow(self.id, self.name, self.options, self.seed, seats, self.status,
-                       self.version, self.created, self.result, self.rematch, self.hints)
+                       self.version, self.created, self.result, self.rematch, self.hints,
+                       self.setup)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +155,8 @@ def _game_from(row: Sequence[Any]) -> GameRow:
         version=int(row[6]), created=float(row[7]),
         result=json.loads(row[8]) if row[8] else None,
         rematch=json.loads(row[9]) if row[9] else None,
-        hints=not (isinstance(options, dict) and options.get("hints") is False))
+        hints=not (isinstance(options, dict) and options.get("hints") is False),
+        setup=json.loads(row[10]) if row[10] else None)
 
 
 class Store(ABC):
@@ -182,6 +196,12 @@ class Store(ABC):
             if row is None:
                 cur.execute(self._sql("INSERT INTO flamecraft_meta (key, value) VALUES (?, ?)"),
                             ("schema_version", str(SCHEMA_VERSION)))
+            elif int(row[0]) in MIGRATIONS:  # an older schema, brought up to date
+                for version in range(int(row[0]), SCHEMA_VERSION):
+                    for statement in MIGRATIONS[version]:
+                        cur.execute(statement)
+                cur.execute(self._sql("UPDATE flamecraft_meta SET value = ? WHERE key = ?"),
+                            (str(SCHEMA_VERSION), "schema_version"))
             elif int(row[0]) != SCHEMA_VERSION:
                 raise RuntimeError(f"the database holds schema version {row[0]}; this server "
                                    f"reads version {SCHEMA_VERSION}")
@@ -194,10 +214,12 @@ class Store(ABC):
         with self._transaction() as cur:
             cur.execute(self._sql(
                 "INSERT INTO flamecraft_games (id, name, options, seed, seats, status, version, "
-                "created, updated, result, rematch) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+                "created, updated, result, rematch, setup) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
                 (game.id, game.name, _options_text(game), game.seed,
                  _dumps([s.to_json() for s in game.seats]), game.status, game.version,
-                 game.created, now, None, None))
+                 game.created, now, None, None,
+                 None if game.setup is None else _dumps(game.setup)))
             self._notify(cur, game.id, game.version)
 
     def load_game(self, game_id: str) -> GameRow | None:

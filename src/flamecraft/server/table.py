@@ -8,12 +8,15 @@ changes only after the store has committed a change (``moves.py``, ``games.py``)
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
 from ..core.actions import Action
-from ..core.engine import apply, parse_action, start
+from ..core.engine import apply
+from ..core.errors import FlamecraftError
 from ..core.events import Event
-from ..core.serialize import GameRecord
+from ..core.serialize import GameRecord, action_error, names_from_json, start_from_json
+from ..core.setup_game import GameStart, seeded_start
 from ..core.state import GameState
 from ..core.tr import N_
 from ..session.history import History, Played, ReplayError
@@ -21,6 +24,23 @@ from .gameerror import GameError
 from .language import DEFAULT as DEFAULT_LANGUAGE
 from .store import FINISHED, HUMAN, OPEN, RUNNING, ActionRow, GameRow
 from .wire import LogLine, log_line
+
+log = logging.getLogger("flamecraft.server")
+
+
+def stored_start(row: GameRow) -> GameStart:
+    """How a stored game was dealt: its row's deal (by card ids, so the order of the card
+    files does not matter), or for a row stored without one its seed's deal, as it always
+    was. A deal that no longer fits the card data is named to the operator's log only (it
+    names hidden cards)."""
+    if row.setup is None:
+        return seeded_start(row.options, row.seed)
+    try:
+        return start_from_json(row.setup.get("deal"), row.options)
+    except FlamecraftError as exc:
+        log.error("game %s: %s", row.id, exc)
+        raise GameError("broken", N_("game {game}: its stored deal no longer fits this "
+                                     "server's card data"), 500, game=row.id) from None
 
 
 class Table:
@@ -40,16 +60,16 @@ class Table:
         # per seat and language: lines, joined
         self._log_joined: dict[tuple[int | None, str], tuple[int, str]] = {}
         self._replay: list[GameState] | None = None  # every state, once a replay asks
+        self._start: GameStart | None = None
+        self._reader: GameRecord | None = None  # reads the stored texts (``parse_stored``)
         if row.status != OPEN:
             self.begin()
             self.extend(actions)
 
     def begin(self) -> None:
-        """Deals the game (when it leaves the lobby, or is loaded running)."""
-        o = self.row.options
-        s = start(o.players, self.row.seed, o.deck, o.names, o.companions,
-                  first_player=o.first_player)
-        self.history = History(s, self._people())
+        """Deals the game (when it leaves the lobby, or is loaded running), from its stored
+        deal by card ids (``stored_start``)."""
+        self.history = History(self.record().first_state(), self._people())
 
     def _people(self) -> list[int]:
         """The seats whose choices may be undone: the people's, never a bot's."""
@@ -109,16 +129,19 @@ class Table:
 
     def extend(self, actions: Sequence[ActionRow]) -> None:
         """Replays stored actions after the ones already here; a stored action that no longer
-        applies is the error "broken" (the table is then as it was)."""
+        applies (the card data changed) is the error "broken", and the table is then as it
+        was. The operator's log names the action; a client is told only its number, since
+        its text and the legal ones can name a seat's hidden cards."""
         assert self.history is not None
         first = len(self.history.log)
         try:
-            self.history.replay(a.text for a in actions)
+            self.history.replay((a.text for a in actions), self.parse_stored)
         except ReplayError as exc:
-            raise GameError("broken", N_("game {game}: stored action {number} ({action}) "
-                                         "no longer replays: {problem}"), 500,
-                            game=self.row.id, number=exc.number, action=repr(exc.action),
-                            problem=str(exc.cause)) from None
+            log.error("game %s: %s", self.row.id,
+                      action_error(exc.number, exc.action, exc.cause))
+            raise GameError("broken", N_("game {game}: stored action {number} no longer "
+                                         "replays with this server's card data"), 500,
+                            game=self.row.id, number=exc.number) from None
         self.actions.extend(actions)
         self._added(first)
 
@@ -177,18 +200,33 @@ class Table:
     # --- a finished game
 
     def record(self) -> GameRecord:
+        """The game's record, dealt from the row's deal, its texts read in the row's names."""
+        setup = self.row.setup
         return GameRecord(self.row.options, self.row.seed, [a.text for a in self.actions],
-                          self.row.result)
+                          self.row.result, self.start, None if setup is None
+                          else names_from_json(setup.get("names", {})))
+
+    def parse_stored(self, s: GameState, typed: str) -> Action:
+        """A stored action text at ``s``, read in the names it was written with."""
+        if self._reader is None:
+            self._reader = self.record()
+        return self._reader.parse(s, typed)
+
+    @property
+    def start(self) -> GameStart:
+        """How the game was dealt (``stored_start``), read once."""
+        if self._start is None:
+            self._start = stored_start(self.row)
+        return self._start
 
     def replay_states(self) -> list[GameState]:
         """Every state from the start (for the replay of a finished game; built once)."""
         if self._replay is None:
-            o = self.row.options
-            s = start(o.players, self.row.seed, o.deck, o.names, o.companions,
-                      first_player=o.first_player)
+            record = self.record()
+            s = record.first_state()
             states = [s]
             for row in self.actions:
-                s = apply(s, parse_action(s, row.text))
+                s = apply(s, record.parse(s, row.text))
                 states.append(s)
             self._replay = states
         return self._replay

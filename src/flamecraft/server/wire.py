@@ -16,7 +16,7 @@ from typing import Any
 
 from ..core.engine import describe_decision, to_act, winners
 from ..core.events import Event, log_text
-from ..core.setup_game import new_game
+from ..core.setup_game import seeded_start
 from ..core.state import GameState, Options
 from ..core.view import view
 from ..display.localized import rating_title
@@ -127,7 +127,14 @@ def seats_json(row: GameRow) -> list[dict[str, Any]]:
 def first_player_of(options: Options, seed: int) -> int:
     """The seat that plays first in the game of these options and seed (drawn at setup from
     the seed unless the options fix it), known before the game starts."""
-    return new_game(options, seed).first_player
+    return seeded_start(options, seed).first_player
+
+
+def first_player_in(row: GameRow) -> int:
+    """The seat that plays first in a stored game (its deal's, or its seed's)."""
+    deal = row.setup.get("deal") if row.setup is not None else None
+    first = deal.get("first_player") if isinstance(deal, dict) else None
+    return first if isinstance(first, int) else first_player_of(row.options, row.seed)
 
 
 def entry_json(row: GameRow) -> dict[str, Any]:
@@ -136,7 +143,7 @@ def entry_json(row: GameRow) -> dict[str, Any]:
         "game_id": row.id, "name": row.name, "status": row.status,
         "players": row.options.players, "deck": row.options.deck,
         "companions": row.options.companions, "hints": row.hints, "seats": seats_json(row),
-        "first_player": first_player_of(row.options, row.seed),
+        "first_player": first_player_in(row),
         "created": datetime.fromtimestamp(row.created, UTC).isoformat(timespec="seconds"),
         "version": row.version,
     }

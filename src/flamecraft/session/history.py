@@ -10,7 +10,7 @@ files (the terminal), rows, tokens and connections (the server).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
 from ..core.actions import Action
@@ -89,8 +89,10 @@ class History:
         self.commit(played)
         return played
 
-    def replay(self, texts: Iterable[str]) -> None:
-        """Plays saved actions (stable texts, or anything ``parse_action`` reads) after the
+    def replay(self, texts: Iterable[str],
+               parse: Callable[[GameState, str], Action] = parse_action) -> None:
+        """Plays saved actions (stable texts, or anything ``parse`` reads: a record's
+        ``GameRecord.parse`` reads them in the card names they were written with) after the
         ones already here, with the undo points the policy gives, as when they were played.
         Raises ``ReplayError`` at the first action that does not apply; the history is then
         as it was before the call."""
@@ -98,7 +100,7 @@ class History:
                  list(self.undo_points), self.undo_seat)
         for number, typed in enumerate(texts, len(self.actions) + 1):
             try:
-                self.play(parse_action(self.state, typed))
+                self.play(parse(self.state, typed))
             except FlamecraftError as exc:
                 self.state, count, log, self.prev, self.undo_points, self.undo_seat = start
                 self._cut(count, log)

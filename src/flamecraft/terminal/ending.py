@@ -10,16 +10,13 @@ from ..core.board import CATALOG
 from ..core.cardtext import rating_title
 from ..core.describe import describe
 from ..core.engine import (
-    advance,
     apply,
-    parse_action,
 )
 from ..core.engine import winners as engine_winners
 from ..core.goals import MEASURE_FUNCTIONS, fancy_value
 from ..core.serialize import (
     GameRecord,
 )
-from ..core.setup_game import new_game
 from ..core.solo import rating
 from ..core.state import EMPTY, SOURCE_NAMES, GameState
 from ..core.tr import Translate, same
@@ -36,13 +33,12 @@ def decision_words(record: GameRecord, rv: Any, game: Translate,
     the state where it was chosen (``describe``); the end screen's review and ``flamecraft
     review`` show them."""
     wanted = {d.number: (d.chosen, d.best) for d in rv.mistakes(top)}
-    s = new_game(record.options, record.seed)
-    advance(s)
+    s = record.first_state()
     out: dict[str, str] = {}
     for number, typed in enumerate(record.actions, 1):
         for said in wanted.get(number, ()):
-            out[said] = describe(s, parse_action(s, said), game).words
-        s = apply(s, parse_action(s, typed))
+            out[said] = describe(s, record.parse(s, said), game).words
+        s = apply(s, record.parse(s, typed))
     return out
 
 

@@ -24,6 +24,7 @@ from ..core.goals import fancy_value
 from ..core.serialize import (
     GameRecord,
 )
+from ..core.setup_game import GameStart
 from ..core.state import GameState
 from ..core.tr import same
 from ..core.view import view
@@ -43,13 +44,15 @@ class LocalTable:
     ``base`` is that state, and saves are states."""
 
     def __init__(self, state: GameState, seed: int | None, seats: Sequence[PlayerSeat],
-                 base: GameState | None = None, secret_seed: bool = False):
+                 base: GameState | None = None, secret_seed: bool = False,
+                 deal: GameStart | None = None):
         self.seats = list(seats)
         self.history = History(state, [p for p, seat in enumerate(self.seats) if seat.human])
         self.seed = seed
         self.base = base
         self.secret_seed = secret_seed  # shown only once the game is over
         self.rngs: dict[int, random.Random] = {}
+        self.deal = deal  # a loaded record's start (None: the seed's)
 
     @staticmethod
     def new(setup: Setup) -> LocalTable:
@@ -161,4 +164,4 @@ class LocalTable:
         if self.state.over:
             result = {"reputation": self.state.rep[:], "winners": engine_winners(self.state),
                       "turns": self.state.turn}
-        return GameRecord(self.state.options, self.seed, list(self.actions), result)
+        return GameRecord(self.state.options, self.seed, list(self.actions), result, self.deal)

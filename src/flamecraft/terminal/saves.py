@@ -9,18 +9,15 @@ from collections.abc import Callable
 from typing import Any
 
 from ..ai.roster import DEFAULT_OPPONENT
-from ..core.engine import (
-    advance,
-)
 from ..core.errors import FlamecraftError, error_text
 from ..core.serialize import (
     STATE_FORMAT,
     GameRecord,
+    action_error,
     json_error,
     state_from_json,
     state_to_json,
 )
-from ..core.setup_game import new_game
 from ..core.tr import same
 from ..session.files import write_whole
 from ..session.history import ReplayError
@@ -73,20 +70,20 @@ def load_table(path: str, tr: Callable[[str], str] = same,
         return LocalTable(s, None, seats, base=s.copy())
     try:
         record = GameRecord.from_json(obj)
-        s = new_game(record.options, record.seed)  # every option the record holds
-        advance(s)
+        s = record.first_state()  # every option the record holds, dealt from its deal
     except FlamecraftError as exc:
         raise SetupError(f"{path}: {error_text(exc, game)}") from None
     names = list(s.options.player_names())
     seats = _saved_seats(obj.get("seats"), names, path)
     _undo_points(obj.get("undo"), len(record.actions), len(names), path)  # refused if malformed
-    table = LocalTable(s, record.seed, seats)
+    table = LocalTable(s, record.seed, seats, deal=record.deal)
     try:
-        table.history.replay(record.actions)  # the undo points come back by the one policy
+        # read in the card names the record was written with; the undo points come back by
+        # the one policy
+        table.history.replay(record.actions, record.parse)
     except ReplayError as exc:
-        raise SetupError(tr("{path}: action {number} ({action}): {error}").format(
-            path=path, number=exc.number, action=repr(exc.action),
-            error=error_text(exc.cause, game))) from None
+        error = action_error(exc.number, exc.action, exc.cause)
+        raise SetupError(f"{path}: {error_text(error, game)}") from None
     return table
 
 
