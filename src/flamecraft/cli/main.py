@@ -560,7 +560,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 def build_parser(tr: Translate = same) -> argparse.ArgumentParser:
     """The argument parser of every subcommand, its help in the language of ``tr`` (the
-    ``terminal`` catalogue; argparse's own words follow ``commandline.argparse_speaking``).
+    ``terminal`` catalogue; argparse's own words follow ``common.argparse_speaking``).
     The research commands (tournament, balance, ladder) keep their options' help in
     English (docs/i18n.md)."""
     parser = _Parser(prog=PROG, description=tr(
@@ -578,30 +578,43 @@ def build_parser(tr: Translate = same) -> argparse.ArgumentParser:
     add_play_arguments(p, tr)
     p.set_defaults(func=cmd_play)
 
-    def game_options(p: argparse.ArgumentParser, names_too: bool = True,
-                     seed_default: int | None = None) -> None:
-        p.add_argument("--players", type=_players, required=True,
-                       help=tr("number of players ({low}–{high})").format(low=MIN_PLAYERS,
-                                                                         high=MAX_PLAYERS))
-        if seed_default is None:
-            p.add_argument("--seed", type=int, required=True, help=tr("the game's random seed"))
-        else:
-            p.add_argument("--seed", type=int, default=seed_default,
-                           help=tr("the first game's random seed; game i uses seed + i "
-                                   "(default: {seed})").format(seed=seed_default))
-        p.add_argument("--first-player", type=_positive, metavar=tr("SEAT"),
-                       help=tr("the seat that plays first, 1–players (default: drawn from the "
-                               "seed, as the rules draw it at random)"))
-        p.add_argument("--enchantments", choices=("purple", "golden"), default="purple",
-                       help=tr("Enchantment deck (default: purple)"))
-        p.add_argument("--companions", action="store_true",
-                       help=tr("play with the Companion module (off by default)"))
-        if names_too:
-            p.add_argument("--names", type=_names, help=tr("player names, comma-separated"))
+    _add_game_commands(sub, tr)
+    _add_bot_commands(sub, tr)
+    _add_tool_commands(sub, tr)
+    return parser
 
+
+Subparsers = argparse._SubParsersAction  # argparse's type of ``add_subparsers()``
+
+
+def _game_options(p: argparse.ArgumentParser, tr: Translate, names_too: bool = True,
+                  seed_default: int | None = None) -> None:
+    """The options that set up a game: players, seed, first player, deck, Companions."""
+    p.add_argument("--players", type=_players, required=True,
+                   help=tr("number of players ({low}–{high})").format(low=MIN_PLAYERS,
+                                                                     high=MAX_PLAYERS))
+    if seed_default is None:
+        p.add_argument("--seed", type=int, required=True, help=tr("the game's random seed"))
+    else:
+        p.add_argument("--seed", type=int, default=seed_default,
+                       help=tr("the first game's random seed; game i uses seed + i "
+                               "(default: {seed})").format(seed=seed_default))
+    p.add_argument("--first-player", type=_positive, metavar=tr("SEAT"),
+                   help=tr("the seat that plays first, 1–players (default: drawn from the "
+                           "seed, as the rules draw it at random)"))
+    p.add_argument("--enchantments", choices=("purple", "golden"), default="purple",
+                   help=tr("Enchantment deck (default: purple)"))
+    p.add_argument("--companions", action="store_true",
+                   help=tr("play with the Companion module (off by default)"))
+    if names_too:
+        p.add_argument("--names", type=_names, help=tr("player names, comma-separated"))
+
+
+def _add_game_commands(sub: Subparsers[_Parser], tr: Translate) -> None:
+    """new, actions, apply, show, replay, simulate, demo: a game one command at a time."""
     pretty = tr("indent the JSON for reading (default: compact, except on a terminal)")
     p = sub.add_parser("new", help=tr("write a new game's state"))
-    game_options(p)
+    _game_options(p, tr)
     p.add_argument("--out", metavar=tr("OUT"), help=tr("file to write (default: stdout)"))
     p.add_argument("--pretty", action="store_true", help=pretty)
     add_lang_argument(p, tr)
@@ -641,12 +654,12 @@ def build_parser(tr: Translate = same) -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("simulate", help=tr("play random games and print statistics"))
-    game_options(p, names_too=False, seed_default=1)
+    _game_options(p, tr, names_too=False, seed_default=1)
     p.add_argument("--games", type=_positive, required=True, help=tr("number of games"))
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("demo", help=tr("play one game of random bots and print its log"))
-    game_options(p)
+    _game_options(p, tr)
     p.add_argument("--record", metavar=tr("RECORD"),
                    help=tr("also write the game record (JSON) to this file"))
     p.add_argument("--pretty", action="store_true",
@@ -654,6 +667,9 @@ def build_parser(tr: Translate = same) -> argparse.ArgumentParser:
     add_lang_argument(p, tr)
     p.set_defaults(func=cmd_demo)
 
+
+def _add_bot_commands(sub: Subparsers[_Parser], tr: Translate) -> None:
+    """tournament, balance, ladder, hint, review: the bots at work."""
     from ..ai import balance as ai_balance
     from ..ai import tournament as ai_tournament
 
@@ -704,6 +720,9 @@ def build_parser(tr: Translate = same) -> argparse.ArgumentParser:
     add_lang_argument(p, tr)
     p.set_defaults(func=cmd_review)
 
+
+def _add_tool_commands(sub: Subparsers[_Parser], tr: Translate) -> None:
+    """info and serve."""
     p = sub.add_parser("info", help=tr("the version, the Python, and which form of the rules "
                                        "core runs (compiled with mypyc, or pure Python and "
                                        "why)"))
@@ -718,7 +737,6 @@ def build_parser(tr: Translate = same) -> argparse.ArgumentParser:
         "an SQLite file or postgresql://… URL (default: $FLAMECRAFT_DATABASE_URL, else "
         "flamecraft.sqlite3 here)"))
     p.set_defaults(func=cmd_serve)
-    return parser
 
 
 def _version() -> str:
