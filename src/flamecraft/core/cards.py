@@ -454,12 +454,8 @@ def _load_toml(name: str, folder: str = "") -> tuple[str, dict[str, Any]]:
         raise CardDataError(file, "-", "-", f"not valid TOML: {exc}") from exc
 
 
-def build_catalog(files: Mapping[str, tuple[str, Mapping[str, Any]]]) -> Catalog:
-    """Builds and validates a catalog from parsed TOML documents (file name, data)."""
-    catalog = Catalog()
-    compiler = _OpCompiler(catalog)
-
-    file, data = files["artisans"]
+def _add_artisans(catalog: Catalog, file: str, data: Mapping[str, Any]) -> None:
+    """The Artisan Dragons: name, type, starter."""
     for reader, card_id in _cards(file, data, "artisan"):
         card = ArtisanCard(len(catalog.artisans), card_id, reader.get("name", str),
                            reader.good("type", reader.get("type", str)),
@@ -469,7 +465,10 @@ def build_catalog(files: Mapping[str, tuple[str, Mapping[str, Any]]]) -> Catalog
     catalog.artisan_by_id = {a.id: a.index for a in catalog.artisans}
     catalog.artisan_types = tuple(a.type for a in catalog.artisans)
 
-    file, data = files["fire_ups"]
+
+def _add_fire_ups(catalog: Catalog, file: str, data: Mapping[str, Any],
+                  compiler: _OpCompiler) -> None:
+    """The six fire-up abilities, one op list per Artisan type."""
     fire = data.get("fire_up")
     if not isinstance(fire, dict):
         raise CardDataError(file, "-", "fire_up", "expected a [fire_up] table")
@@ -479,7 +478,9 @@ def build_catalog(files: Mapping[str, tuple[str, Mapping[str, Any]]]) -> Catalog
         ids.append(compiler.compile(reader, key, reader.get(key, list), f"fire_up.{key}"))
     catalog.fire_ups = tuple(ids)
 
-    file, data = files["shops"]
+
+def _add_shops(catalog: Catalog, file: str, data: Mapping[str, Any], compiler: _OpCompiler) -> None:
+    """The Shops: icon, three slots with their rewards, ability."""
     for reader, card_id in _cards(file, data, "shop"):
         icon_key = reader.get("icon", str)
         if icon_key not in SHOP_ICONS:
@@ -521,7 +522,9 @@ def build_catalog(files: Mapping[str, tuple[str, Mapping[str, Any]]]) -> Catalog
             reader.provenance()))
     catalog.shop_by_id = {s.id: s.index for s in catalog.shops}
 
-    file, data = files["enchantments"]
+
+def _add_enchantments(catalog: Catalog, file: str, data: Mapping[str, Any]) -> None:
+    """The Enchantments of both decks: cost, reward, set costs."""
     for reader, card_id in _cards(file, data, "enchantment"):
         deck = reader.get("deck", str)
         if deck not in DECKS:
@@ -547,7 +550,9 @@ def build_catalog(files: Mapping[str, tuple[str, Mapping[str, Any]]]) -> Catalog
             reader.provenance()))
     catalog.enchantment_by_id = {e.id: e.index for e in catalog.enchantments}
 
-    file, data = files["fancy"]
+
+def _add_fancies(catalog: Catalog, file: str, data: Mapping[str, Any]) -> None:
+    """The Fancy Dragons: Sun or Moon, goal, reward."""
     for reader, card_id in _cards(file, data, "fancy"):
         kind = reader.get("kind", str)
         if kind not in ("SUN", "MOON"):
@@ -581,7 +586,10 @@ def build_catalog(files: Mapping[str, tuple[str, Mapping[str, Any]]]) -> Catalog
             int(raw_reward.get("max", 999)), rep_table, end_only, reader.provenance()))
     catalog.fancy_by_id = {f.id: f.index for f in catalog.fancies}
 
-    file, data = files["companions"]
+
+def _add_companions(catalog: Catalog, file: str, data: Mapping[str, Any],
+                    compiler: _OpCompiler) -> None:
+    """The Companions: hook, effect, use limits."""
     for reader, card_id in _cards(file, data, "companion"):
         hook = reader.get("hook", str)
         if hook not in COMPANION_HOOKS:
@@ -604,7 +612,9 @@ def build_catalog(files: Mapping[str, tuple[str, Mapping[str, Any]]]) -> Catalog
             reader.provenance()))
     catalog.companion_by_id = {c.id: c.index for c in catalog.companions}
 
-    file, data = files["solo"]
+
+def _add_solo(catalog: Catalog, file: str, data: Mapping[str, Any]) -> None:
+    """The solo achievements and the rating table."""
     for reader, card_id in _cards(file, data, "achievement"):
         raw = reader.get("requirement", dict)
         need = _Reader(file, card_id, raw)
@@ -630,6 +640,19 @@ def build_catalog(files: Mapping[str, tuple[str, Mapping[str, Any]]]) -> Catalog
     if not isinstance(note, str):
         raise CardDataError(file, "-", "rating_note", "must be a string")
     catalog.rating_note = note
+
+
+def build_catalog(files: Mapping[str, tuple[str, Mapping[str, Any]]]) -> Catalog:
+    """Builds and validates a catalog from parsed TOML documents (file name, data)."""
+    catalog = Catalog()
+    compiler = _OpCompiler(catalog)
+    _add_artisans(catalog, *files["artisans"])
+    _add_fire_ups(catalog, *files["fire_ups"], compiler)
+    _add_shops(catalog, *files["shops"], compiler)
+    _add_enchantments(catalog, *files["enchantments"])
+    _add_fancies(catalog, *files["fancy"])
+    _add_companions(catalog, *files["companions"], compiler)
+    _add_solo(catalog, *files["solo"])
     _deal_order(catalog, *files["deal_order"])
     return catalog
 
