@@ -36,14 +36,14 @@ $(STAMP): pyproject.toml Makefile
 	$(PY) -m pip install --quiet -e '.[dev,rl,web,reports,ray]'
 	touch $(STAMP)
 
-$(NATIVE): $(STAMP) $(COMPILED_SOURCES) scripts/compile_core.py
+$(NATIVE): $(STAMP) $(COMPILED_SOURCES) scripts/compile_core.py scripts/native_build.py
 	$(PY) scripts/compile_core.py
 
 play: $(NATIVE)
 	$(VENV)/bin/flamecraft play
 
 test: $(NATIVE) $(CATALOGUES_CHECKED)
-	$(VENV)/bin/ruff check src tests bench scripts
+	$(VENV)/bin/ruff check src tests bench scripts setup.py
 	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest -q -n 2
 
