@@ -33,7 +33,7 @@ $(CATALOGUES_CHECKED): $(STAMP) $(CATALOGUES) src/flamecraft/display/i18n.py
 $(STAMP): pyproject.toml Makefile
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,rl,web,reports,ray]'
+	$(PY) -m pip install --quiet -e '.[dev,rl,web,postgres,reports,ray]'
 	touch $(STAMP)
 
 $(NATIVE): $(STAMP) $(COMPILED_SOURCES) scripts/compile_core.py scripts/native_build.py
