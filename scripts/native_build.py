@@ -142,43 +142,46 @@ def build_ext_command() -> type[Any]:
     setuptools is imported only when something is built."""
     from setuptools.command.build_ext import build_ext
 
-    class BuildNative(build_ext):  # type: ignore[misc]  # setuptools has no types
-        """mypyc's extensions, built into ``_native/`` (never beside their sources), except
-        in an editable install, whose compiled core ``make`` builds into the checkout."""
-
-        built_from: dict[str, str] | None = None
-        parallel: int | str | None  # build_ext's option (-j), set by its initialize_options
-
-        def finalize_options(self) -> None:
-            # The extensions are made here, not in setup(): mypyc type-checks and writes the C
-            # code when called, and setup.py also runs for the metadata alone.
-            if not (self.inplace or self.editable_mode):
-                self.built_from = digests(sources())  # before compiling: an edit is stale
-                self.distribution.ext_modules = extensions()
-            if self.parallel is None:  # C compilations at once, unless given (-j)
-                self.parallel = os.cpu_count() or 1
-            super().finalize_options()
-
-        def run(self) -> None:
-            super().run()
-            if self.built_from is not None:
-                write_manifest(self._native(), self.built_from)
-
-        def _native(self) -> Path:
-            return Path(self.build_lib) / "flamecraft" / "_native"
+    class IntoNative(build_ext):  # type: ignore[misc]  # setuptools has no types
+        """build_ext writing each extension to ``flamecraft/_native/<group>/`` under the build
+        folder, where setuptools would put it beside its source."""
 
         def get_ext_fullpath(self, ext_name: str) -> str:
             path = Path(super().get_ext_fullpath(ext_name))
-            if self.built_from is None:
-                return str(path)
             moved = native_path(path.relative_to(self.build_lib))
             return str(Path(self.build_lib) / moved) if moved is not None else str(path)
 
+    class BuildNative(build_ext):  # type: ignore[misc]
+        """mypyc's extensions into ``_native/``, except in an editable install, whose compiled
+        core ``make`` builds into the checkout.
+
+        mypyc type-checks and writes the C code when it makes the extensions, so they are
+        made when the command runs, not when it is set up: setuptools also sets up
+        ``build_ext`` to list the sources for the metadata alone, where nothing is built."""
+
+        outputs: list[str]
+
+        def run(self) -> None:
+            self.outputs = []
+            if self.inplace or self.editable_mode:
+                print("compiled core: not built by an editable install (make builds it)")
+                return
+            built_from = digests(sources())  # before compiling: an edit meanwhile is stale
+            self.distribution.ext_modules = extensions()
+            compile_ = IntoNative(self.distribution)
+            for option in ("build_lib", "build_temp", "parallel", "force", "debug",
+                           "compiler", "plat_name"):
+                setattr(compile_, option, getattr(self, option))
+            if compile_.parallel is None:  # C compilations at once, unless given (-j)
+                compile_.parallel = os.cpu_count() or 1
+            compile_.ensure_finalized()
+            compile_.run()
+            native = Path(self.build_lib) / "flamecraft" / "_native"
+            write_manifest(native, built_from)
+            self.outputs = [*compile_.get_outputs(), str(native / "manifest.json")]
+
         def get_outputs(self) -> list[str]:
-            outputs: list[str] = super().get_outputs()
-            if self.built_from is not None:
-                outputs.append(str(self._native() / "manifest.json"))
-            return outputs
+            return list(getattr(self, "outputs", []))
 
     return BuildNative
 
