@@ -3,6 +3,8 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# What `make` installs: the dev tools and every extra the tests use (all but bench).
+EXTRAS := dev,rl,web,postgres,reports,ray
 # The compiled core (scripts/compile_core.py): rebuilt whenever a compiled source changes.
 NATIVE := src/flamecraft/_native/manifest.json
 COMPILED_SOURCES := $(wildcard src/flamecraft/core/*.py) \
@@ -12,7 +14,7 @@ COMPILED_SOURCES := $(wildcard src/flamecraft/core/*.py) \
 LOCALE := src/flamecraft/locale
 CATALOGUES := $(wildcard $(LOCALE)/*/LC_MESSAGES/*.po)
 CATALOGUES_CHECKED := build/locale/checked
-.PHONY: all play test lint fuzz bench bench-deps compare clean catalogue
+.PHONY: all play test lint fuzz bench bench-deps compare clean catalogue constraints
 
 all: $(NATIVE) $(CATALOGUES_CHECKED)
 
@@ -30,20 +32,23 @@ $(CATALOGUES_CHECKED): $(STAMP) $(CATALOGUES) src/flamecraft/display/i18n.py
 	mkdir -p $(dir $@)
 	touch $@
 
-$(STAMP): pyproject.toml Makefile
+# Every version pinned by constraints.txt (`make constraints` refreshes it), the build tools
+# too: the editable install is built by the venv's own pinned setuptools (no build isolation),
+# and compiles nothing; the compiled core is $(NATIVE)'s, below.
+$(STAMP): pyproject.toml setup.py constraints.txt Makefile
 	python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,rl,web,reports,ray]'
+	$(PY) -m pip install --quiet -c constraints.txt --upgrade pip setuptools
+	$(PY) -m pip install --quiet -c constraints.txt --no-build-isolation -e '.[$(EXTRAS)]'
 	touch $(STAMP)
 
-$(NATIVE): $(STAMP) $(COMPILED_SOURCES) scripts/compile_core.py
+$(NATIVE): $(STAMP) $(COMPILED_SOURCES) scripts/compile_core.py scripts/native_build.py
 	$(PY) scripts/compile_core.py
 
 play: $(NATIVE)
 	$(VENV)/bin/flamecraft play
 
 test: $(NATIVE) $(CATALOGUES_CHECKED)
-	$(VENV)/bin/ruff check src tests bench scripts
+	$(VENV)/bin/ruff check src tests bench scripts setup.py
 	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest -q -n 2
 
@@ -57,7 +62,7 @@ bench: $(NATIVE)
 # the tests never do, so `make` does not install it.
 BENCH_STAMP := $(VENV)/.bench-installed
 $(BENCH_STAMP): $(STAMP)
-	$(PY) -m pip install --quiet -e '.[bench]'
+	$(PY) -m pip install --quiet -c constraints.txt --no-build-isolation -e '.[bench]'
 	touch $(BENCH_STAMP)
 
 bench-deps: $(BENCH_STAMP)
@@ -67,5 +72,20 @@ bench-deps: $(BENCH_STAMP)
 compare: $(NATIVE) $(BENCH_STAMP)
 	$(PY) bench/compare.py --rounds 11 $(if $(BASELINE),--baseline $(BASELINE))
 
+# constraints.txt anew: the newest versions the extras allow, installed into a throw-away venv
+# (README, Installing). Then `make test` on them, and commit the file.
+CONSTRAINTS_VENV := build/constraints-venv
+constraints:
+	rm -rf $(CONSTRAINTS_VENV)
+	python3 -m venv $(CONSTRAINTS_VENV)
+	$(CONSTRAINTS_VENV)/bin/python -m pip install --quiet --upgrade pip setuptools
+	$(CONSTRAINTS_VENV)/bin/python scripts/constraints.py requirements $(EXTRAS) \
+		> build/requirements.txt
+	$(CONSTRAINTS_VENV)/bin/python -m pip install --quiet -r build/requirements.txt
+	$(CONSTRAINTS_VENV)/bin/python scripts/constraints.py freeze $(EXTRAS) \
+		> build/constraints.txt
+	mv build/constraints.txt constraints.txt
+	rm -rf $(CONSTRAINTS_VENV)
+
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info src/flamecraft/_native
+	rm -rf $(VENV) build dist *.egg-info src/*.egg-info src/flamecraft/_native

@@ -566,7 +566,7 @@ def build_parser(tr: Translate = same) -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description=tr(
         "Flamecraft: play, inspect and simulate games. States and game records are JSON "
         "files; '-' reads stdin."))
-    parser.add_argument("--version", action="version", version=version_line(),
+    parser.add_argument("--version", action=_VersionAction, nargs=0,
                         help=tr("print the version and which form of the rules core runs"))
     parser.add_argument("--lang", dest="top_lang", choices=LANGUAGES, default=None,
                         help=tr("language of the help and the messages: en or ja (default: "
@@ -747,6 +747,16 @@ def _version() -> str:
         return "unknown"
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: the version line as it is, on one line (argparse's own version action
+    wraps it to the terminal's width), then exit 0."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> NoReturn:
+        print(version_line())
+        parser.exit()
+
+
 def version_line() -> str:
     """``flamecraft --version``: the version and the form of the core, on one line."""
     from .. import core
@@ -763,6 +773,8 @@ def cmd_info(args: argparse.Namespace) -> int:
     print(f"flamecraft  {_version()}")
     print(f"python      {platform.python_implementation()} {platform.python_version()} "
           f"({sys.executable})")
+    package = core.NATIVE_DIR.parent
+    print(f"installed   {'a source checkout' if core.CHECKOUT else 'a wheel'} ({package})")
     print(f"rules core  {core.FORM}")
     print(f"loaded from {engine.__file__}")
     return 0

@@ -37,7 +37,7 @@ from .language import DEFAULT, game_tr, page_catalogue, request_language, say
 from .live import add_live_route
 from .pages import add_pages
 from .settings import Settings
-from .store import FINISHED, OPEN, RUNNING
+from .store import FINISHED, OPEN, RUNNING, require_driver
 from .wire import entry_json, view_in
 
 log = logging.getLogger("flamecraft.server")
@@ -335,6 +335,7 @@ def serve(host: str, port: int, database: str | None) -> int:
     import uvicorn
 
     settings = Settings.from_env(database=database)
+    require_driver(settings.database_url)  # one clear line now, not a failed startup later
     where = "PostgreSQL" if settings.database_url.startswith("postgres") else (
         "SQLite " + settings.database_url[len("sqlite:///"):])
     print(f"Flamecraft on http://{host}:{port}/  (games stored in {where}; Ctrl+C stops)",

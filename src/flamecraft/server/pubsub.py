@@ -18,7 +18,7 @@ import logging
 from collections.abc import Callable
 
 from .settings import is_postgres
-from .store import CHANNEL
+from .store import CHANNEL, require_driver
 
 log = logging.getLogger("flamecraft.server")
 
@@ -44,6 +44,7 @@ class PostgresBus(Bus):
     """LISTEN on the store's NOTIFY channel, on its own connection, reconnecting on failure."""
 
     def __init__(self, url: str, retry_seconds: float = 1.0):
+        require_driver(url)  # psycopg (the postgres extra), or a clear error now
         self.url = url
         self.retry_seconds = retry_seconds
         self._task: asyncio.Task[None] | None = None

@@ -9,6 +9,9 @@ a NOTIFY, so other server processes hear of the change the moment it commits (``
 
 The methods are synchronous and are called from one worker thread per store (``database.py``),
 so each store holds a single connection and the event loop never waits on the database.
+
+psycopg is the optional ``postgres`` extra, imported only when a PostgreSQL URL is used
+(``require_driver``): a server on SQLite runs without it.
 """
 
 from __future__ import annotations
@@ -337,6 +340,19 @@ class SqliteStore(Store):
         self.conn.close()
 
 
+def require_driver(url: str) -> None:
+    """Raises ValueError, naming the extra to install, when ``url`` needs a database driver
+    that is not installed (psycopg, the ``postgres`` extra, for PostgreSQL)."""
+    if not is_postgres(url):
+        return
+    try:
+        import psycopg  # noqa: F401
+    except ImportError as exc:
+        raise ValueError(
+            "a PostgreSQL database needs the 'postgres' extra (psycopg cannot be imported: "
+            f"{exc}): pip install 'flamecraft[postgres]'") from None
+
+
 class PostgresStore(Store):
     """PostgreSQL through psycopg: shared by every server process behind one address."""
 
@@ -344,6 +360,7 @@ class PostgresStore(Store):
     notifies = True
 
     def __init__(self, url: str):
+        require_driver(url)
         import psycopg
 
         self.url = url
