@@ -18,8 +18,8 @@ import pytest
 from flamecraft.core import cardtext, frames
 from flamecraft.core.board import CATALOG
 from flamecraft.core.cards import COMPANION_HOOKS, DATA_FILES, MEASURES, OP_SCHEMA, Op
+from flamecraft.core.kinds import FRAME_KINDS
 from flamecraft.core.serialize import (
-    _FRAME_NAMES,
     RECORD_VERSION,
     STATE_VERSION,
     load_record,
@@ -201,7 +201,7 @@ def test_every_measure_is_documented() -> None:
 def test_state_format_names_every_frame_kind() -> None:
     """docs/state-format.md lists every stack frame name that serialize.py writes."""
     text = _read("state-format.md")
-    missing = [name for name in _FRAME_NAMES.values() if f"`{name}`" not in text]
+    missing = [kind.name for kind in FRAME_KINDS.values() if f"`{kind.name}`" not in text]
     assert not missing
 
 
