@@ -27,9 +27,9 @@ from flamecraft.ai.roster import BOTS
 from flamecraft.core import actions as A
 from flamecraft.core.board import CATALOG
 from flamecraft.core.describe import describe
+from flamecraft.core.kinds import ACTION_KINDS, SKIPS
 from flamecraft.core.serialize import GameRecord, replay
 from flamecraft.server import Settings, create_app
-from flamecraft.core.kinds import ACTION_KINDS, SKIPS
 from flamecraft.server.actions_json import args_of, kind_name, legal_json
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

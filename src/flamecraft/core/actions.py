@@ -254,9 +254,10 @@ def template(kind: ActionKind, action: Action, catalog: Catalog) -> str:
             seat = action[i + 1]
     if seat < 0 and kind.nobody:
         return kind.nobody
-    for i, arg in enumerate(kind.args):
-        if arg.plural and action[i + 1] != 1:
-            return kind.plural
+    if kind.plural:
+        for i, arg in enumerate(kind.args):
+            if arg.plural and action[i + 1] != 1:
+                return kind.plural
     return kind.text
 
 

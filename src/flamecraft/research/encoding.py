@@ -136,6 +136,13 @@ def _block(kind: ActionKind, block: Block, players: int, base: int) -> tuple[int
     if not dims:
         return 1, lambda s, p, a: base
     if len(dims) == 1:
+        # The two commonest numberings, without a call of their own (the environments' step).
+        key, _, how = block.dims[0].partition(":")
+        at = kind.arg_at(key)
+        if how == "type":
+            return NUM_TYPES, lambda s, p, a: base + ART_TYPE[a[at]]
+        if not how and kind.args[at - 1].type not in (K.SEAT, K.SLOT):
+            return dims[0][0], lambda s, p, a: base + a[at]
         first = dims[0][1]
 
         def one(s: GameState, p: int, a: Action) -> int:
