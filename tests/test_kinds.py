@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import pytest
 
 from flamecraft import apply, apply_in_place, dump_state, legal_actions, load_state, text, view
-from flamecraft.ai import GreedyBot, ISMCTSBot, PlannerBot, RandomBot, Seat
+from flamecraft.ai import Bot, GreedyBot, ISMCTSBot, PlannerBot, RandomBot, Seat
 from flamecraft.core import actions as A
 from flamecraft.core import cards, effects, frames
 from flamecraft.core import kinds as K
@@ -230,7 +230,7 @@ def test_sent_to_the_browser_and_logged(bonus: Bonus) -> None:
                                   lambda: PlannerBot(samples=1),
                                   lambda: ISMCTSBot(iterations=30, seconds=None)],
                          ids=["random", "greedy", "planner", "ismcts"])
-def test_the_bots_choose_among_its_actions(bonus: Bonus, make: type) -> None:
+def test_the_bots_choose_among_its_actions(bonus: Bonus, make: Callable[[], Bot]) -> None:
     rng = random.Random(3)
     for seed in range(3):
         s = _on_stack(seed=seed)

@@ -314,13 +314,6 @@ def frame_named(name: str) -> FrameKind | None:
     return _FRAME_BY_NAME.get(name)
 
 
-def action_named(name: str) -> ActionKind | None:
-    for kind in ACTION_KINDS.values():
-        if kind.name == name:
-            return kind
-    return None
-
-
 def decision_count() -> int:
     """How many decision kinds there are (they are numbered 0 … count - 1)."""
     count = 0
