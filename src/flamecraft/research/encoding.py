@@ -29,7 +29,7 @@ from ..core.engine import legal_actions, to_act, winners
 from ..core.errors import IllegalActionError
 from ..core.frames import SUPPLY
 from ..core.goods import NUM_GOODS
-from ..core.kinds import ACTION_KINDS, ActionKind, Block
+from ..core.kinds import ACTION_KINDS, ActionKind
 from ..core.state import (
     CAST_ICONS,
     CASTS,
@@ -100,77 +100,103 @@ def _offset(actor: int, seat: int, n: int) -> int:
     return (seat - actor) % n - 1
 
 
-def _dimension(kind: ActionKind, spec: str, players: int) -> tuple[int, Encoder]:
-    """One dimension of a block (``kinds.Block``): its size and its numbering of an action
-    (-1: the action is not one this block holds)."""
+# How a dimension numbers an action's argument (``_number``).
+_VALUE: Final = 0  # the value itself (a Good, a card's catalog index, Coins paid…)
+_TYPE: Final = 1  # an Artisan Dragon's type
+_SEAT: Final = 2  # a seat's offset from the actor
+_SLOT: Final = 3  # a slot with the Shop of the argument before it: shop * 3 + slot
+_TOWN: Final = 4  # an Artisan Dragon's slot in Town (refused elsewhere)
+_HAND: Final = 5  # an Artisan Dragon's type, from the actor's hand (refused elsewhere)
+_PARK: Final = 6  # an Artisan Dragon's position in the Park (refused elsewhere)
+_PAIR: Final = 7  # an (Enchantment, sets) pair of CAST_PAIRS, with the sets argument
+
+
+@dataclass(frozen=True, slots=True)
+class _Dim:
+    """One dimension of a block, as data: what it numbers and how, and its size."""
+
+    how: int
+    at: int  # the argument's place in the action tuple
+    other: int  # _SEAT: the player count; _PAIR: where the sets are; else unused
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Block:
+    """A block of the catalogue, as data: where it starts and its dimensions (row-major)."""
+
+    base: int
+    dims: tuple[_Dim, ...]
+
+
+def _dimension(kind: ActionKind, spec: str, players: int) -> _Dim:
+    """One dimension of a block (``kinds.Block``): ``key`` numbered by its type, or
+    ``key:how``."""
     key, _, how = spec.partition(":")
     at = kind.arg_at(key)
     arg_type = kind.args[at - 1].type
     if how == "type":
-        return NUM_TYPES, lambda s, p, a: ART_TYPE[a[at]]
+        return _Dim(_TYPE, at, 0, NUM_TYPES)
     if how == "town":
-        def town(s: GameState, p: int, a: Action) -> int:
-            return s.slots.index(a[at]) if a[at] in s.slots else -1
-        return NUM_SLOTS, town
+        return _Dim(_TOWN, at, 0, NUM_SLOTS)
     if how == "hand":
-        return NUM_TYPES, lambda s, p, a: ART_TYPE[a[at]] if a[at] in s.hand[p] else -1
+        return _Dim(_HAND, at, 0, NUM_TYPES)
     if how == "park":
-        return PARK_SIZE, lambda s, p, a: s.park.index(a[at]) if a[at] in s.park else -1
+        return _Dim(_PARK, at, 0, PARK_SIZE)
     if how == "sets":
         sets = next(i + 1 for i, arg in enumerate(kind.args) if arg.type == K.SETS)
-        return len(CAST_PAIRS), lambda s, p, a: _CAST_INDEX[(a[at], a[sets])]
+        return _Dim(_PAIR, at, sets, len(CAST_PAIRS))
     if how == "paid":
-        return MAX_PAY_COINS + 1, lambda s, p, a: a[at]
+        return _Dim(_VALUE, at, 0, MAX_PAY_COINS + 1)
     if how:
         raise ValueError(f"action {kind.name}: no numbering {how!r} ({spec})")
     if arg_type == K.SEAT:
-        return seat_targets(players), lambda s, p, a: _offset(p, a[at], players)
-    if arg_type == K.SLOT:  # with the Shop of the argument before it
-        return NUM_SLOTS, lambda s, p, a: a[at - 1] * 3 + a[at]
-    return _domain(arg_type), lambda s, p, a: a[at]
+        return _Dim(_SEAT, at, players, seat_targets(players))
+    if arg_type == K.SLOT:
+        return _Dim(_SLOT, at, 0, NUM_SLOTS)
+    return _Dim(_VALUE, at, 0, _domain(arg_type))
 
 
-def _block(kind: ActionKind, block: Block, players: int, base: int) -> tuple[int, Encoder]:
-    """A block's size and its encoder: its dimensions multiplied out, row-major."""
-    dims = [_dimension(kind, spec, players) for spec in block.dims]
-    if not dims:
-        return 1, lambda s, p, a: base
-    if len(dims) == 1:
-        # The two commonest numberings, without a call of their own (the environments' step).
-        key, _, how = block.dims[0].partition(":")
-        at = kind.arg_at(key)
-        if how == "type":
-            return NUM_TYPES, lambda s, p, a: base + ART_TYPE[a[at]]
-        if not how and kind.args[at - 1].type not in (K.SEAT, K.SLOT):
-            return dims[0][0], lambda s, p, a: base + a[at]
-        first = dims[0][1]
-
-        def one(s: GameState, p: int, a: Action) -> int:
-            i = first(s, p, a)
-            return -1 if i < 0 else base + i
-        return dims[0][0], one
-    if len(dims) == 2:
-        (_, major), (minor_size, minor) = dims
-
-        def two(s: GameState, p: int, a: Action) -> int:
-            i, j = major(s, p, a), minor(s, p, a)
-            return -1 if i < 0 or j < 0 else base + i * minor_size + j
-        return dims[0][0] * minor_size, two
-    raise ValueError(f"action {kind.name}: a block of at most 2 dimensions")
+def _number(d: _Dim, s: GameState, p: int, a: Action) -> int:
+    """The action's number in one dimension, or -1 when the dimension does not hold it."""
+    how = d.how
+    v = a[d.at]
+    if how == _VALUE:
+        return v
+    if how == _TYPE:
+        return ART_TYPE[v]
+    if how == _TOWN:
+        try:
+            return s.slots.index(v)
+        except ValueError:
+            return -1
+    if how == _SEAT:
+        return _offset(p, v, d.other)
+    if how == _SLOT:
+        return a[d.at - 1] * 3 + v
+    if how == _HAND:
+        return ART_TYPE[v] if v in s.hand[p] else -1
+    if how == _PARK:
+        try:
+            return s.park.index(v)
+        except ValueError:
+            return -1
+    return _CAST_INDEX[(v, a[d.other])]
 
 
-def _kind_encoder(blocks: list[Encoder]) -> Encoder:
-    """The first of a kind's blocks that holds the action."""
-    if len(blocks) == 1:
-        return blocks[0]
-
-    def first(s: GameState, p: int, a: Action) -> int:
-        for block in blocks:
-            i = block(s, p, a)
-            if i >= 0:
-                return i
-        return -1
-    return first
+def _encode(blocks: list[_Block], s: GameState, p: int, a: Action) -> int:
+    """The index of an action in the first of its kind's blocks that holds it, or -1."""
+    for block in blocks:
+        index = 0
+        for d in block.dims:
+            i = _number(d, s, p, a)
+            if i < 0:
+                index = -1
+                break
+            index = index * d.size + i
+        if index >= 0:
+            return block.base + index
+    return -1
 
 
 def _section_specs(players: int) -> list[tuple[str, int, str]]:
@@ -187,17 +213,20 @@ class ActionCatalogue:
     def __init__(self, players: int):
         self.players = players
         self.sections: list[Section] = []
-        self._encoders: dict[int, Encoder] = {}
+        self._encoders: dict[int, list[_Block]] = {}  # by kind: its blocks, as data
         start = 0
         for kind in ACTION_KINDS.values():
-            encoders = []
-            for block in kind.blocks:
-                size, encoder = _block(kind, block, players, start)
-                self.sections.append(Section(block.name or kind.name, start, size,
-                                             block.meaning))
-                encoders.append(encoder)
+            blocks = []
+            for spec in kind.blocks:
+                dims = tuple(_dimension(kind, dim, players) for dim in spec.dims)
+                size = 1
+                for d in dims:
+                    size *= d.size
+                self.sections.append(Section(spec.name or kind.name, start, size,
+                                             spec.meaning))
+                blocks.append(_Block(start, dims))
                 start += size
-            self._encoders[kind.code] = _kind_encoder(encoders)
+            self._encoders[kind.code] = blocks
         self.size = start
 
     def section_of(self, index: int) -> Section:
@@ -208,13 +237,17 @@ class ActionCatalogue:
         raise ValueError(f"action index {index} is outside 0..{self.size - 1}")
 
     def _encoder(self, kind: int) -> Encoder:
-        encoder = self._encoders.get(kind)
-        if encoder is None:
+        """A kind's numbering as a function (state, actor, action) -> index (-1: none)."""
+        blocks = self._encoders.get(kind)
+        if blocks is None:
             raise NotImplementedError(f"action kind {kind} has no place in the catalogue")
-        return encoder
+        return lambda s, p, a: _encode(blocks, s, p, a)
 
     def _index(self, s: GameState, actor: int, action: Action) -> int:
-        index = self._encoder(action[0])(s, actor, action)
+        blocks = self._encoders.get(action[0])
+        if blocks is None:
+            raise NotImplementedError(f"action kind {action[0]} has no place in the catalogue")
+        index = _encode(blocks, s, actor, action)
         if index < 0:
             raise ValueError(f"action {action} is in none of its kind's blocks")
         return index
