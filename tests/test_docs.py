@@ -28,8 +28,8 @@ from flamecraft.core.cards import (
     Op,
     ShopCard,
 )
+from flamecraft.core.kinds import FRAME_KINDS
 from flamecraft.core.serialize import (
-    _FRAME_NAMES,
     RECORD_VERSION,
     STATE_VERSION,
     load_record,
@@ -212,7 +212,7 @@ def test_every_measure_is_documented() -> None:
 def test_state_format_names_every_frame_kind() -> None:
     """docs/state-format.md lists every stack frame name that serialize.py writes."""
     text = _read("state-format.md")
-    missing = [name for name in _FRAME_NAMES.values() if f"`{name}`" not in text]
+    missing = [kind.name for kind in FRAME_KINDS.values() if f"`{kind.name}`" not in text]
     assert not missing
 
 

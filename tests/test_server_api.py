@@ -28,9 +28,10 @@ from flamecraft.ai.roster import BOTS
 from flamecraft.core import actions as A
 from flamecraft.core.board import CATALOG
 from flamecraft.core.describe import describe
+from flamecraft.core.kinds import ACTION_KINDS, SKIPS
 from flamecraft.core.serialize import GameRecord, replay
 from flamecraft.server import Settings, create_app
-from flamecraft.server.actions_json import KIND_NAMES, SKIP_NAMES, legal_json
+from flamecraft.server.actions_json import args_of, kind_name, legal_json
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -471,12 +472,15 @@ def test_cards_bots_and_pages(client: TestClient) -> None:
 
 
 def test_every_action_kind_has_a_structured_form() -> None:
-    """Issue 7, the legal list: each kind of flamecraft/actions.py is named (its constant in
-    lower case) and mapped; every skip variant is named."""
-    assert len(KIND_NAMES) == A.NUM_ACTION_KINDS
-    for kind, name in enumerate(KIND_NAMES):
-        assert getattr(A, name.upper()) == kind
-    assert len(SKIP_NAMES) == len(A.SKIP_TEXTS)
+    """Issue 7, the legal list: each kind of core/actions.py is named (its constant in lower
+    case) and its arguments mapped by its declaration; every skip variant is named."""
+    for code, kind in ACTION_KINDS.items():
+        assert getattr(A, kind.name.upper()) == code == kind.code
+        assert kind_name(code) == kind.name
+        assert set(args_of((code, 0, 1, 0))) <= {arg.key for arg in kind.args} | {
+            key for key, _ in kind.constants}
+    assert [skip.code for skip in SKIPS.values()] == list(range(len(SKIPS)))
+    assert len({skip.name for skip in SKIPS.values()}) == len(SKIPS)
 
 
 def test_structured_actions_name_real_cards_and_match_the_texts() -> None:

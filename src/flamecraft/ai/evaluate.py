@@ -20,6 +20,10 @@ from typing import Final
 from ..core.board import ART_TYPE, CATALOG, dragons_at
 from ..core.cards import ICON_COIN, ICON_DRAGON, ICON_RAINBOW
 from ..core.frames import (
+    CAST_FINISH_ENCHANTMENT,
+    CAST_FINISH_SETS,
+    CHOOSE_TYPE_N,
+    CHOOSE_TYPE_PURPOSE,
     D_ABILITY,
     D_ACTION,
     D_CAST,
@@ -33,7 +37,11 @@ from ..core.frames import (
     D_PAY,
     D_PLACE,
     D_VISIT,
+    GAIN_SET_N,
     P_CAST_FINISH,
+    PAY_ENCHANTMENT,
+    PAY_GOOD,
+    PAY_SETS,
 )
 from ..core.goals import MEASURE_FUNCTIONS, fancy_value
 from ..core.goods import NUM_GOODS
@@ -447,20 +455,22 @@ def _visit_cost(s: GameState, p: int, shop: int, gvs: list[float]) -> float:
 
 def _pending(s: GameState, p: int, w: Weights, gvs: list[float]) -> float:
     """What the decisions p has left this turn are likely worth (they are not taken yet, so
-    the position alone does not show them)."""
+    the position alone does not show them). A kind of decision not named here counts for
+    nothing: a new kind needs no line here to be played."""
     v = 0.0
     nets: list[float] = []
     for f in s.stack:
         kind = f[0]
         if kind == P_CAST_FINISH and f[1] == p:
-            v += ench_reward(f[3], f[4])  # a cast being paid for: its reward is coming
+            # a cast being paid for: its reward is coming
+            v += ench_reward(f[CAST_FINISH_ENCHANTMENT], f[CAST_FINISH_SETS])
             continue
         if kind >= 100 or f[1] != p:
             continue
         if kind == D_PAY:
             # The Goods still to be paid are still counted with p's Goods: take them off.
-            cost = _ENCH[f[3]].cost
-            v -= sum(cost[g] * f[4] * gvs[g] for g in range(f[5], NUM_GOODS))
+            cost, sets = _ENCH[f[PAY_ENCHANTMENT]].cost, f[PAY_SETS]
+            v -= sum(cost[g] * sets * gvs[g] for g in range(f[PAY_GOOD], NUM_GOODS))
             continue
         if not nets and kind in (D_VISIT, D_ACTION, D_CAST):
             nets = _cast_nets(s, p, gvs)
@@ -482,11 +492,11 @@ def _pending(s: GameState, p: int, w: Weights, gvs: list[float]) -> float:
         elif kind == D_GAIN_GOOD:
             v += max(gvs)
         elif kind == D_CHOOSE_TYPE:
-            v += max(gvs) * (f[4] if f[3] == 0 else 1)
+            v += max(gvs) * (f[CHOOSE_TYPE_N] if f[CHOOSE_TYPE_PURPOSE] == 0 else 1)
         elif kind == D_GAIN_TWO:
             v += 2 * max(gvs)
         elif kind == D_GAIN_SET:
-            v += sum(sorted(gvs)[-f[3]:])
+            v += sum(sorted(gvs)[-f[GAIN_SET_N]:])
         elif kind == D_DRAW_ARTISAN:
             v += w.dragon * phase(s, p)
         elif kind in (D_FIRE_ONE, D_FIRE_ALL) and f[2] >= 0:

@@ -93,7 +93,8 @@ def _good_pick(s: GameState, p: int, options: list[Action], rng: random.Random) 
 def rollout_action(s: GameState, actions: list[Action], rng: random.Random) -> Action:
     """A fast, sensible action (no look-ahead): reveal Sun Dragons, enchant when possible and
     cast the richest, gather at well-stocked Shops, take Goods the row asks for, place and
-    fire up rather than skip."""
+    fire up rather than skip. Any other kind (a new one included): a real choice at random,
+    a decline now and then."""
     kind = actions[0][0]
     for a in actions:
         if a[0] == A.REVEAL:

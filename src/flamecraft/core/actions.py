@@ -1,8 +1,10 @@
 """Actions: small hashable tuples ``(kind, a, b, c)`` with a stable readable text.
 
 One value serves every client: bots and search compare tuples, people read and type the text
-(``action_text`` / ``parse_action``), and RL maps each tuple to a fixed integer (a later
-catalogue). Unused arguments are -1.
+(``action_text`` / ``parse_action``), and RL maps each tuple to a fixed integer (the research
+catalogue). Unused arguments are -1. Every kind is declared here once (``kinds.ActionKind``:
+its named arguments, its texts, its catalogue blocks), and the text is derived from the
+declaration; so are the browser's arguments, the catalogue and the default facts.
 """
 
 from __future__ import annotations
@@ -11,6 +13,30 @@ from typing import Final
 
 from .cards import Catalog
 from .goods import item_name
+from .kinds import (
+    ABILITY,
+    ACTION_KINDS,
+    ARTISAN,
+    COMPANION,
+    COUNT,
+    ENCHANTMENT,
+    FANCY,
+    GOOD,
+    ITEM,
+    MASK,
+    SEAT,
+    SETS,
+    SHOP,
+    SKIPS,
+    SLOT,
+    ActionKind,
+    Arg,
+    Block,
+    Skip,
+    declare_action,
+    declare_skip,
+)
+from .kinds import SKIP as SKIP_ARG
 from .tr import N_, Translate, same
 
 Action = tuple[int, int, int, int]
@@ -51,7 +77,6 @@ GIFT_EACH: Final = 32
 PICK_COMPANION: Final = 33
 USE_COMPANION: Final = 34
 EXCHANGE_GOOD: Final = 35
-NUM_ACTION_KINDS: Final = 36
 
 # The variants of SKIP: what the player declines, as its text says.
 NO_PLACE: Final = 0
@@ -66,114 +91,189 @@ NO_SCORE: Final = 8
 NO_SWAP: Final = 9
 STOP_PARK: Final = 10
 NO_COMPANION: Final = 11
-SKIP_TEXTS: Final = (
-    N_("do not place"), N_("do not fire up"), N_("do not use the Shop ability"),
-    N_("stop firing up"), N_("do not reserve"), N_("stop returning"), N_("do not gift"),
-    N_("keep your Fancy Dragons"), N_("do not score a Moon Dragon"), N_("do not swap"),
-    N_("stop sending dragons"), N_("do not use your Companion"),
-)
+for _code, _name, _text in (
+        (NO_PLACE, "place", N_("do not place")), (NO_FIRE, "fire", N_("do not fire up")),
+        (NO_ABILITY, "ability", N_("do not use the Shop ability")),
+        (STOP_FIRING, "firing", N_("stop firing up")),
+        (NO_RESERVE, "reserve", N_("do not reserve")),
+        (STOP_RETURNING, "returning", N_("stop returning")), (NO_GIFT, "gift", N_("do not gift")),
+        (NO_PUT_BACK, "put_back", N_("keep your Fancy Dragons")),
+        (NO_SCORE, "score", N_("do not score a Moon Dragon")), (NO_SWAP, "swap", N_("do not swap")),
+        (STOP_PARK, "park", N_("stop sending dragons")),
+        (NO_COMPANION, "companion", N_("do not use your Companion"))):
+    declare_skip(Skip(_code, _name, _text))
+
+# Each kind's arguments, texts and catalogue blocks (``kinds.ActionKind``), in the order of the
+# research catalogue's blocks (docs/rl.md): declaring a kind adds its blocks at the end.
+_FANCY: Final = Arg("fancy", FANCY, "card")
+_GOOD: Final = Arg("good", GOOD)
+_DRAGON: Final = Arg("artisan", ARTISAN, "dragon")
+_CARD: Final = Arg("artisan", ARTISAN, "card")
+_SPELL: Final = Arg("enchantment", ENCHANTMENT, "card")
+_BY_GOOD: Final = (Block(("good",), "Good"),)
+_BY_TYPE: Final = (Block(("artisan:type",), "dragon type"),)
+_ONE: Final = (Block((), "-"),)
+for _kind in (
+    ActionKind(KEEP_FANCY, "keep_fancy", N_("keep {card}"), (_FANCY,),
+               (Block(("fancy",), "Fancy Dragon (catalog index)"),),
+               public=N_("keep a Fancy Dragon")),
+    ActionKind(TAKE_GOOD, "take_good", N_("take {good}"), (_GOOD,), _BY_GOOD),
+    ActionKind(VISIT, "visit", N_("visit {shop}"), (Arg("shop", SHOP),),
+               (Block(("shop",), "Shop"),)),
+    ActionKind(GIVE, "give", N_("give {good} to {player}"),
+               (Arg("item", ITEM, "good"), Arg("to", SEAT, "player", nobody="supply")),
+               (Block(("item", "to"), "item (6 Goods, Coin) × seat offset"),),
+               nobody=N_("give {good} to the supply")),
+    ActionKind(GATHER, "gather", N_("gather"), (), _ONE),
+    ActionKind(ENCHANT, "enchant", N_("enchant"), (), _ONE),
+    ActionKind(GAIN_GOOD, "gain_good", N_("gain {good}"), (_GOOD,), _BY_GOOD),
+    ActionKind(DRAW_PARK, "draw_park", N_("draw {dragon} from the Park"), (_DRAGON,), _BY_TYPE),
+    ActionKind(DRAW_DECK, "draw_deck", N_("draw from the Artisan deck"), (), _ONE,
+               constants=(("deck", "artisan"),)),
+    ActionKind(PLACE, "place", N_("place {dragon} on {shop} slot {slot}"),
+               (_DRAGON, Arg("shop", SHOP), Arg("slot", SLOT)),
+               (Block(("artisan:type", "slot"), "dragon type × (Shop × slot)"),)),
+    ActionKind(SKIP, "skip", "", (Arg("skip", SKIP_ARG),),
+               (Block(("skip",), "what is declined (kinds.SKIPS)"),), decline=True),
+    ActionKind(FIRE, "fire", N_("fire up {dragon}"), (_DRAGON,),
+               (Block(("artisan:town",), "the dragon's Shop × slot", "fire_town"),
+                Block(("artisan:hand",), "dragon type, from the hand", "fire_hand"),
+                Block(("artisan:park",), "position in the Park", "fire_park"))),
+    ActionKind(USE_ABILITY, "use_ability", N_("use {ability}"),
+               (Arg("shop", ABILITY, "ability"),), _ONE),
+    ActionKind(CAST, "cast", N_("cast {card} with {sets} set"),
+               (_SPELL, Arg("sets", SETS, plural=True)),
+               (Block(("enchantment:sets",), "(Enchantment, sets) pair (CAST_PAIRS)"),),
+               plural=N_("cast {card} with {sets} sets"), plain=N_("cast {card}")),
+    ActionKind(PAY, "pay", N_("pay {good} with {goods} {good} and {coins} Coin"),
+               (_GOOD, Arg("goods", COUNT), Arg("coins", COUNT, plural=True)),
+               (Block(("good", "coins:paid"), "Good × Coins paid for it"),),
+               plural=N_("pay {good} with {goods} {good} and {coins} Coins")),
+    ActionKind(GAIN_TWO, "gain_two", N_("gain {n} {good}"), (_GOOD, Arg("count", COUNT, "n")),
+               _BY_GOOD),
+    ActionKind(GAIN_SET, "gain_set", N_("gain {goods}"), (Arg("goods", MASK),),
+               (Block(("goods",), "bit mask of Goods"),)),
+    ActionKind(GIFT, "gift", N_("gift {good} to {player}"),
+               (Arg("item", ITEM, "good"), Arg("to", SEAT, "player", nobody="supply")),
+               (Block(("item", "to"), "item × seat offset (solo: 0, the supply)"),),
+               nobody=N_("gift {good} to the supply")),
+    ActionKind(SWAP, "swap", N_("swap with {dragon}"), (_DRAGON,),
+               (Block(("artisan:town",), "the other dragon's Shop × slot"),)),
+    ActionKind(DISCARD, "discard", N_("discard {card}"), (_CARD,), _BY_TYPE,
+               public=N_("discard an Artisan Dragon")),
+    ActionKind(REVEAL, "reveal", N_("reveal {card}"), (_FANCY,),
+               (Block(("fancy",), "Sun Dragon"),)),
+    ActionKind(END_TURN, "end_turn", N_("end turn"), (), _ONE, decline=True),
+    ActionKind(RETURN, "return", N_("return {good}"), (Arg("item", ITEM, "good"),),
+               (Block(("item",), "item"),)),
+    ActionKind(RESERVE, "reserve", N_("reserve {card}"), (_SPELL,),
+               (Block(("enchantment",), "Enchantment"),)),
+    ActionKind(EXCHANGE, "exchange", N_("exchange for {card}"), (_SPELL,),
+               (Block(("enchantment",), "Enchantment"),)),
+    ActionKind(CHOOSE_TYPE, "choose_type", N_("choose {good}"), (_GOOD,), _BY_GOOD),
+    ActionKind(PUT_BACK_FANCY, "put_back_fancy", N_("put back {card}"), (_FANCY,),
+               (Block(("fancy",), "Fancy Dragon"),), public=N_("put back a Fancy Dragon")),
+    ActionKind(KEEP_ARTISAN, "keep_artisan", N_("keep {card}"), (_CARD,), _BY_TYPE,
+               public=N_("keep an Artisan Dragon from the top of the deck")),
+    ActionKind(SCORE_MOON, "score_moon", N_("score {card}"), (_FANCY,),
+               (Block(("fancy",), "Moon Dragon"),)),
+    ActionKind(GIFT_ARTISAN, "gift_artisan", N_("gift {dragon} to {player}"),
+               (_DRAGON, Arg("to", SEAT, "player", nobody="deck")),
+               (Block(("artisan:type", "to"),
+                      "dragon type × seat offset (solo: 0, the deck bottom)"),),
+               nobody=N_("gift {dragon} to the bottom of the Artisan deck"),
+               public=N_("gift an Artisan Dragon to {player}"),
+               public_nobody=N_("gift an Artisan Dragon to the bottom of the Artisan deck")),
+    ActionKind(PARK_BOTTOM, "park_bottom", N_("send {dragon} to the bottom of the deck"),
+               (_DRAGON,), _BY_TYPE),
+    ActionKind(PICK, "pick", N_("pick {dragon}"), (_DRAGON,),
+               (Block(("artisan:town",), "dragon's Shop × slot"),)),
+    ActionKind(GIFT_EACH, "gift_each", N_("gift a Good to each other player"), (), _ONE),
+    ActionKind(PICK_COMPANION, "pick_companion", N_("take {companion}"),
+               (Arg("companion", COMPANION),),
+               (Block(("companion",), "Companion (setup draft)"),)),
+    ActionKind(USE_COMPANION, "use_companion", N_("use {companion}"),
+               (Arg("companion", COMPANION),), (Block(("companion",), "Companion"),)),
+    ActionKind(EXCHANGE_GOOD, "exchange_good", N_("return {good} for {other}"),
+               (_GOOD, Arg("gain", GOOD, "other")),
+               (Block(("good", "gain"), "Good returned × Good gained"),)),
+):
+    declare_action(_kind)
+
 
 def act(kind: int, a: int = -1, b: int = -1, c: int = -1) -> Action:
     return (kind, a, b, c)
 
 
-def _set_text(mask: int, tr: Translate) -> str:
-    return tr(", ").join(item_name(g, tr) for g in range(6) if mask >> g & 1)
+def arg_words(arg: Arg, value: int, catalog: Catalog, tr: Translate = same) -> str | int:
+    """How the text names one argument's value: a card's name, a Good, slot 1–3, a number."""
+    t = arg.type
+    if t == SHOP:
+        return catalog.shops[value].name
+    if t == ABILITY:
+        return catalog.shops[value].ability_name
+    if t == ARTISAN:
+        return catalog.artisans[value].name
+    if t == ENCHANTMENT:
+        return catalog.enchantments[value].name
+    if t == FANCY:
+        return catalog.fancies[value].name
+    if t == COMPANION:
+        return catalog.companions[value].name
+    if t in (GOOD, ITEM):
+        return item_name(value, tr)
+    if t == SLOT:
+        return value + 1
+    if t == MASK:
+        return tr(", ").join(item_name(g, tr) for g in range(6) if value >> g & 1)
+    if t == SKIP_ARG:
+        return tr(SKIPS[value].text)
+    return value  # COUNT, SETS
+
+
+def counts(kind: ActionKind, action: Action, catalog: Catalog, arg: int) -> bool:
+    """Whether argument ``arg`` (0 for a) counts: a SETS argument only for a variable
+    Enchantment (the kind's ENCHANTMENT argument), every other always."""
+    if kind.args[arg].type != SETS:
+        return True
+    return catalog.enchantments[action[kind.arg_at("enchantment")]].variable
+
+
+def template(kind: ActionKind, action: Action, catalog: Catalog) -> str:
+    """Which of the kind's texts says this action (``kinds.ActionKind`` has the rule)."""
+    seat = -1
+    for i, arg in enumerate(kind.args):
+        if arg.type == SETS and not counts(kind, action, catalog, i):
+            return kind.plain
+        if arg.type == SEAT:
+            seat = action[i + 1]
+    if seat < 0 and kind.nobody:
+        return kind.nobody
+    if kind.plural:
+        for i, arg in enumerate(kind.args):
+            if arg.plural and action[i + 1] != 1:
+                return kind.plural
+    return kind.text
 
 
 def action_text(action: Action, catalog: Catalog, names: tuple[str, ...],
                 tr: Translate = same) -> str:
     """The stable, readable text of an action (also what ``parse_action`` accepts); with a
     ``tr`` (``core/tr.py``) the same action in the reader's language, for showing only."""
-    kind, a, b, c = action
-    art = catalog.artisans
-    if kind == KEEP_FANCY:
-        return tr("keep {card}").format(card=catalog.fancies[a].name)
-    if kind == TAKE_GOOD:
-        return tr("take {good}").format(good=item_name(a, tr))
-    if kind == VISIT:
-        return tr("visit {shop}").format(shop=catalog.shops[a].name)
-    if kind in (GIVE, GIFT):
-        good = item_name(a, tr)
-        if b < 0:
-            return (tr("give {good} to the supply") if kind == GIVE
-                    else tr("gift {good} to the supply")).format(good=good)
-        return (tr("give {good} to {player}") if kind == GIVE
-                else tr("gift {good} to {player}")).format(good=good, player=names[b])
-    if kind == GATHER:
-        return tr("gather")
-    if kind == ENCHANT:
-        return tr("enchant")
-    if kind == GAIN_GOOD:
-        return tr("gain {good}").format(good=item_name(a, tr))
-    if kind == DRAW_PARK:
-        return tr("draw {dragon} from the Park").format(dragon=art[a].name)
-    if kind == DRAW_DECK:
-        return tr("draw from the Artisan deck")
-    if kind == PLACE:
-        return tr("place {dragon} on {shop} slot {slot}").format(
-            dragon=art[a].name, shop=catalog.shops[b].name, slot=c + 1)
-    if kind == SKIP:
-        return tr(SKIP_TEXTS[a])
-    if kind == FIRE:
-        return tr("fire up {dragon}").format(dragon=art[a].name)
-    if kind == USE_ABILITY:
-        return tr("use {ability}").format(ability=catalog.shops[a].ability_name)
-    if kind == CAST:
-        card = catalog.enchantments[a]
-        if not card.variable:
-            return tr("cast {card}").format(card=card.name)
-        return (tr("cast {card} with {sets} set") if b == 1
-                else tr("cast {card} with {sets} sets")).format(card=card.name, sets=b)
-    if kind == PAY:
-        return (tr("pay {good} with {goods} {good} and {coins} Coin") if c == 1
-                else tr("pay {good} with {goods} {good} and {coins} Coins")).format(
-            good=item_name(a, tr), goods=b, coins=c)
-    if kind == GAIN_TWO:
-        return tr("gain {n} {good}").format(n=b, good=item_name(a, tr))
-    if kind == GAIN_SET:
-        return tr("gain {goods}").format(goods=_set_text(a, tr))
-    if kind == SWAP:
-        return tr("swap with {dragon}").format(dragon=art[a].name)
-    if kind == DISCARD:
-        return tr("discard {card}").format(card=art[a].name)
-    if kind == REVEAL:
-        return tr("reveal {card}").format(card=catalog.fancies[a].name)
-    if kind == END_TURN:
-        return tr("end turn")
-    if kind == RETURN:
-        return tr("return {good}").format(good=item_name(a, tr))
-    if kind == RESERVE:
-        return tr("reserve {card}").format(card=catalog.enchantments[a].name)
-    if kind == EXCHANGE:
-        return tr("exchange for {card}").format(card=catalog.enchantments[a].name)
-    if kind == CHOOSE_TYPE:
-        return tr("choose {good}").format(good=item_name(a, tr))
-    if kind == PUT_BACK_FANCY:
-        return tr("put back {card}").format(card=catalog.fancies[a].name)
-    if kind == KEEP_ARTISAN:
-        return tr("keep {card}").format(card=art[a].name)
-    if kind == SCORE_MOON:
-        return tr("score {card}").format(card=catalog.fancies[a].name)
-    if kind == GIFT_ARTISAN:
-        if b < 0:
-            return tr("gift {dragon} to the bottom of the Artisan deck").format(
-                dragon=art[a].name)
-        return tr("gift {dragon} to {player}").format(dragon=art[a].name, player=names[b])
-    if kind == PARK_BOTTOM:
-        return tr("send {dragon} to the bottom of the deck").format(dragon=art[a].name)
-    if kind == PICK:
-        return tr("pick {dragon}").format(dragon=art[a].name)
-    if kind == GIFT_EACH:
-        return tr("gift a Good to each other player")
-    if kind == PICK_COMPANION:
-        return tr("take {companion}").format(companion=catalog.companions[a].name)
-    if kind == USE_COMPANION:
-        return tr("use {companion}").format(companion=catalog.companions[a].name)
-    if kind == EXCHANGE_GOOD:
-        return tr("return {good} for {other}").format(good=item_name(a, tr),
-                                                       other=item_name(b, tr))
-    raise ValueError(f"unknown action kind {kind}")
+    kind = ACTION_KINDS.get(action[0])
+    if kind is None:
+        raise ValueError(f"unknown action kind {action[0]}")
+    if not kind.text:  # a decline: the words of what it declines
+        return str(arg_words(kind.args[0], action[1], catalog, tr))
+    values: dict[str, str | int] = {}
+    for i, arg in enumerate(kind.args):
+        value = action[i + 1]
+        if arg.type == SEAT:
+            if value >= 0:
+                values[arg.placeholder] = names[value]
+        elif counts(kind, action, catalog, i):
+            values[arg.placeholder] = arg_words(arg, value, catalog, tr)
+    return tr(template(kind, action, catalog)).format(**values)
 
 
 def normalize(text: str) -> str:

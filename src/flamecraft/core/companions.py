@@ -13,6 +13,7 @@ from .actions import Action
 from .board import COMPANIONS, companion_ready, draw_fancy, placements, use_companion
 from .effects import exchanges, run_list
 from .frames import (
+    COMPANION_USE_CARD,
     D_COMPANION_PICK,
     D_COMPANION_USE,
     D_KEEP_DRAWN_FANCY,
@@ -69,7 +70,7 @@ def _feasible(s: GameState, p: int, hook: str) -> bool:
 
 def _use_legal(s: GameState, f: Frame) -> list[Action]:
     p = f[1]
-    card = COMPANIONS[f[3]]
+    card = COMPANIONS[f[COMPANION_USE_CARD]]
     if s.companion[p] != card.index or companion_ready(s, p, card.hook) is None:
         return []
     if not _feasible(s, p, card.hook):
@@ -83,7 +84,7 @@ def _use_resolve(s: GameState, f: Frame, a: Action) -> None:
         run_list(s, f[1], f[2], COMPANIONS[a[1]].effect)
 
 
-register(D_COMPANION_USE, _use_legal, _use_resolve, sun_reveals=True)
+register(D_COMPANION_USE, _use_legal, _use_resolve)
 
 
 def free_actions(s: GameState, p: int) -> list[Action]:

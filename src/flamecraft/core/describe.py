@@ -14,15 +14,26 @@ from dataclasses import dataclass
 from unicodedata import east_asian_width
 
 from . import actions as A
+from . import kinds as K
 from .actions import Action, action_text
 from .board import ART_TYPE, CATALOG, SHOPS, dragons_at, locate, recipients
 from .cards import ICON_COIN, ICON_DRAGON, ICON_RAINBOW, EnchantmentCard, FancyCard, Reward
 from .cardtext import ability_text, companion_text
 from .effects import OPS
 from .engine import legal_actions, text
-from .frames import D_ACTION, D_GIFT, D_GIFT_EACH, D_PLACE, D_SWAP_FIRE
+from .frames import (
+    D_ACTION,
+    D_GIFT,
+    D_GIFT_EACH,
+    D_PLACE,
+    D_SWAP_FIRE,
+    GIFT_EACH_EFFECT,
+    GIFT_EFFECT,
+    PLACE_EFFECT,
+)
 from .goals import fancy_value, measure
 from .goods import COIN, GOOD_NAMES, NUM_GOODS
+from .kinds import ACTION_KINDS
 from .state import GameState
 from .tr import N_, Translate, same
 from .turn import occupants
@@ -212,7 +223,7 @@ def _op_param(s: GameState, key: str) -> Reward | None:
     frame = s.stack[-1]
     if frame[0] != D_GIFT:
         return None
-    value = OPS[frame[3]][frame[4]].params.get(key)
+    value = OPS[frame[GIFT_EFFECT]][frame[GIFT_EFFECT + 1]].params.get(key)
     return value if isinstance(value, Reward) else None
 
 
@@ -225,8 +236,8 @@ def _facts(s: GameState, p: int, action: Action, tr: Translate) -> tuple[str, st
         facts = tr("→ {reward}").format(reward=reward_facts(slot.reward, tr=tr) or tr("nothing"))
         if sum(1 for d in dragons_at(s, b)) == 2:
             facts = tr("{facts}, completes the Shop").format(facts=facts)
-        if frame and frame[0] == D_PLACE and frame[6] >= 0:
-            cost = OPS[frame[6]][frame[7]].params.get("cost")
+        if frame and frame[0] == D_PLACE and frame[PLACE_EFFECT] >= 0:
+            cost = OPS[frame[PLACE_EFFECT]][frame[PLACE_EFFECT + 1]].params.get("cost")
             if cost:
                 facts = tr("(pay {goods}) {facts}").format(goods=_goods_words(cost, tr=tr),
                                                            facts=facts)
@@ -234,12 +245,6 @@ def _facts(s: GameState, p: int, action: Action, tr: Translate) -> tuple[str, st
     if kind == A.CAST:
         card = CATALOG.enchantments[a]
         return enchantment_facts(card, b, tr), card.id
-    if kind in (A.RESERVE, A.EXCHANGE):
-        card = CATALOG.enchantments[a]
-        return f"{good_icon(card.icon, tr)} {enchantment_facts(card, tr=tr)}", card.id
-    if kind in (A.KEEP_FANCY, A.PUT_BACK_FANCY):
-        fancy = CATALOG.fancies[a]
-        return fancy_facts(s, p, fancy, tr), fancy.id
     if kind in (A.REVEAL, A.SCORE_MOON):
         fancy = CATALOG.fancies[a]
         rep = fancy_value(s, p, fancy)
@@ -248,9 +253,6 @@ def _facts(s: GameState, p: int, action: Action, tr: Translate) -> tuple[str, st
         gives = (reward_facts(extras, rep, tr) if kind == A.REVEAL
                  else tr("{n} Rep").format(n=rep))
         return tr("→ {reward}").format(reward=gives or tr("nothing")), fancy.id
-    if kind == A.USE_ABILITY:
-        shop = SHOPS[a]
-        return f"— {short(ability_text(CATALOG, shop, tr))}", shop.id
     if kind == A.VISIT:
         facts = tr("→ {goods}").format(goods=gathered(s, a, tr))
         owed = occupants(s, p, a)
@@ -261,24 +263,19 @@ def _facts(s: GameState, p: int, action: Action, tr: Translate) -> tuple[str, st
         return facts, SHOPS[a].id
     if kind == A.GATHER and frame and frame[0] == D_ACTION:
         return tr("→ {goods}").format(goods=gathered(s, frame[2], tr)), None
-    if kind in (A.TAKE_GOOD, A.GAIN_GOOD, A.CHOOSE_TYPE):
-        return good_icon(a, tr), None
-    if kind == A.RETURN:
-        return _good(a, tr), None
     if kind == A.GAIN_TWO:
         return good_icon(a, tr) * b, None
-    if kind == A.GAIN_SET:
-        return "".join(good_icon(g, tr) for g in range(NUM_GOODS) if a >> g & 1), None
     if kind == A.EXCHANGE_GOOD:
         return f"{good_icon(a, tr)} → {good_icon(b, tr)}", None
-    if kind in (A.GIVE, A.GIFT):
+    if kind == A.GIFT:
         facts = _good(a, tr)
-        per = _op_param(s, "per") if kind == A.GIFT else None
+        per = _op_param(s, "per")
         if per is not None and not per.is_empty():
             facts += f" → {reward_facts(per, tr=tr)}"
         return facts, None
     if kind == A.GIFT_EACH and frame and frame[0] == D_GIFT_EACH:
-        rep = OPS[frame[3]][frame[4]].params.get("per_gift_rep", 0) * len(recipients(s, p))
+        op = OPS[frame[GIFT_EACH_EFFECT]][frame[GIFT_EACH_EFFECT + 1]]
+        rep = op.params.get("per_gift_rep", 0) * len(recipients(s, p))
         return (tr("→ {n} Rep").format(n=rep) if rep else ""), None
     if kind == A.PAY:
         coins = tr(" + {coins}").format(coins=_coins(c, tr)) if c else ""
@@ -296,13 +293,46 @@ def _facts(s: GameState, p: int, action: Action, tr: Translate) -> tuple[str, st
         return facts, art[a].id
     if kind == A.PICK:
         return f"{good_icon(ART_TYPE[a], tr)} {_where(s, a, tr)}", art[a].id
-    if kind in (A.DRAW_PARK, A.KEEP_ARTISAN, A.DISCARD, A.PARK_BOTTOM, A.GIFT_ARTISAN):
-        return good_icon(ART_TYPE[a], tr), art[a].id
-    if kind in (A.PICK_COMPANION, A.USE_COMPANION):
-        comp = CATALOG.companions[a]
-        return f"— {short(companion_text(CATALOG, comp, tr))}", comp.id
     if kind == A.DRAW_DECK:
         return tr("(unseen)"), None
+    return default_facts(s, p, action, tr)
+
+
+def default_facts(s: GameState, p: int, action: Action,
+                  tr: Translate = same) -> tuple[str, str | None]:
+    """The facts of an action kind that has none of its own (``_facts``), from its declared
+    arguments: the first that names a thing says it — a Good or a Coin as its icon, a set of
+    Goods as theirs, an Artisan Dragon as its type (and the card), a Fancy Dragon's goal as p
+    stands, an Enchantment's cost and reward, a Shop's ability or a Companion's text. So a
+    new kind is described without a line here."""
+    kind = ACTION_KINDS.get(action[0])
+    if kind is None:
+        return "", None
+    for i, arg in enumerate(kind.args):
+        v = action[i + 1]
+        t = arg.type
+        if t == K.GOOD:
+            return good_icon(v, tr), None
+        if t == K.ITEM:
+            return _good(v, tr), None
+        if t == K.MASK:
+            return "".join(good_icon(g, tr) for g in range(NUM_GOODS) if v >> g & 1), None
+        if t == K.ARTISAN:
+            return good_icon(ART_TYPE[v], tr), CATALOG.artisans[v].id
+        if t == K.FANCY:
+            fancy = CATALOG.fancies[v]
+            return fancy_facts(s, p, fancy, tr), fancy.id
+        if t == K.ENCHANTMENT:
+            card = CATALOG.enchantments[v]
+            return f"{good_icon(card.icon, tr)} {enchantment_facts(card, tr=tr)}", card.id
+        if t == K.ABILITY:
+            shop = SHOPS[v]
+            return f"— {short(ability_text(CATALOG, shop, tr))}", shop.id
+        if t == K.COMPANION:
+            comp = CATALOG.companions[v]
+            return f"— {short(companion_text(CATALOG, comp, tr))}", comp.id
+        if t == K.SHOP:
+            return "", SHOPS[v].id
     return "", None
 
 

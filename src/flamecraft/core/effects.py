@@ -40,6 +40,7 @@ from .board import (
 )
 from .cards import Op, Reward
 from .frames import (
+    ARTISAN_LOOK_N,
     D_ARTISAN_LOOK,
     D_CHOOSE_TYPE,
     D_DISCARD,
@@ -64,13 +65,33 @@ from .frames import (
     D_SWAP_TWO,
     D_TRADE_ANY,
     D_TRADE_SAME,
+    FANCY_RETURN_EFFECT,
+    FIRE_UP_EFFECT,
+    GAIN_SET_N,
+    GAIN_TWO_N,
+    GIFT_ARTISAN_EFFECT,
+    GIFT_COUNT,
+    GIFT_EACH_EFFECT,
+    GIFT_EFFECT,
+    GIVE_TO_SEAT,
     IN_HAND,
     IN_PARK,
+    KEEP_FANCY_CARDS,
+    KEEP_FANCY_KEEP,
     P_FIRE,
     P_GIFT_EACH_REWARD,
     P_RETURN_REWARD,
     P_RUN,
+    PLACE_EFFECT,
+    PLACE_OPTIONAL,
+    PLACE_SCOPE,
+    PLACE_SOURCE,
+    RETURN_EFFECT,
+    SCORE_MOON_EFFECT,
     SUPPLY,
+    SWAP_FIRE_DRAGON,
+    SWAP_TWO_FIRST,
+    TRADE_SAME_EFFECT,
     Frame,
     register,
     register_phase,
@@ -112,8 +133,8 @@ def _run_phase(s: GameState, f: Frame) -> None:
 register_phase(P_RUN, _run_phase)
 
 
-def _op(f: Frame, at: int = 3) -> Op:
-    """The op a decision frame refers to by (list, index) at positions at, at+1."""
+def _op(f: Frame, at: int) -> Op:
+    """The op a decision frame refers to by its effect field, starting at ``at``."""
     return OPS[f[at]][f[at + 1]]
 
 
@@ -229,11 +250,11 @@ def _gain_from_here(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int
 
 def _gain_two_legal(s: GameState, f: Frame) -> list[Action]:
     mask = _sources_here(s, f[1], f[2])
-    return [(A.GAIN_TWO, g, f[3], -1) for g in range(NUM_GOODS) if mask >> g & 1]
+    return [(A.GAIN_TWO, g, f[GAIN_TWO_N], -1) for g in range(NUM_GOODS) if mask >> g & 1]
 
 
 def _gain_two_resolve(s: GameState, f: Frame, a: Action) -> None:
-    s.goods[f[1]][a[1]] += f[3]
+    s.goods[f[1]][a[1]] += f[GAIN_TWO_N]
 
 
 register(D_GAIN_TWO, _gain_two_legal, _gain_two_resolve)
@@ -245,7 +266,7 @@ def _gain_distinct(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int]
 
 
 def _gain_set_legal(s: GameState, f: Frame) -> list[Action]:
-    return [(A.GAIN_SET, mask, -1, -1) for mask in GOOD_SETS[f[3]]]
+    return [(A.GAIN_SET, mask, -1, -1) for mask in GOOD_SETS[f[GAIN_SET_N]]]
 
 
 def _gain_set_resolve(s: GameState, f: Frame, a: Action) -> None:
@@ -302,12 +323,12 @@ register(D_TRADE_ANY, _trade_any_legal, _trade_any_resolve)
 
 
 def _trade_same_legal(s: GameState, f: Frame) -> list[Action]:
-    n = _op(f).params["give_same"]
+    n = _op(f, TRADE_SAME_EFFECT).params["give_same"]
     return [(A.RETURN, g, -1, -1) for g in range(NUM_GOODS) if s.goods[f[1]][g] >= n]
 
 
 def _trade_same_resolve(s: GameState, f: Frame, a: Action) -> None:
-    op = _op(f)
+    op = _op(f, TRADE_SAME_EFFECT)
     s.goods[f[1]][a[1]] -= op.params["give_same"]
     run_list(s, f[1], f[2], _param_list(op, "then"))
 
@@ -322,7 +343,7 @@ def _return_up_to(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int],
 
 def _return_legal(s: GameState, f: Frame) -> list[Action]:
     p = f[1]
-    op = _op(f)
+    op = _op(f, RETURN_EFFECT)
     out: list[Action] = []
     if op.params.get("item", "goods") == "coins":
         if s.coins[p]:
@@ -414,7 +435,8 @@ def _fire_up(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int], dr: 
 
 
 def _fire_up_legal(s: GameState, f: Frame) -> list[Action]:
-    out: list[Action] = [(A.FIRE, d, -1, -1) for d in _fire_candidates(s, f[1], f[2], _op(f))]
+    out: list[Action] = [(A.FIRE, d, -1, -1) for d in _fire_candidates(s, f[1], f[2],
+                                                                          _op(f, FIRE_UP_EFFECT))]
     out.append((A.SKIP, A.NO_FIRE, -1, -1))
     return out
 
@@ -455,7 +477,7 @@ def _swap_and_fire(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int]
 
 def _swap_fire_legal(s: GameState, f: Frame) -> list[Action]:
     """Every other dragon in the face-up Town (``town_dragons``' order, without its pairs)."""
-    potion = f[3]
+    potion = f[SWAP_FIRE_DRAGON]
     slots = s.slots
     out: list[Action] = []
     for shop in s.town_shops():
@@ -497,21 +519,22 @@ COSTS: Final[list[list[tuple[int, ...] | None]]] = [[_op_cost(op) for op in ops]
 
 
 def _cost(f: Frame) -> tuple[int, ...] | None:
-    if f[6] < 0:
+    list_id = f[PLACE_EFFECT]
+    if list_id < 0:
         return None
-    return COSTS[f[6]][f[7]]
+    return COSTS[list_id][f[PLACE_EFFECT + 1]]
 
 
 def _place_legal(s: GameState, f: Frame) -> list[Action]:
-    _, p, _here, scope, source, optional = f[:6]
-    cards = s.hand[p] if source == 0 else s.park
+    p = f[1]
+    cards = s.hand[p] if f[PLACE_SOURCE] == 0 else s.park
     if not cards:
         return []  # nothing to place: the list must come out empty, so skip building it
     cost = _cost(f)
     out: list[Action] = []
     if cost is None or all(s.goods[p][g] >= cost[g] for g in range(NUM_GOODS)):
-        out = [(A.PLACE, d, shop, k) for d, shop, k in placements(s, cards, scope)]
-    if optional and out:
+        out = [(A.PLACE, d, shop, k) for d, shop, k in placements(s, cards, f[PLACE_SCOPE])]
+    if f[PLACE_OPTIONAL] and out:
         out.append((A.SKIP, A.NO_PLACE, -1, -1))
     return out
 
@@ -527,7 +550,7 @@ def _place_resolve(s: GameState, f: Frame, a: Action) -> None:
     place(s, f[1], a[1], a[2], a[3])
 
 
-register(D_PLACE, _place_legal, _place_resolve, sun_reveals=True)
+register(D_PLACE, _place_legal, _place_resolve)
 
 
 def _place(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int], dr: int) -> None:
@@ -543,8 +566,9 @@ def _swap_two(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int], dr:
 
 
 def _swap_two_legal(s: GameState, f: Frame) -> list[Action]:
-    out: list[Action] = [(A.PICK, d, -1, -1) for d, _shop in town_dragons(s) if d != f[3]]
-    if f[3] < 0:
+    first = f[SWAP_TWO_FIRST]
+    out: list[Action] = [(A.PICK, d, -1, -1) for d, _shop in town_dragons(s) if d != first]
+    if first < 0:
         out.append((A.SKIP, A.NO_SWAP, -1, -1))
     return out
 
@@ -552,10 +576,11 @@ def _swap_two_legal(s: GameState, f: Frame) -> list[Action]:
 def _swap_two_resolve(s: GameState, f: Frame, a: Action) -> None:
     if a[0] != A.PICK:
         return
-    if f[3] < 0:
+    first = f[SWAP_TWO_FIRST]
+    if first < 0:
         s.stack.append((D_SWAP_TWO, f[1], f[2], a[1]))
         return
-    i, j = locate(s, f[3]), locate(s, a[1])
+    i, j = locate(s, first), locate(s, a[1])
     s.slots[i], s.slots[j] = s.slots[j], s.slots[i]
 
 
@@ -578,12 +603,12 @@ def _fancy_draw(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int],
 
 
 def _keep_fancy_legal(s: GameState, f: Frame) -> list[Action]:
-    return [(A.KEEP_FANCY, card, -1, -1) for card in f[4:]]
+    return [(A.KEEP_FANCY, card, -1, -1) for card in f[KEEP_FANCY_CARDS:]]
 
 
 def _keep_fancy_resolve(s: GameState, f: Frame, a: Action) -> None:
-    p, here, keep = f[1], f[2], f[3]
-    rest = [card for card in f[4:] if card != a[1]]
+    p, here, keep = f[1], f[2], f[KEEP_FANCY_KEEP]
+    rest = [card for card in f[KEEP_FANCY_CARDS:] if card != a[1]]
     if keep > 1 and len(rest) > keep - 1:
         s.stack.append((D_KEEP_DRAWN_FANCY, p, here, keep - 1, *rest))
         return
@@ -612,7 +637,7 @@ def _fancy_return_legal(s: GameState, f: Frame) -> list[Action]:
 
 def _fancy_return_resolve(s: GameState, f: Frame, a: Action) -> None:
     p, here = f[1], f[2]
-    op = _op(f)
+    op = _op(f, FANCY_RETURN_EFFECT)
     if a[0] == A.PUT_BACK_FANCY:
         s.fancy[p].remove(a[1])
         s.fancy_deck.insert(0, a[1])
@@ -650,7 +675,7 @@ def _score_moon_legal(s: GameState, f: Frame) -> list[Action]:
 
 def _score_moon_resolve(s: GameState, f: Frame, a: Action) -> None:
     p, here = f[1], f[2]
-    op = _op(f)
+    op = _op(f, SCORE_MOON_EFFECT)
     if a[0] == A.SCORE_MOON:
         score_fancy(s, p, a[1], SRC_MOON)
         run_list(s, p, here, _param_list(op, "then"))
@@ -670,14 +695,14 @@ def _artisan_look(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int],
 
 
 def _artisan_look_legal(s: GameState, f: Frame) -> list[Action]:
-    top = s.artisan_deck[-f[3]:]
+    top = s.artisan_deck[-f[ARTISAN_LOOK_N]:]
     return [(A.KEEP_ARTISAN, d, -1, -1) for d in one_per_type(top[::-1])]
 
 
 def _artisan_look_resolve(s: GameState, f: Frame, a: Action) -> None:
     """Keeps one of the top n; the others go to the bottom in the order they lay (a ruling:
     the order is the engine's, to keep the decision small)."""
-    n = f[3]
+    n = f[ARTISAN_LOOK_N]
     top = s.artisan_deck[-n:]
     del s.artisan_deck[-n:]
     top.remove(a[1])
@@ -727,7 +752,7 @@ def _gift_legal(s: GameState, f: Frame) -> list[Action]:
     p = f[1]
     out: list[Action] = [(A.GIFT, item, to, -1) for item in held_items(s, p)
                          for to in recipients(s, p)]
-    if out and (_op(f).params.get("optional", False) or f[5] > 0):
+    if out and (_op(f, GIFT_EFFECT).params.get("optional", False) or f[GIFT_COUNT] > 0):
         out.append((A.SKIP, A.NO_GIFT, -1, -1))
     return out
 
@@ -763,7 +788,8 @@ def _gift_each_resolve(s: GameState, f: Frame, a: Action) -> None:
     if a[0] != A.GIFT_EACH:
         return
     p, here = f[1], f[2]
-    s.stack.append((P_GIFT_EACH_REWARD, p, here, f[3], f[4]))
+    at = GIFT_EACH_EFFECT
+    s.stack.append((P_GIFT_EACH_REWARD, p, here, f[at], f[at + 1]))
     for to in reversed(recipients(s, p)):
         s.stack.append((D_GIVE_TO, p, here, to))
 
@@ -782,7 +808,7 @@ register_phase(P_GIFT_EACH_REWARD, _gift_each_reward)
 
 
 def _give_to_legal(s: GameState, f: Frame) -> list[Action]:
-    return [(A.GIVE, item, f[3], -1) for item in held_items(s, f[1])]
+    return [(A.GIVE, item, f[GIVE_TO_SEAT], -1) for item in held_items(s, f[1])]
 
 
 def _give_to_resolve(s: GameState, f: Frame, a: Action) -> None:
@@ -816,7 +842,7 @@ def _gift_artisan_resolve(s: GameState, f: Frame, a: Action) -> None:
     else:
         s.hand[a[2]].append(a[1])
     count_gift(s, p)
-    run_list(s, p, f[2], _param_list(_op(f), "then"))
+    run_list(s, p, f[2], _param_list(_op(f, GIFT_ARTISAN_EFFECT), "then"))
 
 
 register(D_GIFT_ARTISAN, _gift_artisan_legal, _gift_artisan_resolve)

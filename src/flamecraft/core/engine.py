@@ -23,6 +23,7 @@ from .events import Event, event
 from .frames import DECISIONS, PHASES, Frame
 from .goals import FANCIES, fancy_value, revealable_suns
 from .goods import NUM_GOODS
+from .kinds import FRAME_KINDS
 from .setup_game import new_game
 from .state import EMPTY, FANCY_SCORED, SRC_SUN, SUN_SCORED, GameState, Options
 from .tr import N_, Translate, same
@@ -172,58 +173,15 @@ def reveal_sun(s: GameState, p: int, card: int) -> None:
 
 
 GAME_OVER: Final = N_("the game is over: no action can be applied")
-# What a player is choosing at each decision, in words (msgids: ``describe_decision`` says
-# them in the reader's language).
-DECISION_NAMES: Final = {
-    "D_START_GOOD": N_("which Good to take at setup"),
-    "D_VISIT": N_("which Shop to visit"),
-    "D_ACTION": N_("whether to gather or enchant"),
-    "D_GIVE_TO": N_("which Good or Coin to give"),
-    "D_GAIN_GOOD": N_("which Good to gain"),
-    "D_DRAW_ARTISAN": N_("which Artisan Dragon to draw"),
-    "D_PLACE": N_("where to place an Artisan Dragon"),
-    "D_FIRE_ONE": N_("which dragon to fire up"),
-    "D_ABILITY": N_("whether to use the Shop's ability"),
-    "D_FIRE_ALL": N_("which dragons to fire up, one at a time"),
-    "D_CAST": N_("which Enchantment to cast"),
-    "D_PAY": N_("how to pay with Goods and Coins"),
-    "D_END_TURN": N_("whether to reveal a Sun Dragon before ending the turn"),
-    "D_DISCARD": N_("which Artisan Dragon to discard down to 6"),
-    "D_GAIN_TWO": N_("which Good to gain 2 of"),
-    "D_GAIN_SET": N_("which different Goods to gain"),
-    "D_GIFT": N_("what to gift, and to whom"),
-    "D_SWAP_FIRE": N_("which dragon to swap with"),
-    "D_TRADE_ANY": N_("which Good to return"),
-    "D_TRADE_SAME": N_("which Good to return"),
-    "D_RETURN_UP_TO": N_("what to return"),
-    "D_RESERVE": N_("which Enchantment to reserve"),
-    "D_FIRE_UP": N_("which dragon to fire up"),
-    "D_KEEP_DRAWN_FANCY": N_("which Fancy Dragon to keep"),
-    "D_FANCY_RETURN": N_("which Fancy Dragon to put back"),
-    "D_ARTISAN_LOOK": N_("which Artisan Dragon to keep"),
-    "D_SCORE_MOON": N_("which Moon Dragon to score now"),
-    "D_GIFT_EACH": N_("whether to gift a Good to each other player"),
-    "D_GIFT_ARTISAN": N_("which Artisan Dragon to gift, and to whom"),
-    "D_SWAP_TWO": N_("which dragons to swap"),
-    "D_PARK_CYCLE": N_("which Park dragons to send to the bottom of the deck"),
-    "D_CHOOSE_TYPE": N_("which Good type"),
-    "D_COMPANION_PICK": N_("which Companion to take"),
-    "D_COMPANION_USE": N_("whether to use your Companion"),
-    "D_EXCHANGE_GOOD": N_("which Good to return and which to gain"),
-}
 
 
 def decision_msgid(s: GameState) -> str:
-    """What the player to act is choosing, in English words (a msgid)."""
-    from . import frames
-
+    """What the player to act is choosing, in English words (a msgid: the ``asks`` of its
+    frame kind's declaration)."""
     if not s.stack:
         return N_("nothing (the game is over)")
-    kind = s.stack[-1][0]
-    for name in dir(frames):
-        if name.startswith("D_") and getattr(frames, name) == kind:
-            return DECISION_NAMES.get(name, name[2:].lower().replace("_", " "))
-    return "?"
+    kind = FRAME_KINDS.get(s.stack[-1][0])
+    return kind.asks if kind is not None and kind.asks else "?"
 
 
 def describe_decision(s: GameState, tr: Translate = same) -> str:

@@ -27,22 +27,25 @@ from dataclasses import dataclass
 from . import actions as A
 from .actions import Action, action_text
 from .board import CATALOG
-from .frames import D_ARTISAN_LOOK, D_KEEP_DRAWN_FANCY
+from .frames import ARTISAN_LOOK_N, D_ARTISAN_LOOK, D_KEEP_DRAWN_FANCY, KEEP_FANCY_CARDS
+from .kinds import ACTION_KINDS, ActionKind
 from .state import GameState
-from .tr import N_, Translate, same
+from .tr import Translate, same
 
-# Choices that change nothing the table sees.
-_DECLINES = frozenset({A.SKIP, A.END_TURN})
+# Which choices change nothing the table sees (``decline``) and what the table reads of a
+# choice about hidden cards (``public``, to a seat or to nobody) are the action kinds'
+# declarations (``actions.py``).
 
-# What the table reads of a choice about hidden cards, by action kind.
-_MASKED = {
-    A.KEEP_FANCY: N_("keep a Fancy Dragon"),
-    A.PUT_BACK_FANCY: N_("put back a Fancy Dragon"),
-    A.KEEP_ARTISAN: N_("keep an Artisan Dragon from the top of the deck"),
-    A.DISCARD: N_("discard an Artisan Dragon"),
-}
-_GIFT_TO_DECK = N_("gift an Artisan Dragon to the bottom of the Artisan deck")
-_GIFT_TO = N_("gift an Artisan Dragon to {player}")
+
+def _public(kind: ActionKind, action: Action, names: tuple[str, ...],
+            tr: Translate = same) -> tuple[str, int]:
+    """What the table reads of a masked choice, and the one seat that reads it all (the
+    receiver its seat argument names), or -1."""
+    at = kind.seat_at()
+    seat = action[at] if at > 0 else -1
+    if seat < 0:
+        return tr(kind.public_nobody or kind.public), -1
+    return tr(kind.public).format(player=names[seat]), seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,23 +76,18 @@ class Event:
 def event(s: GameState, action: Action, forced: bool = False) -> Event | None:
     """The event of ``action`` taken now by the seat to act in ``s`` (before it is applied);
     None for a forced decline, which is nothing anyone needs to read."""
-    kind = action[0]
-    if forced and kind in _DECLINES:
+    kind = ACTION_KINDS[action[0]]
+    if forced and kind.decline:
         return None
     seat = s.stack[-1][1]
     names = s.options.player_names()
     full = action_text(action, CATALOG, names)
     also = -1
     public: str | None
-    if kind in _DECLINES:
+    if kind.decline:
         public = None
-    elif kind in _MASKED:
-        public = _MASKED[kind]
-    elif kind == A.GIFT_ARTISAN:
-        if action[2] < 0:  # solo: face down to the bottom of the Artisan deck
-            public = _GIFT_TO_DECK
-        else:
-            public, also = _GIFT_TO.format(player=names[action[2]]), action[2]
+    elif kind.public:
+        public, also = _public(kind, action, names)
     else:
         public = full
     return Event(s.turn, seat, action, full, public, also, _shown(s, action), forced, names)
@@ -101,10 +99,10 @@ def _shown(s: GameState, action: Action) -> str:
     chooser's own record says everything it saw: perfect recall)."""
     frame = s.stack[-1]
     if action[0] == A.KEEP_FANCY and frame[0] == D_KEEP_DRAWN_FANCY:
-        cards = [CATALOG.fancies[f].name for f in frame[4:]]
+        cards = [CATALOG.fancies[f].name for f in frame[KEEP_FANCY_CARDS:]]
     elif action[0] == A.KEEP_ARTISAN and frame[0] == D_ARTISAN_LOOK:
         cards = [CATALOG.artisans[d].name
-                 for d in s.artisan_deck[max(0, len(s.artisan_deck) - frame[3]):]]
+                 for d in s.artisan_deck[max(0, len(s.artisan_deck) - frame[ARTISAN_LOOK_N]):]]
     elif action[0] == A.DRAW_DECK and s.artisan_deck:
         return f"drew {CATALOG.artisans[s.artisan_deck[-1]].name}"
     else:
@@ -121,15 +119,12 @@ def log_text(e: Event, seat: int | None, tr: Translate = same) -> str | None:
         return line
     if e.note:
         return tr(e.note).format(card=e.note_card)
-    kind = e.action[0]
-    if not e.names and kind in (A.GIVE, A.GIFT, A.GIFT_ARTISAN) and e.action[2] >= 0:
+    kind = ACTION_KINDS[e.action[0]]
+    at = kind.seat_at()
+    if not e.names and at > 0 and e.action[at] >= 0:
         return line  # an event without the players' names (an old record): as it was
     if line == e.public and e.public != e.full:  # the table's masked reading
-        if kind in _MASKED:
-            return tr(_MASKED[kind])
-        if e.action[2] < 0:
-            return tr(_GIFT_TO_DECK)
-        return tr(_GIFT_TO).format(player=e.names[e.action[2]])
+        return _public(kind, e.action, e.names, tr)[0]
     full = action_text(e.action, CATALOG, e.names, tr)
     if line == e.full or not e.shown:
         return full

@@ -13,7 +13,7 @@ import random
 from typing import Final
 
 from .board import CATALOG
-from .frames import D_ARTISAN_LOOK, D_KEEP_DRAWN_FANCY
+from .frames import ARTISAN_LOOK_N, D_ARTISAN_LOOK, D_KEEP_DRAWN_FANCY, KEEP_FANCY_CARDS
 from .state import GameState
 
 _PILE_OF_SHOP: Final = [shop.pile for shop in CATALOG.shops]
@@ -41,7 +41,8 @@ def determinize(s: GameState, observer: int, seed: int) -> GameState:
     # Artisan Dragons: other hands, the deck and the removed cards. An observer choosing
     # among the top cards of the deck (D_ARTISAN_LOOK) sees them: they stay on top.
     top = s.stack[-1] if s.stack else ()
-    seen = min(top[3], len(t.artisan_deck)) if top[:2] == (D_ARTISAN_LOOK, observer) else 0
+    looking = top[:2] == (D_ARTISAN_LOOK, observer)
+    seen = min(top[ARTISAN_LOOK_N], len(t.artisan_deck)) if looking else 0
     deck, on_top = t.artisan_deck[:len(t.artisan_deck) - seen], t.artisan_deck[len(
         t.artisan_deck) - seen:]
     sizes = [len(t.hand[p]) for p in others] + [len(deck), len(t.removed)]
@@ -62,7 +63,8 @@ def determinize(s: GameState, observer: int, seed: int) -> GameState:
     # re-dealt cards take their places, so the sample stays playable.
     renamed = {old: new for p in others for old, new in zip(s.fancy[p], t.fancy[p], strict=True)}
     t.stack = [f if f[0] != D_KEEP_DRAWN_FANCY or f[1] == observer
-               else (*f[:4], *(renamed.get(c, c) for c in f[4:])) for f in t.stack]
+               else (*f[:KEEP_FANCY_CARDS], *(renamed.get(c, c) for c in f[KEEP_FANCY_CARDS:]))
+               for f in t.stack]
 
     # Enchantments: only the deck's order is hidden.
     t.ench_deck = _deal(t.ench_deck, [len(t.ench_deck)], rng)[0]
@@ -131,8 +133,8 @@ def private_cards(s: GameState, observer: int) -> set[int]:
     out.update([SEEN_FANCY + f for f in s.fancy[observer]])
     for f in s.stack:
         if f[0] == D_KEEP_DRAWN_FANCY and f[1] == observer:
-            out.update([SEEN_FANCY + c for c in f[4:]])
+            out.update([SEEN_FANCY + c for c in f[KEEP_FANCY_CARDS:]])
     top = s.stack[-1] if s.stack else ()
     if top[:2] == (D_ARTISAN_LOOK, observer):
-        out.update(s.artisan_deck[max(0, len(s.artisan_deck) - top[3]):])
+        out.update(s.artisan_deck[max(0, len(s.artisan_deck) - top[ARTISAN_LOOK_N]):])
     return out

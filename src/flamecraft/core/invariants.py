@@ -1,4 +1,5 @@
-"""Consistency checks of a state: every card in exactly one place, no negative counts.
+"""Consistency checks of a state: every card in exactly one place, no negative counts, every
+stack frame shaped as its kind is declared.
 
 Used by the fuzz tests after every action and by the state loader, so that a hand-edited or
 corrupted save is refused with a message naming what is wrong.
@@ -9,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .board import CATALOG
+from .kinds import FRAME_KINDS
 from .state import EMPTY, GameState
 
 
@@ -78,4 +80,10 @@ def problems(s: GameState) -> list[str]:
             out.append(f"player {p}'s Reputation {s.rep[p]} ≠ the sum of its sources")
     if len(s.park) > 5 or len(s.ench_row) > 5:
         out.append("the Park or the Enchantment row holds more than 5 cards")
+    for frame in s.stack:
+        kind = FRAME_KINDS.get(frame[0]) if frame else None
+        if kind is None:
+            out.append(f"stack frame {frame} is of no declared kind")
+        elif len(frame) != kind.size and not (kind.open_ended and len(frame) >= kind.size):
+            out.append(f"stack frame {frame} does not have the fields of {kind.name}")
     return out

@@ -2,7 +2,8 @@
 ``docs/state-format.md``). Cards are written by id and the pending-decision stack by named
 fields, and a record carries its deal by card ids, so a saved game reads clearly and survives
 reordering of the card files. ``load_state(dump_state(s)) == s`` for every reachable state,
-and ``load_record(dump_record(r)) == r`` for every record.
+and ``load_record(dump_record(r)) == r`` for every record. Frames are written as their
+kinds are declared (``kinds.FrameKind``, in ``frames.py``): a new kind needs nothing here.
 """
 
 from __future__ import annotations
@@ -13,12 +14,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from . import frames as F
+from . import kinds as K
 from .actions import Action, action_text, normalize
 from .board import CATALOG
 from .cards import Catalog
 from .errors import FlamecraftError, GameOverError, IllegalActionError, StateFormatError
 from .goods import GOOD_BY_KEY, GOOD_KEYS
 from .invariants import problems
+from .kinds import FRAME_KINDS, frame_named
 from .setup_game import Deal, GameStart, check_start, seeded_start, started_game
 from .state import (
     COUNTER_NAMES,
@@ -49,95 +52,38 @@ _ACHIEVEMENTS: Final = [a.id for a in CATALOG.achievements]
 _LISTS: Final = CATALOG.op_list_keys
 _PLACES: Final = {F.NOWHERE: "nowhere", F.IN_HAND: "hand", F.IN_PARK: "park"}
 
-# The fields of each frame kind after its kind: player, here, then these.
-# "effect" stands for two ints (op list, index); "*fancy" for the rest of the tuple.
-_FRAME_FIELDS: Final[dict[int, tuple[str, ...]]] = {
-    F.P_RUN: ("player", "here", "effect", "artisan?"),
-    F.P_TURN_START: ("player",),
-    F.P_GATHER: ("player", "here"),
-    F.P_CAST_FINISH: ("player", "here", "enchantment", "sets"),
-    F.P_END_TURN: ("player",),
-    F.P_GAME_END: (),
-    F.P_FIRE: ("player", "here", "artisan"),
-    F.P_SETUP_DONE: (),
-    F.P_RETURN_REWARD: ("player", "here", "effect", "count"),
-    F.P_GIFT_EACH_REWARD: ("player", "here", "effect"),
-    F.P_REFILL: ("player",),
-    F.D_START_GOOD: ("player", "here"),
-    F.D_VISIT: ("player",),
-    F.D_ACTION: ("player", "here"),
-    F.D_GAIN_GOOD: ("player", "here"),
-    F.D_DRAW_ARTISAN: ("player", "here"),
-    F.D_PLACE: ("player", "here", "scope", "source", "optional", "effect?"),
-    F.D_FIRE_ONE: ("player", "here"),
-    F.D_ABILITY: ("player", "here"),
-    F.D_FIRE_ALL: ("player", "here"),
-    F.D_CAST: ("player", "here"),
-    F.D_PAY: ("player", "here", "enchantment", "sets", "good"),
-    F.D_END_TURN: ("player",),
-    F.D_DISCARD: ("player", "here"),
-    F.D_GAIN_TWO: ("player", "here", "n"),
-    F.D_GAIN_SET: ("player", "here", "n"),
-    F.D_GIFT: ("player", "here", "effect", "count"),
-    F.D_SWAP_FIRE: ("player", "here", "artisan"),
-    F.D_TRADE_ANY: ("player", "here", "effect", "n"),
-    F.D_TRADE_SAME: ("player", "here", "effect"),
-    F.D_RETURN_UP_TO: ("player", "here", "effect", "count"),
-    F.D_RESERVE: ("player", "here", "effect"),
-    F.D_FIRE_UP: ("player", "here", "effect"),
-    F.D_KEEP_DRAWN_FANCY: ("player", "here", "keep", "*fancy"),
-    F.D_FANCY_RETURN: ("player", "here", "effect"),
-    F.D_ARTISAN_LOOK: ("player", "here", "n"),
-    F.D_SCORE_MOON: ("player", "here", "effect"),
-    F.D_GIFT_EACH: ("player", "here", "effect"),
-    F.D_GIFT_ARTISAN: ("player", "here", "effect"),
-    F.D_SWAP_TWO: ("player", "here", "artisan?"),
-    F.D_PARK_CYCLE: ("player", "here", "count", "max"),
-    F.D_CHOOSE_TYPE: ("player", "here", "purpose", "n"),
-    F.D_GIVE_TO: ("player", "here", "to"),
-    F.D_COMPANION_PICK: ("player", "here"),
-    F.D_COMPANION_USE: ("player", "here", "companion"),
-    F.D_EXCHANGE_GOOD: ("player", "here"),
-    F.P_DEAL_FANCY: (),
-}
-_FRAME_NAMES = {getattr(F, name): name[2:].lower() if name.startswith("D_") else name.lower()
-                for name in dir(F) if name[:2] in ("D_", "P_")}
-_FRAME_NAMES = {k: ("decide_" + v if k < 100 else "phase_" + v[2:])
-                for k, v in _FRAME_NAMES.items()}
-_FRAME_KINDS: Final = {v: k for k, v in _FRAME_NAMES.items()}
-
-
 def _opt_id(table: list[str], index: int) -> str | None:
     return None if index == EMPTY else table[index]
 
 
 def _frame_to_json(f: tuple[int, ...]) -> dict[str, Any]:
-    out: dict[str, Any] = {"frame": _FRAME_NAMES[f[0]]}
-    values = list(f[1:])
-    for name in _FRAME_FIELDS[f[0]]:
-        if name == "*fancy":
-            out["fancy"] = [_FANCY[v] for v in values]
-            values = []
+    """A frame as its kind's declaration names it (``frames.py``): ``frame``, then each field
+    by name, cards by id."""
+    kind = FRAME_KINDS[f[0]]
+    out: dict[str, Any] = {"frame": kind.name}
+    at = 1
+    for fld in kind.fields:
+        key, t = fld.name, fld.type
+        if t == K.FANCY_LIST:
+            out[key] = [_FANCY[v] for v in f[at:]]
             break
-        key = name.rstrip("?")
-        if key == "effect":
-            list_id, index = values.pop(0), values.pop(0)
-            out["effect"] = None if list_id < 0 else [_LISTS[list_id], index]
-            continue
-        v = values.pop(0)
-        if key == "here":
+        v = f[at]
+        at += fld.width
+        if t == K.EFFECT:
+            out[key] = None if v < 0 else [_LISTS[v], f[at - 1]]
+        elif t == K.HERE:
             out[key] = _PLACES.get(v) or _SHOPS[v]
-        elif key == "scope":
+        elif t == K.SCOPE:
             out[key] = "anywhere" if v < 0 else _SHOPS[v]
-        elif key == "artisan":
+        elif t == K.ARTISAN:
             out[key] = _opt_id(_ARTISANS, v)
-        elif key == "enchantment":
+        elif t == K.ENCHANTMENT:
             out[key] = _ENCH[v]
-        elif key == "companion":
+        elif t == K.COMPANION:
             out[key] = _COMPANIONS[v]
-        elif key == "good":
+        elif t == K.GOOD:
             out[key] = GOOD_KEYS[v]
-        else:
+        else:  # SEAT, INT
             out[key] = v
     return out
 
@@ -177,36 +123,37 @@ def _index(table: list[str], value: Any, what: str) -> int:
 
 
 def _frame_from_json(obj: Any) -> tuple[int, ...]:
-    if not isinstance(obj, dict) or obj.get("frame") not in _FRAME_KINDS:
+    name = obj.get("frame") if isinstance(obj, dict) else None
+    kind = frame_named(name) if isinstance(name, str) else None
+    if kind is None:
         raise _bad(N_("malformed stack frame {frame}"), frame=repr(obj))
-    kind = _FRAME_KINDS[obj["frame"]]
-    values: list[int] = [kind]
-    for name in _FRAME_FIELDS[kind]:
-        if name == "*fancy":
-            values.extend(_index(_FANCY, v, "Fancy Dragon") for v in obj.get("fancy", []))
+    values: list[int] = [kind.code]
+    for fld in kind.fields:
+        key, t = fld.name, fld.type
+        if t == K.FANCY_LIST:
+            values.extend(_index(_FANCY, v, "Fancy Dragon") for v in obj.get(key, []))
             break
-        key = name.rstrip("?")
         if key not in obj:
             raise _bad(N_("stack frame {frame} lacks {field}"), frame=repr(obj["frame"]),
                        field=repr(key))
         v = obj[key]
-        if key == "effect":
+        if t == K.EFFECT:
             if v is None:
                 values.extend((-1, -1))
             else:
                 values.extend((_index(_LISTS, v[0], "effect"), int(v[1])))
-        elif key == "here":
+        elif t == K.HERE:
             places = {name: code for code, name in _PLACES.items()}
             values.append(places[v] if v in places else _index(_SHOPS, v, "Shop"))
-        elif key == "scope":
+        elif t == K.SCOPE:
             values.append(-1 if v == "anywhere" else _index(_SHOPS, v, "Shop"))
-        elif key == "artisan":
+        elif t == K.ARTISAN:
             values.append(EMPTY if v is None else _index(_ARTISANS, v, "Artisan Dragon"))
-        elif key == "enchantment":
+        elif t == K.ENCHANTMENT:
             values.append(_index(_ENCH, v, "Enchantment"))
-        elif key == "companion":
+        elif t == K.COMPANION:
             values.append(_index(_COMPANIONS, v, "Companion"))
-        elif key == "good":
+        elif t == K.GOOD:
             values.append(_index(list(GOOD_KEYS), v, "Good"))
         elif isinstance(v, int) and not isinstance(v, bool):
             values.append(v)

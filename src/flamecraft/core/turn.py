@@ -153,7 +153,7 @@ def _visit_resolve(s: GameState, f: Frame, a: Action) -> None:
         s.stack.append((D_GIVE_TO, p, shop, q))
 
 
-register(D_VISIT, _visit_legal, _visit_resolve, sun_reveals=True)
+register(D_VISIT, _visit_legal, _visit_resolve)
 
 
 def _action_legal(s: GameState, f: Frame) -> list[Action]:
@@ -172,7 +172,7 @@ def _action_resolve(s: GameState, f: Frame, a: Action) -> None:
         s.stack.append((D_CAST, p, shop))
 
 
-register(D_ACTION, _action_legal, _action_resolve, sun_reveals=True)
+register(D_ACTION, _action_legal, _action_resolve)
 
 
 # --- gathering --------------------------------------------------------------------------------
@@ -229,7 +229,7 @@ def _fire_resolve(s: GameState, f: Frame, a: Action) -> None:
         s.stack.append((P_FIRE, f[1], f[2], a[1]))
 
 
-register(D_FIRE_ONE, _fire_one_legal, _fire_resolve, sun_reveals=True)
+register(D_FIRE_ONE, _fire_one_legal, _fire_resolve)
 
 
 def _ability_legal(s: GameState, f: Frame) -> list[Action]:
@@ -241,7 +241,7 @@ def _ability_resolve(s: GameState, f: Frame, a: Action) -> None:
         run_list(s, f[1], f[2], SHOPS[f[2]].ability)
 
 
-register(D_ABILITY, _ability_legal, _ability_resolve, sun_reveals=True)
+register(D_ABILITY, _ability_legal, _ability_resolve)
 
 
 # --- enchanting -------------------------------------------------------------------------------
@@ -302,8 +302,6 @@ def _cast_resolve(s: GameState, f: Frame, a: Action) -> None:
     _pay_from(s, p, shop, e, sets, 0)
 
 
-# No Sun reveals here: a reveal that spends the Goods of the only affordable cast would
-# leave an Enchant turn without a cast (reveal at the gather/enchant choice instead).
 register(D_CAST, _cast_legal, _cast_resolve)
 
 
@@ -383,7 +381,7 @@ def _fire_all_legal(s: GameState, f: Frame) -> list[Action]:
     return out
 
 
-register(D_FIRE_ALL, _fire_all_legal, _fire_resolve, sun_reveals=True)
+register(D_FIRE_ALL, _fire_all_legal, _fire_resolve)
 
 
 # --- the end of a turn ------------------------------------------------------------------------
@@ -396,7 +394,7 @@ def _nothing(s: GameState, f: Frame, a: Action) -> None:
     return None
 
 
-register(D_END_TURN, _end_turn_legal, _nothing, sun_reveals=True)
+register(D_END_TURN, _end_turn_legal, _nothing)
 
 
 def _end_turn(s: GameState, f: Frame) -> None:
@@ -427,7 +425,7 @@ def _discard_resolve(s: GameState, f: Frame, a: Action) -> None:
         s.stack.append(f)
 
 
-register(D_DISCARD, _discard_legal, _discard_resolve, sun_reveals=True)
+register(D_DISCARD, _discard_legal, _discard_resolve)
 
 
 def _refill(s: GameState, f: Frame) -> None:

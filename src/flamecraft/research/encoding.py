@@ -22,13 +22,14 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
-from ..core import actions as A
+from ..core import kinds as K
 from ..core.actions import Action
 from ..core.board import ART_TYPE, CATALOG, ROW_SIZE
 from ..core.engine import legal_actions, to_act, winners
 from ..core.errors import IllegalActionError
-from ..core.frames import DECISIONS, SUPPLY
+from ..core.frames import SUPPLY
 from ..core.goods import NUM_GOODS
+from ..core.kinds import ACTION_KINDS, ActionKind
 from ..core.state import (
     CAST_ICONS,
     CASTS,
@@ -67,7 +68,7 @@ MAX_PAY_COINS: Final = max(max(e.cost) * e.max_sets for e in CATALOG.enchantment
 CAST_PAIRS: Final = tuple((e.index, sets) for e in CATALOG.enchantments
                    for sets in range(1, e.max_sets + 1))
 _CAST_INDEX: Final = {pair: i for i, pair in enumerate(CAST_PAIRS)}
-NUM_DECISIONS: Final = max(DECISIONS) + 1
+NUM_DECISIONS: Final = K.decision_count()  # the built-in kinds (``layout`` counts them live)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,66 +87,154 @@ def seat_targets(players: int) -> int:
     return max(players - 1, 1)
 
 
+Encoder = Callable[[GameState, int, Action], int]  # (state, actor, action) -> index, or -1
+
+
+def _domain(arg_type: str) -> int:
+    """How many values an argument of this type takes, numbered by its value."""
+    sizes = {K.GOOD: NUM_GOODS, K.ITEM: NUM_ITEMS, K.FANCY: NUM_FANCY, K.SHOP: NUM_SHOPS,
+             K.ABILITY: NUM_SHOPS, K.ENCHANTMENT: NUM_ENCH, K.COMPANION: NUM_COMPANIONS,
+             K.MASK: 1 << NUM_GOODS, K.SKIP: len(K.SKIPS)}
+    if arg_type not in sizes:
+        raise ValueError(f"an argument of type {arg_type!r} has no numbering of its own")
+    return sizes[arg_type]
+
+
+def _offset(actor: int, seat: int, n: int) -> int:
+    """A seat by its offset from the actor (0: the next seat); the supply (solo) is 0."""
+    if seat == SUPPLY:
+        return 0
+    return (seat - actor) % n - 1
+
+
+# How a dimension numbers an action's argument (``_number``).
+_VALUE: Final = 0  # the value itself (a Good, a card's catalog index, Coins paid…)
+_TYPE: Final = 1  # an Artisan Dragon's type
+_SEAT: Final = 2  # a seat's offset from the actor
+_SLOT: Final = 3  # a slot with the Shop of the argument before it: shop * 3 + slot
+_TOWN: Final = 4  # an Artisan Dragon's slot in Town (refused elsewhere)
+_HAND: Final = 5  # an Artisan Dragon's type, from the actor's hand (refused elsewhere)
+_PARK: Final = 6  # an Artisan Dragon's position in the Park (refused elsewhere)
+_PAIR: Final = 7  # an (Enchantment, sets) pair of CAST_PAIRS, with the sets argument
+
+
+@dataclass(frozen=True, slots=True)
+class _Dim:
+    """One dimension of a block, as data: what it numbers and how, and its size."""
+
+    how: int
+    at: int  # the argument's place in the action tuple
+    other: int  # _SEAT: the player count; _PAIR: where the sets are; else unused
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Block:
+    """A block of the catalogue, as data: where it starts and its dimensions (row-major)."""
+
+    base: int
+    dims: tuple[_Dim, ...]
+
+
+def _dimension(kind: ActionKind, spec: str, players: int) -> _Dim:
+    """One dimension of a block (``kinds.Block``): ``key`` numbered by its type, or
+    ``key:how``."""
+    key, _, how = spec.partition(":")
+    at = kind.arg_at(key)
+    arg_type = kind.args[at - 1].type
+    if how == "type":
+        return _Dim(_TYPE, at, 0, NUM_TYPES)
+    if how == "town":
+        return _Dim(_TOWN, at, 0, NUM_SLOTS)
+    if how == "hand":
+        return _Dim(_HAND, at, 0, NUM_TYPES)
+    if how == "park":
+        return _Dim(_PARK, at, 0, PARK_SIZE)
+    if how == "sets":
+        sets = next(i + 1 for i, arg in enumerate(kind.args) if arg.type == K.SETS)
+        return _Dim(_PAIR, at, sets, len(CAST_PAIRS))
+    if how == "paid":
+        return _Dim(_VALUE, at, 0, MAX_PAY_COINS + 1)
+    if how:
+        raise ValueError(f"action {kind.name}: no numbering {how!r} ({spec})")
+    if arg_type == K.SEAT:
+        return _Dim(_SEAT, at, players, seat_targets(players))
+    if arg_type == K.SLOT:
+        return _Dim(_SLOT, at, 0, NUM_SLOTS)
+    return _Dim(_VALUE, at, 0, _domain(arg_type))
+
+
+def _number(d: _Dim, s: GameState, p: int, a: Action) -> int:
+    """The action's number in one dimension, or -1 when the dimension does not hold it."""
+    how = d.how
+    v = a[d.at]
+    if how == _VALUE:
+        return v
+    if how == _TYPE:
+        return ART_TYPE[v]
+    if how == _TOWN:
+        try:
+            return s.slots.index(v)
+        except ValueError:
+            return -1
+    if how == _SEAT:
+        return _offset(p, v, d.other)
+    if how == _SLOT:
+        return a[d.at - 1] * 3 + v
+    if how == _HAND:
+        return ART_TYPE[v] if v in s.hand[p] else -1
+    if how == _PARK:
+        try:
+            return s.park.index(v)
+        except ValueError:
+            return -1
+    return _CAST_INDEX[(v, a[d.other])]
+
+
+def _encode(blocks: list[_Block], s: GameState, p: int, a: Action) -> int:
+    """The index of an action in the first of its kind's blocks that holds it, or -1."""
+    for block in blocks:
+        index = 0
+        for d in block.dims:
+            i = _number(d, s, p, a)
+            if i < 0:
+                index = -1
+                break
+            index = index * d.size + i
+        if index >= 0:
+            return block.base + index
+    return -1
+
+
 def _section_specs(players: int) -> list[tuple[str, int, str]]:
-    """(name, size, meaning) of every block, in order: the documented layout."""
-    r = seat_targets(players)
-    return [
-        ("keep_fancy", NUM_FANCY, "Fancy Dragon (catalog index)"),
-        ("take_good", NUM_GOODS, "Good"),
-        ("visit", NUM_SHOPS, "Shop"),
-        ("give", NUM_ITEMS * r, "item (6 Goods, Coin) × seat offset"),
-        ("gather", 1, "-"),
-        ("enchant", 1, "-"),
-        ("gain_good", NUM_GOODS, "Good"),
-        ("draw_park", NUM_TYPES, "dragon type"),
-        ("draw_deck", 1, "-"),
-        ("place", NUM_TYPES * NUM_SLOTS, "dragon type × (Shop × slot)"),
-        ("skip", len(A.SKIP_TEXTS), "what is declined (actions.SKIP_TEXTS)"),
-        ("fire_town", NUM_SLOTS, "the dragon's Shop × slot"),
-        ("fire_hand", NUM_TYPES, "dragon type, from the hand"),
-        ("fire_park", PARK_SIZE, "position in the Park"),
-        ("use_ability", 1, "-"),
-        ("cast", len(CAST_PAIRS), "(Enchantment, sets) pair (CAST_PAIRS)"),
-        ("pay", NUM_GOODS * (MAX_PAY_COINS + 1), "Good × Coins paid for it"),
-        ("gain_two", NUM_GOODS, "Good"),
-        ("gain_set", 1 << NUM_GOODS, "bit mask of Goods"),
-        ("gift", NUM_ITEMS * r, "item × seat offset (solo: 0, the supply)"),
-        ("swap", NUM_SLOTS, "the other dragon's Shop × slot"),
-        ("discard", NUM_TYPES, "dragon type"),
-        ("reveal", NUM_FANCY, "Sun Dragon"),
-        ("end_turn", 1, "-"),
-        ("return", NUM_ITEMS, "item"),
-        ("reserve", NUM_ENCH, "Enchantment"),
-        ("exchange", NUM_ENCH, "Enchantment"),
-        ("choose_type", NUM_GOODS, "Good"),
-        ("put_back_fancy", NUM_FANCY, "Fancy Dragon"),
-        ("keep_artisan", NUM_TYPES, "dragon type"),
-        ("score_moon", NUM_FANCY, "Moon Dragon"),
-        ("gift_artisan", NUM_TYPES * r,
-         "dragon type × seat offset (solo: 0, the deck bottom)"),
-        ("park_bottom", NUM_TYPES, "dragon type"),
-        ("pick", NUM_SLOTS, "dragon's Shop × slot"),
-        ("gift_each", 1, "-"),
-        ("pick_companion", NUM_COMPANIONS, "Companion (setup draft)"),
-        ("use_companion", NUM_COMPANIONS, "Companion"),
-        ("exchange_good", NUM_GOODS * NUM_GOODS, "Good returned × Good gained"),
-    ]
+    """(name, size, meaning) of every block, in order: the documented layout, from the
+    action kinds' declarations (``actions.py``), in the order they are declared."""
+    return [(sec.name, sec.size, sec.meaning) for sec in ActionCatalogue(players).sections]
 
 
 class ActionCatalogue:
     """The fixed integer action space of one player count: ``encode`` maps a legal engine
-    action to its index, ``legal`` maps the current legal actions both ways."""
+    action to its index, ``legal`` maps the current legal actions both ways. Its blocks are
+    the action kinds' (``kinds.ActionKind.blocks``), in the order the kinds are declared."""
 
     def __init__(self, players: int):
         self.players = players
         self.sections: list[Section] = []
+        self._encoders: dict[int, list[_Block]] = {}  # by kind: its blocks, as data
         start = 0
-        for name, size, meaning in _section_specs(players):
-            self.sections.append(Section(name, start, size, meaning))
-            start += size
+        for kind in ACTION_KINDS.values():
+            blocks = []
+            for spec in kind.blocks:
+                dims = tuple(_dimension(kind, dim, players) for dim in spec.dims)
+                size = 1
+                for d in dims:
+                    size *= d.size
+                self.sections.append(Section(spec.name or kind.name, start, size,
+                                             spec.meaning))
+                blocks.append(_Block(start, dims))
+                start += size
+            self._encoders[kind.code] = blocks
         self.size = start
-        self._start = {sec.name: sec.start for sec in self.sections}
-        self._encoders: dict[int, Callable[[GameState, int, Action], int]] = self._build()
 
     def section_of(self, index: int) -> Section:
         """The block an index falls in (for documentation and debugging)."""
@@ -154,95 +243,25 @@ class ActionCatalogue:
                 return sec
         raise ValueError(f"action index {index} is outside 0..{self.size - 1}")
 
-    def _build(self) -> dict[int, Callable[[GameState, int, Action], int]]:
-        st = self._start
-        n = self.players
-
-        r = seat_targets(n)
-
-        def offset(actor: int, seat: int) -> int:
-            if seat == SUPPLY:  # solo: a gift to the general supply
-                return 0
-            return (seat - actor) % n - 1
-
-        def fixed(name: str) -> Callable[[GameState, int, Action], int]:
-            base = st[name]
-            return lambda s, p, a: base
-
-        def by_a(name: str) -> Callable[[GameState, int, Action], int]:
-            base = st[name]
-            return lambda s, p, a: base + a[1]
-
-        def by_type(name: str) -> Callable[[GameState, int, Action], int]:
-            base = st[name]
-            return lambda s, p, a: base + ART_TYPE[a[1]]
-
-        def by_slot(name: str) -> Callable[[GameState, int, Action], int]:
-            base = st[name]
-
-            def enc(s: GameState, p: int, a: Action) -> int:
-                where = s.slots.index(a[1])  # raises if the dragon is not in Town
-                return base + where
-            return enc
-
-        def item_seat(name: str) -> Callable[[GameState, int, Action], int]:
-            base = st[name]
-            return lambda s, p, a: base + a[1] * r + offset(p, a[2])
-
-        def place(s: GameState, p: int, a: Action) -> int:
-            return st["place"] + ART_TYPE[a[1]] * NUM_SLOTS + a[2] * 3 + a[3]
-
-        def fire(s: GameState, p: int, a: Action) -> int:
-            dragon = a[1]
-            try:
-                return st["fire_town"] + s.slots.index(dragon)
-            except ValueError:
-                pass
-            if dragon in s.park:
-                return st["fire_park"] + s.park.index(dragon)
-            return st["fire_hand"] + ART_TYPE[dragon]
-
-        def cast(s: GameState, p: int, a: Action) -> int:
-            return st["cast"] + _CAST_INDEX[(a[1], a[2])]
-
-        def pay(s: GameState, p: int, a: Action) -> int:
-            return st["pay"] + a[1] * (MAX_PAY_COINS + 1) + a[3]
-
-        def exchange(s: GameState, p: int, a: Action) -> int:
-            return st["exchange_good"] + a[1] * NUM_GOODS + a[2]
-
-        def gift_artisan(s: GameState, p: int, a: Action) -> int:
-            return st["gift_artisan"] + ART_TYPE[a[1]] * r + offset(p, a[2])
-
-        return {
-            A.KEEP_FANCY: by_a("keep_fancy"), A.TAKE_GOOD: by_a("take_good"),
-            A.VISIT: by_a("visit"), A.GIVE: item_seat("give"), A.GATHER: fixed("gather"),
-            A.ENCHANT: fixed("enchant"), A.GAIN_GOOD: by_a("gain_good"),
-            A.DRAW_PARK: by_type("draw_park"), A.DRAW_DECK: fixed("draw_deck"),
-            A.PLACE: place, A.SKIP: by_a("skip"), A.FIRE: fire,
-            A.USE_ABILITY: fixed("use_ability"), A.CAST: cast, A.PAY: pay,
-            A.GAIN_TWO: by_a("gain_two"), A.GAIN_SET: by_a("gain_set"),
-            A.GIFT: item_seat("gift"), A.SWAP: by_slot("swap"), A.DISCARD: by_type("discard"),
-            A.REVEAL: by_a("reveal"),
-            A.END_TURN: fixed("end_turn"), A.RETURN: by_a("return"),
-            A.RESERVE: by_a("reserve"), A.EXCHANGE: by_a("exchange"),
-            A.CHOOSE_TYPE: by_a("choose_type"), A.PUT_BACK_FANCY: by_a("put_back_fancy"),
-            A.KEEP_ARTISAN: by_type("keep_artisan"), A.SCORE_MOON: by_a("score_moon"),
-            A.GIFT_ARTISAN: gift_artisan, A.PARK_BOTTOM: by_type("park_bottom"),
-            A.PICK: by_slot("pick"), A.GIFT_EACH: fixed("gift_each"),
-            A.PICK_COMPANION: by_a("pick_companion"), A.USE_COMPANION: by_a("use_companion"),
-            A.EXCHANGE_GOOD: exchange,
-        }
-
-    def _encoder(self, kind: int) -> Callable[[GameState, int, Action], int]:
-        encoder = self._encoders.get(kind)
-        if encoder is None:
+    def _encoder(self, kind: int) -> Encoder:
+        """A kind's numbering as a function (state, actor, action) -> index (-1: none)."""
+        blocks = self._encoders.get(kind)
+        if blocks is None:
             raise NotImplementedError(f"action kind {kind} has no place in the catalogue")
-        return encoder
+        return lambda s, p, a: _encode(blocks, s, p, a)
+
+    def _index(self, s: GameState, actor: int, action: Action) -> int:
+        blocks = self._encoders.get(action[0])
+        if blocks is None:
+            raise NotImplementedError(f"action kind {action[0]} has no place in the catalogue")
+        index = _encode(blocks, s, actor, action)
+        if index < 0:
+            raise ValueError(f"action {action} is in none of its kind's blocks")
+        return index
 
     def encode(self, s: GameState, action: Action) -> int:
         """The index of an engine action taken by the seat to act in ``s``."""
-        return self._encoder(action[0])(s, to_act(s), action)
+        return self._index(s, to_act(s), action)
 
     def legal(self, s: GameState) -> dict[int, Action]:
         """Index → engine action for every legal action now (empty once the game is over).
@@ -253,7 +272,7 @@ class ActionCatalogue:
         actor = to_act(s)
         out: dict[int, Action] = {}
         for action in actions:
-            index = self._encoder(action[0])(s, actor, action)
+            index = self._index(s, actor, action)
             if index in out:
                 raise AssertionError(f"actions {out[index]} and {action} share index {index}")
             out[index] = action
@@ -292,6 +311,12 @@ def catalogue(players: int) -> ActionCatalogue:
     return ActionCatalogue(players)
 
 
+def _forget() -> None:
+    """A kind declared or withdrawn (a test's own): the catalogues and layouts are redrawn."""
+    catalogue.cache_clear()
+    layout.cache_clear()
+
+
 # --- the observation vector -------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +325,7 @@ class ObservationLayout:
 
     players: int
     decision: int  # to act (n), whose turn (n), decision kind, over, end, final turns, turn
+    decisions: int  # how many kinds of decision (the one-hot of the decision kind)
     town: int  # per Shop: SHOP_BLOCK + n values
     facedown: int
     park: int
@@ -331,7 +357,8 @@ def layout(players: int) -> ObservationLayout:
     """The observation layout of a player count (see docs/rl.md)."""
     n = players
     decision = 0
-    town = decision + 2 * n + NUM_DECISIONS + 4
+    decisions = K.decision_count()
+    town = decision + 2 * n + decisions + 4
     facedown = town + NUM_SHOPS * (SHOP_FIXED + n)
     park = facedown + 1
     row = park + PARK_SIZE * NUM_TYPES
@@ -341,8 +368,8 @@ def layout(players: int) -> ObservationLayout:
     solo = companions + COMPANION_FIXED + n * COMPANION_SEAT
     own = solo + (SOLO_BLOCK if n == 1 else 0)
     size = own + OWN_BLOCK
-    return ObservationLayout(n, decision, town, facedown, park, row, decks, players_block,
-                             companions, solo, own, size)
+    return ObservationLayout(n, decision, decisions, town, facedown, park, row, decks,
+                             players_block, companions, solo, own, size)
 
 
 def _scaled(value: int, scale: float) -> float:
@@ -398,7 +425,7 @@ def _fill(out: memoryview[float], s: GameState, seat: int | None, lay: Observati
         if acting == seat:
             out[2 * n + s.stack[-1][0]] = 1.0
     out[n + rel[s.current]] = 1.0
-    base = 2 * n + NUM_DECISIONS
+    base = 2 * n + lay.decisions
     if s.over:
         out[base] = 1.0
     if s.end_triggered:
@@ -544,6 +571,9 @@ def _solo(out: memoryview[float], s: GameState, b: int) -> None:
     b += NUM_ENCH
     for e in s.ench_removed:
         out[b + e] = 1.0
+
+
+K.on_change(_forget)
 
 
 # --- rewards ----------------------------------------------------------------------------------

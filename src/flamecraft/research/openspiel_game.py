@@ -51,6 +51,7 @@ import numpy as np
 import pyspiel
 
 from ..core import actions as A
+from ..core import kinds as K
 from ..core.actions import Action
 from ..core.board import CATALOG
 from ..core.engine import apply_in_place, describe_decision, legal_actions, text, to_act
@@ -65,6 +66,7 @@ from ..core.hidden import (
     private_cards,
     public_cards,
 )
+from ..core.kinds import ACTION_KINDS
 from ..core.rng import seed_state
 from ..core.serialize import load_state, state_to_json
 from ..core.setup_game import (
@@ -595,9 +597,14 @@ def _replay_for(real: FlamecraftState, player: int,
     return other
 
 
-_HIDDEN_CHOICES = {A.KEEP_FANCY: SEEN_FANCY, A.PUT_BACK_FANCY: SEEN_FANCY,
-                   A.KEEP_ARTISAN: SEEN_ARTISAN, A.DISCARD: SEEN_ARTISAN,
-                   A.GIFT_ARTISAN: SEEN_ARTISAN}
+def _hidden_card(kind: int) -> int:
+    """For a choice about a hidden card (an action kind the table reads masked, its
+    ``public`` text: keep or put back a Fancy Dragon, keep, discard or gift an Artisan
+    Dragon), the base of its card's number among the cards seen; else -1."""
+    declared = ACTION_KINDS[kind]
+    if not declared.public or not declared.args:
+        return -1
+    return SEEN_FANCY if declared.args[0].type == K.FANCY else SEEN_ARTISAN
 
 
 def _follow(s: GameState, nxt: Event, player: int, seen: frozenset[int],
@@ -614,18 +621,20 @@ def _follow(s: GameState, nxt: Event, player: int, seen: frozenset[int],
     action = nxt.action
     if nxt.seat == q:
         kind = action[0]
-        hidden = (q != player and kind in _HIDDEN_CHOICES and nxt.also != player
-                  and _HIDDEN_CHOICES[kind] + action[1] not in seen)
+        base = _hidden_card(kind)
+        hidden = (q != player and base >= 0 and nxt.also != player
+                  and base + action[1] not in seen)
         if not hidden and action in options:
             return action, True
         if hidden:
-            same = [a for a in options if a[0] == kind and _HIDDEN_CHOICES[kind] + a[1]
-                    not in seen and (kind != A.GIFT_ARTISAN or a[2] == action[2])]
+            at = ACTION_KINDS[kind].seat_at()  # to the same seat, if it names one
+            same = [a for a in options if a[0] == kind and base + a[1] not in seen
+                    and (at < 0 or a[at] == action[at])]
             if same:
                 return rng.choice(same), True
     if q != player:
         plain = [a for a in options if a[0] != A.REVEAL]
-        declines = [a for a in plain if a[0] in (A.SKIP, A.END_TURN)]
+        declines = [a for a in plain if ACTION_KINDS[a[0]].decline]
         if declines:
             return declines[0], False
     return None

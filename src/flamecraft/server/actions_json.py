@@ -2,11 +2,12 @@
 
 The text of an action (``engine.text``) is for reading; the browser also needs to know which
 card, slot or Good an action is about so that it can make that thing clickable. Each action
-kind of ``flamecraft/actions.py`` maps to a lower-case kind name and a small ``args`` object
-naming things by catalog id: ``shop``, ``slot`` (1-based), ``artisan``, ``enchantment``,
-``fancy``, ``companion``, ``good``/``item`` (``BREAD``…``PLANT``, or ``COIN``), ``to`` (a
-seat number, ``"supply"`` or ``"deck"``), counts, and ``skip`` (what a decline declines).
-The table is complete: a test checks every kind, so a new action kind cannot go unmapped.
+kind has a name and a small ``args`` object naming things by catalog id: ``shop``, ``slot``
+(1-based), ``artisan``, ``enchantment``, ``fancy``, ``companion``, ``good``/``item``
+(``BREAD``…``PLANT``, or ``COIN``), ``to`` (a seat number, ``"supply"`` or ``"deck"``),
+counts, and ``skip`` (what a decline declines). Both come from the kind's declaration
+(``core/actions.py``: each argument's key and type of value), so a new kind needs nothing
+here.
 
 Each action also carries its facts (``core/describe.py``: what it costs and gives, the same
 words the terminal shows) and ``detail``, the card it concerns as the page's card-details
@@ -17,16 +18,16 @@ it; ``text`` stays the stable English text, what a client sends back or matches 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from ..core import actions as A
-from ..core.actions import Action
+from ..core import kinds as K
+from ..core.actions import Action, counts
 from ..core.board import CATALOG
 from ..core.describe import Choice, describe
 from ..core.engine import legal_actions
 from ..core.events import Event
 from ..core.goods import COIN, GOOD_KEYS
+from ..core.kinds import ACTION_KINDS
 from ..core.state import GameState
 from ..core.tr import Translate, same
 
@@ -36,68 +37,57 @@ _ENCH = [c.id for c in CATALOG.enchantments]
 _FANCY = [c.id for c in CATALOG.fancies]
 _COMP = [c.id for c in CATALOG.companions]
 
-# What each variant of SKIP declines (actions.SKIP_TEXTS has the readable words).
-SKIP_NAMES = ("place", "fire", "ability", "firing", "reserve", "returning", "gift", "put_back",
-              "score", "swap", "park", "companion")
-
-KIND_NAMES = ("keep_fancy", "take_good", "visit", "give", "gather", "enchant", "gain_good",
-              "draw_park", "draw_deck", "place", "skip", "fire", "use_ability", "cast", "pay",
-              "gain_two", "gain_set", "gift", "swap", "discard", "reveal", "end_turn", "return",
-              "reserve", "exchange", "choose_type", "put_back_fancy", "keep_artisan",
-              "score_moon", "gift_artisan", "park_bottom", "pick", "gift_each",
-              "pick_companion", "use_companion", "exchange_good")
-
 
 def item_key(item: int) -> str:
     """A Good's key (BREAD…PLANT) or COIN."""
     return "COIN" if item == COIN else GOOD_KEYS[item]
 
 
-def _recipient(to: int, nobody: str) -> int | str:
-    return nobody if to < 0 else to
+def _value(arg: K.Arg, v: int) -> Any:
+    """One argument's value as the browser reads it: a card by id, a Good by key, a slot
+    1–3, a seat's number (or what nobody is: "supply", "deck"), a decline by its name."""
+    t = arg.type
+    if t in (K.SHOP, K.ABILITY):
+        return _SHOP[v]
+    if t == K.ARTISAN:
+        return _ART[v]
+    if t == K.ENCHANTMENT:
+        return _ENCH[v]
+    if t == K.FANCY:
+        return _FANCY[v]
+    if t == K.COMPANION:
+        return _COMP[v]
+    if t == K.GOOD:
+        return GOOD_KEYS[v]
+    if t == K.ITEM:
+        return item_key(v)
+    if t == K.SEAT:
+        return arg.nobody if v < 0 else v
+    if t == K.SLOT:
+        return v + 1
+    if t == K.MASK:
+        return [GOOD_KEYS[g] for g in range(6) if v >> g & 1]
+    if t == K.SKIP:
+        return K.SKIPS[v].name
+    return v  # COUNT, SETS
 
 
-Args = Callable[[Action], dict[str, Any]]
+def args_of(action: Action) -> dict[str, Any]:
+    """What an action concerns, by its kind's declared arguments (``actions.py``): each by
+    its key (a SETS argument only where it counts, a variable Enchantment's), then the
+    kind's constant ones."""
+    kind = ACTION_KINDS[action[0]]
+    out: dict[str, Any] = {}
+    for i, arg in enumerate(kind.args):
+        if counts(kind, action, CATALOG, i):
+            out[arg.key] = _value(arg, action[i + 1])
+    out.update(kind.constants)
+    return out
 
-_ARGS: dict[int, Args] = {
-    A.KEEP_FANCY: lambda a: {"fancy": _FANCY[a[1]]},
-    A.TAKE_GOOD: lambda a: {"good": GOOD_KEYS[a[1]]},
-    A.VISIT: lambda a: {"shop": _SHOP[a[1]]},
-    A.GIVE: lambda a: {"item": item_key(a[1]), "to": _recipient(a[2], "supply")},
-    A.GATHER: lambda a: {},
-    A.ENCHANT: lambda a: {},
-    A.GAIN_GOOD: lambda a: {"good": GOOD_KEYS[a[1]]},
-    A.DRAW_PARK: lambda a: {"artisan": _ART[a[1]]},
-    A.DRAW_DECK: lambda a: {"deck": "artisan"},
-    A.PLACE: lambda a: {"artisan": _ART[a[1]], "shop": _SHOP[a[2]], "slot": a[3] + 1},
-    A.SKIP: lambda a: {"skip": SKIP_NAMES[a[1]]},
-    A.FIRE: lambda a: {"artisan": _ART[a[1]]},
-    A.USE_ABILITY: lambda a: {"shop": _SHOP[a[1]]},
-    A.CAST: lambda a: ({"enchantment": _ENCH[a[1]], "sets": a[2]}
-                       if CATALOG.enchantments[a[1]].variable else {"enchantment": _ENCH[a[1]]}),
-    A.PAY: lambda a: {"good": GOOD_KEYS[a[1]], "goods": a[2], "coins": a[3]},
-    A.GAIN_TWO: lambda a: {"good": GOOD_KEYS[a[1]], "count": a[2]},
-    A.GAIN_SET: lambda a: {"goods": [GOOD_KEYS[g] for g in range(6) if a[1] >> g & 1]},
-    A.GIFT: lambda a: {"item": item_key(a[1]), "to": _recipient(a[2], "supply")},
-    A.SWAP: lambda a: {"artisan": _ART[a[1]]},
-    A.DISCARD: lambda a: {"artisan": _ART[a[1]]},
-    A.REVEAL: lambda a: {"fancy": _FANCY[a[1]]},
-    A.END_TURN: lambda a: {},
-    A.RETURN: lambda a: {"item": item_key(a[1])},
-    A.RESERVE: lambda a: {"enchantment": _ENCH[a[1]]},
-    A.EXCHANGE: lambda a: {"enchantment": _ENCH[a[1]]},
-    A.CHOOSE_TYPE: lambda a: {"good": GOOD_KEYS[a[1]]},
-    A.PUT_BACK_FANCY: lambda a: {"fancy": _FANCY[a[1]]},
-    A.KEEP_ARTISAN: lambda a: {"artisan": _ART[a[1]]},
-    A.SCORE_MOON: lambda a: {"fancy": _FANCY[a[1]]},
-    A.GIFT_ARTISAN: lambda a: {"artisan": _ART[a[1]], "to": _recipient(a[2], "deck")},
-    A.PARK_BOTTOM: lambda a: {"artisan": _ART[a[1]]},
-    A.PICK: lambda a: {"artisan": _ART[a[1]]},
-    A.GIFT_EACH: lambda a: {},
-    A.PICK_COMPANION: lambda a: {"companion": _COMP[a[1]]},
-    A.USE_COMPANION: lambda a: {"companion": _COMP[a[1]]},
-    A.EXCHANGE_GOOD: lambda a: {"good": GOOD_KEYS[a[1]], "gain": GOOD_KEYS[a[2]]},
-}
+
+def kind_name(kind: int) -> str:
+    """An action kind's name (the JSON ``kind``): its declaration's."""
+    return ACTION_KINDS[kind].name
 
 
 # Which argument names a card, and the page's prefix for its details (cards.js ``details``).
@@ -121,10 +111,10 @@ def action_json(s: GameState, action: Action, index: int,
     facts apart (the page shows ``text`` and ``facts`` together; it sends back ``index``);
     in another language (``tr``), ``say``: the action in that language."""
     choice = describe(s, action, tr)
-    args = _ARGS[action[0]](action)
+    args = args_of(action)
     out = {"index": index, "text": choice.text, "facts": choice.facts,
            "card": choice.card, "detail": detail_of(choice, args),
-           "kind": KIND_NAMES[action[0]], "args": args}
+           "kind": kind_name(action[0]), "args": args}
     if choice.words and choice.words != choice.text:
         out["say"] = choice.words
     return out
@@ -143,4 +133,4 @@ def event_things(e: Event) -> dict[str, Any]:
     gifted) or a decline names nothing, whoever reads it."""
     if e.public is None or e.public != e.full or e.action[0] < 0:  # (a table note: no action)
         return {}
-    return {"kind": KIND_NAMES[e.action[0]], "args": _ARGS[e.action[0]](e.action)}
+    return {"kind": kind_name(e.action[0]), "args": args_of(e.action)}

@@ -7,24 +7,20 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Sequence
 
-from ..core import actions as A
 from ..core.actions import Action, normalize
 from ..core.board import CATALOG
+from ..core.kinds import ACTION_KINDS
 from ..core.tr import same
 from .screen import (
     Cards,
 )
 
 ECHO = 40  # the most of a bad input an error message repeats
-# Choices that decline (skip, end the turn): listed after the others, so that a quick "1"
-# never skips something (a Sun Dragon's reveal before "end turn").
-DECLINES = (A.SKIP, A.END_TURN)
-
-
 def display_order(actions: Sequence[Action]) -> list[Action]:
-    """The legal actions as the numbered list shows them: declines last, otherwise in the
-    engine's order."""
-    return sorted(actions, key=lambda a: a[0] in DECLINES)
+    """The legal actions as the numbered list shows them: declines (skip, end the turn: the
+    kinds declared ``decline``) last, so that a quick "1" never skips something (a Sun
+    Dragon's reveal before "end turn"); otherwise in the engine's order."""
+    return sorted(actions, key=lambda a: ACTION_KINDS[a[0]].decline)
 
 
 def _echo(typed: str) -> str:
