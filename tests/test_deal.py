@@ -112,3 +112,18 @@ def test_the_builder_refuses_what_cannot_be_drawn() -> None:
     assert not builder.done  # a copy draws on its own
     with pytest.raises(FlamecraftError, match="complete"):
         other.draw(0)
+
+
+def test_a_start_survives_pickling() -> None:
+    """A review sends a record's start to a worker process: the deal and the start pickle
+    and come back equal, compiled (a frozen dataclass of mypyc's refuses pickle's default
+    way back) as well as pure."""
+    import pickle
+
+    from flamecraft.core.setup_game import seeded_start
+    from flamecraft.core.state import Options
+
+    for players in (1, 3, 5):
+        begun = seeded_start(Options(players=players), 7)
+        assert pickle.loads(pickle.dumps(begun)) == begun
+        assert pickle.loads(pickle.dumps(begun.deal)) == begun.deal

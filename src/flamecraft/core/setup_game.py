@@ -86,6 +86,12 @@ class Deal:
     ench_deck: tuple[int, ...]  # the Enchantment row comes off its end
     companion_offer: tuple[int, ...]  # the Companions revealed for the draft, in order
 
+    def __reduce__(self) -> tuple[type[Deal], tuple[tuple[int, ...], ...]]:
+        # Compiled by mypyc, a frozen dataclass does not unpickle by its fields (a review
+        # sends a record's start to a worker process): rebuilt through its constructor.
+        return (Deal, (self.shop_deck, self.removed, self.artisan_deck, self.fancy_deck,
+                       self.ench_deck, self.companion_offer))
+
 
 FIRST_PLAYER_RANGE: Final = N_("the first player must be a seat from 0 to {last}, not {first}")
 
@@ -195,6 +201,9 @@ class GameStart:
     deal: Deal
     first_player: int
     rng: int
+
+    def __reduce__(self) -> tuple[type[GameStart], tuple[Deal, int, int]]:
+        return (GameStart, (self.deal, self.first_player, self.rng))  # as ``Deal``'s
 
 
 def seeded_start(options: Options, seed: int) -> GameStart:
