@@ -4,9 +4,10 @@ takes it by itself, or skips it — must follow from what they see.
 
 The oracle walks the engine's own loop (``engine.advance``) one frame at a time through whole
 random games. At every decision frame it meets — asked, forced or skipped — and at every phase
-(which may push decisions), it re-deals, for every other seat, what that seat cannot see (the acting seat's hand and Fancy Dragons, the
-other hands, the deck orders, the face-down Shops: ``hidden.determinize``) and checks that the
-frame is handled the same way in every such world. At every decision asked it also checks, in
+(which may push decisions), it re-deals, for every other seat, what that seat cannot see (the
+acting seat's hand and Fancy Dragons, the other hands, the deck orders, the face-down Shops:
+``hidden.determinize``) and checks that the frame is handled the same way in every such
+world. At every decision asked it also checks, in
 the re-dealt worlds advanced by the engine itself, what each other seat is shown: who is to
 act, the turn counter, its view, OpenSpiel's current player and PettingZoo's
 ``agent_selection``. Before this issue a met Sun Dragon made ``end turn`` a decision and a

@@ -469,7 +469,8 @@ def _fire_up_resolve(s: GameState, f: Frame, a: Action) -> None:
 
 
 def _from_hand(s: GameState, f: Frame) -> bool:
-    return _op(f, FIRE_UP_EFFECT).params.get("where", "here") == "hand"
+    where: str = _op(f, FIRE_UP_EFFECT).params.get("where", "here")
+    return where == "hand"
 
 
 register(D_FIRE_UP, _fire_up_legal, _fire_up_resolve, _from_hand)
