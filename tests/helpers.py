@@ -74,7 +74,8 @@ def end_turn(s: GameState) -> GameState:
     ends at an `end turn` decision asked even alone (docs/rules.md, ruling 20), with the
     Sun Dragon reveals that may be made there."""
     left = texts(s)
-    assert "end turn" in left and all(t == "end turn" or t.startswith("reveal ") for t in left), left
+    assert "end turn" in left, left
+    assert all(t == "end turn" or t.startswith("reveal ") for t in left), left
     return do(s, "end turn")
 
 
