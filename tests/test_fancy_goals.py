@@ -399,6 +399,8 @@ def test_reveal_only_on_the_owners_turn() -> None:
     assert "reveal Hoardelia" not in texts(s)
     gather(s, "critical-rolls")
     do(s, "do not fire up")
+    assert texts(s) == ["end turn"]  # the first player's last decision: no reveal of P2's
+    do(s, "end turn")
     assert s.current == 1 and "reveal Hoardelia" in texts(s)
 
 

@@ -201,8 +201,8 @@ def _hatchling_look() -> pyspiel.State:
     state by its own history: a deal (seed 19's, changed) with La Petite Dragonne on top of
     the Shop deck and two Meat Dragons in P1's hand; P1 (first) Gathers at Critical Rolls,
     places one on slot 2 and fires it up to place the other on slot 3, completing the Shop
-    (rules 9: La Petite Dragonne comes into Town, flipped at the end of the turn); P2 visits
-    it, declines the placement and uses Hatchling."""
+    (rules 9: La Petite Dragonne comes into Town, flipped at the end of the turn) and ends
+    the turn; P2 visits it, declines the placement and uses Hatchling."""
     game = _game(3)
     options = game.options
     deal, _ = draw_deal(options, seed_state(19))
@@ -226,6 +226,8 @@ def _hatchling_look() -> pyspiel.State:
     _choose(state, f"place {first} on Critical Rolls slot 2")
     _choose(state, f"fire up {first}")
     _choose(state, f"place {second} on Critical Rolls slot 3")  # the rest of P1's turn is forced
+    assert state.current_player() == 0
+    _choose(state, "end turn")  # but for its end, asked every turn (ruling 20)
     assert state.current_player() == 1
     _choose(state, "visit La Petite Dragonne")
     _choose(state, "do not place")

@@ -17,6 +17,7 @@ from helpers import (
     clear_hand,
     do,
     end_game,
+    end_turn,
     finish_turn,
     fresh,
     give_fancy,
@@ -84,7 +85,8 @@ def test_a_draw_ability_drawing_the_last_artisan_triggers_the_end() -> None:
     assert not s.end_triggered
     do(s, "draw from the Artisan deck")
     assert s.end_triggered and s.artisan_deck == []
-    assert s.current == 1  # the triggering turn had nothing left: seat 2's final turn began
+    end_turn(s)  # the triggering turn had nothing left but its end
+    assert s.current == 1  # seat 2's final turn began
     assert play_out(s) == [0]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from flamecraft import GameState
+from flamecraft.core.board import CATALOG
 from flamecraft.core.state import COMPLETED, EMPTY, FANCY_SCORED, GIFTS, PLACED
 from helpers import (
     A,
@@ -58,7 +59,11 @@ def at_ability(shop_id: str, s: GameState) -> GameState:
 
 
 def turn_over(s: GameState) -> bool:
-    """The first player's turn has ended (the next player is choosing a Shop)."""
+    """The first player's turn has ended (the next player is choosing a Shop), once its last
+    decision, a lone `end turn` (asked every turn: docs/rules.md, ruling 20), is answered:
+    nothing else may be left to decide."""
+    if s.current == ME and texts(s) == ["end turn"]:
+        do(s, "end turn")
     return s.current != ME and all(t.startswith("visit ") for t in texts(s))
 
 
@@ -129,6 +134,10 @@ def test_fogo_de_char_potion_only_or_skip_does_nothing() -> None:
     at_ability("fogo-de-char", s)
     before = s.copy()
     do(s, "use Stoke the Grill")
+    # a fire-up in the hand is asked whenever the hand holds a dragon (ruling 20): here
+    # with nothing that may be fired up, only its decline
+    assert texts(s) == ["do not fire up"]
+    do(s, "do not fire up")
     assert turn_over(s)
     assert s.hand[ME] == before.hand[ME] and s.goods[ME] == before.goods[ME]
     assert s.rep == before.rep and s.coins == before.coins
@@ -404,6 +413,10 @@ def test_hedges_henges_end_only_moon_cannot_be_scored() -> None:
     give_fancy(s, ME, "sweep-dreams", "wallflower")
     at_ability("hedges-henges", s)
     do(s, "use Solstice")
+    # asked whenever a Fancy Dragon is held (ruling 20): neither Moon may be scored now, so
+    # only the decline is offered
+    assert texts(s) == ["do not score a Moon Dragon"]
+    do(s, "do not score a Moon Dragon")
     assert len(texts(s)) == 6 and all(t.startswith("gain ") for t in texts(s))
     do(s, "gain Iron")
     assert s.rep[ME] == 0 and goods_of(s, ME) == {"PLANT": 1, "IRON": 1}
@@ -630,8 +643,11 @@ def test_la_petite_dragonne_last_card_triggers_the_end() -> None:
     last = s.artisan_deck[0]
     at_ability("la-petite-dragonne", s)
     do(s, "use Hatchling")
-    assert s.hand[ME] == [last] and s.artisan_deck == []
-    assert s.end_triggered and s.final_turns == 2
+    # the look at the top of the deck is asked even with one card (ruling 20: hidden cards)
+    assert texts(s) == [f"keep {CATALOG.artisans[last].name}"]
+    do(s, f"keep {CATALOG.artisans[last].name}")
+    assert s.hand[ME] == [last] and s.artisan_deck == [] and s.end_triggered
+    assert turn_over(s) and s.final_turns == 2  # counted when the triggering turn ends
 
     s = game("la-petite-dragonne")
     s.removed.extend(s.artisan_deck)
