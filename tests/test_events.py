@@ -69,7 +69,11 @@ def test_declines_are_seen_by_nobody_else() -> None:
         e = event(s, decline)
         assert e is not None and e.seen_by(0) == text(s, decline)
         assert e.seen_by(1) is None and e.seen_by(None) is None
-    assert event(s, (A.END_TURN, -1, -1, -1), forced=True) is None
+    assert event(s, (A.SKIP, A.NO_PLACE, -1, -1), forced=True) is None
+    # Every turn ends with one end-turn event, forced or chosen (read by the actor only),
+    # so that the end of the turn's results are told at the same place either way.
+    forced = event(s, (A.END_TURN, -1, -1, -1), forced=True)
+    assert forced is not None and forced.seen_by(1) is None and forced.seen_by(0) == "end turn"
 
 
 def test_forced_actions_are_events_that_read_like_chosen_ones() -> None:
@@ -148,7 +152,8 @@ def test_a_met_sun_dragon_is_not_told_to_the_table() -> None:
     same in both worlds: its view, log, observation and terminal screen."""
     a, b = _sun_worlds()
     ev_a, ev_b, _ = _play_seat0_turn(a, b)
-    assert len(ev_a) > len(ev_b)  # A's turn had more events: its own declines
+    # A's turn had more choices: its own declines (B's end turn is forced, an event too)
+    assert sum(not e.forced for e in ev_a) > sum(not e.forced for e in ev_b)
     assert json.dumps(view(a, 1)) == json.dumps(view(b, 1))
     assert [t for _, t in log_for(ev_a, 1)] == [t for _, t in log_for(ev_b, 1)]
     assert [t for _, t in log_for(ev_a, None)] == [t for _, t in log_for(ev_b, None)]

@@ -15,7 +15,10 @@ opponents' lines, the web server's log, the OpenSpiel information state) derives
 
 Events are made for forced decisions too (a decision with one legal action, which the engine
 takes by itself, ``engine.advance``): a public change is announced the same way whether or
-not it was a choice, so the table cannot tell the two apart. A forced decline is no event.
+not it was a choice, so the table cannot tell the two apart. A forced decline is no event,
+but for the end of a turn: every turn ends with one ``end turn`` event, chosen or forced,
+which the others do not read but whose results (the end of the turn's changes, public) they
+do — so where those results are told never depends on whether ``end turn`` was a choice.
 Which seat is to act, and that it is still its turn, is public (the table sees a player
 thinking); *what* another seat is deciding is not (``docs/rules.md``, hidden information).
 """
@@ -97,9 +100,9 @@ class Event:
 
 def event(s: GameState, action: Action, forced: bool = False) -> Event | None:
     """The event of ``action`` taken now by the seat to act in ``s`` (before it is applied);
-    None for a forced decline, which is nothing anyone needs to read."""
+    None for a forced decline (but ``end turn``), which is nothing anyone needs to read."""
     kind = ACTION_KINDS[action[0]]
-    if forced and kind.decline:
+    if forced and kind.decline and action[0] != A.END_TURN:
         return None
     seat = s.stack[-1][1]
     names = s.options.player_names()

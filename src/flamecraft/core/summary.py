@@ -34,7 +34,7 @@ from .events import (
     Result,
     log_text,
 )
-from .goods import GOOD_NAMES
+from .goods import COIN, GOOD_NAMES
 from .tr import N_, Translate, same
 
 # The kinds whose text already says which Goods or Coins moved (a gift, a payment…): their
@@ -76,9 +76,12 @@ class Turn:
 def turns(events: Sequence[Event], seat: int | None, tr: Translate = same) -> list[Turn]:
     """Every seat-turn of ``events`` as ``seat`` reads it (None: a spectator), in order. The
     table's notes are left out (the end trigger is a result of the step that made it); a
-    payment's results go to the cast it pays for, a kept Fancy Dragon's count to its draw."""
+    payment's results go to the cast it pays for, a kept Fancy Dragon's count to its draw,
+    and a step ``seat`` does not read (another seat's decline) gives its results to the step
+    before it: whether that decline was a choice can depend on hidden cards."""
     out: list[Turn] = []
     ended = False
+    carry: list[Result] = []  # results of unread steps before the turn's first read one
     for e in events:
         if e.action[0] < 0:
             continue
@@ -86,41 +89,44 @@ def turns(events: Sequence[Event], seat: int | None, tr: Translate = same) -> li
             if out and any(r[0] == R_END for st in out[-1].steps for r in st.results):
                 ended = True
             out.append(Turn(e.turn, e.seat, ended and e.turn > 0))
+            carry = []
         t = out[-1]
-        line = step_line(e, seat, tr)
-        if line is None:
-            continue
         results = list(e.results)
         kind = e.action[0]
-        if kind == A.PAY and t.steps:
-            t.steps[-1].results.extend(results)
+        line = step_line(e, seat, tr)
+        if line is None or kind == A.PAY:  # unread, or said by the cast it pays for
+            if t.steps:
+                t.steps[-1].results.extend(results)
+            else:
+                carry.extend(results)
             continue
         if kind in FANCY_KEPT and t.steps:
             t.steps[-1].results.extend(r for r in results if r[0] == R_FANCY)
             results = [r for r in results if r[0] != R_FANCY]
-        t.steps.append(Step(e.seat, kind, line, results))
+        t.steps.append(Step(e.seat, kind, line, carry + results))
+        carry = []
     return out
 
 
 def step_line(e: Event, seat: int | None, tr: Translate = same) -> str | None:
-    """What ``seat`` reads of ``e`` before its results: its line (``log_text``), "end of
-    turn" for an end of turn that changed something, "" for a step it does not read whose
-    results it does (public: they happened on the table), or None: nothing at all."""
-    line = log_text(e, seat, tr)
+    """What ``seat`` reads of ``e`` before its results: its line (``log_text``); for the end
+    of a turn (one every turn, ``core/events.py``), "end of turn" when it changed something
+    on the table, whoever reads it; None: nothing."""
     if e.action[0] == A.END_TURN:
-        return tr("end of turn") if e.results else line
-    if line is None:
-        return "" if e.results else None
-    return line
+        return tr("end of turn") if e.results else None
+    return log_text(e, seat, tr)
 
 
 def event_line(e: Event, seat: int | None, tr: Translate = same) -> str | None:
     """An event as ``seat`` reads it in the full log: its line and its results
-    (``place Shale on Smith Mart slot 2: +1 Coin``), or None when it reads nothing."""
+    (``place Shale on Smith Mart slot 2: +1 Coin``); for a step it does not read, its
+    results alone (they happened on the table), or None when there is nothing to read."""
+    if e.action[0] < 0:
+        return log_text(e, seat, tr)
     line = step_line(e, seat, tr)
-    if line is None or e.action[0] < 0:
-        return line
-    return step_text(Step(e.seat, e.action[0], line, list(e.results)), e.names, tr)
+    if line is None and not e.results:
+        return None
+    return step_text(Step(e.seat, e.action[0], line or "", list(e.results)), e.names, tr)
 
 
 def last_turns(events: Sequence[Event], seat: int | None, tr: Translate = same) -> list[Turn]:
@@ -146,6 +152,7 @@ def results_text(results: Sequence[Result], actor: int, kind: int, names: Sequen
     rep: dict[int, list[int]] = {}
     fancy: dict[int, int] = {}
     hand: dict[int, int] = {}
+    goods: dict[tuple[int, int], int] = {}  # (seat, Good or COIN): the change
     for r in results:
         what = r[0]
         if what == R_REP:
@@ -153,11 +160,9 @@ def results_text(results: Sequence[Result], actor: int, kind: int, names: Sequen
             rep[r[1]][0] += r[2]
             rep[r[1]][1] = r[3]
         elif what == R_GOOD and kind not in GOODS_SAID:
-            by_seat.setdefault(r[1], []).append(
-                tr("{n} {good}").format(n=f"{r[3]:+d}", good=tr(GOOD_NAMES[r[2]])))
+            goods[(r[1], r[2])] = goods.get((r[1], r[2]), 0) + r[3]
         elif what == R_COINS and kind not in GOODS_SAID:
-            by_seat.setdefault(r[1], []).append(_count(r[2], N_("{n} Coin"), N_("{n} Coins"),
-                                                       tr))
+            goods[(r[1], COIN)] = goods.get((r[1], COIN), 0) + r[2]
         elif what == R_FANCY:
             fancy[r[1]] = fancy.get(r[1], 0) + r[2]
         elif what == R_HAND:
@@ -183,6 +188,11 @@ def results_text(results: Sequence[Result], actor: int, kind: int, names: Sequen
                          tr("the Enchantment deck is empty: final round"))
         elif what == R_OVER:
             first.append(tr("game over, final scoring"))
+    for (p, g), n in sorted(goods.items()):
+        if n:
+            by_seat.setdefault(p, []).append(
+                _count(n, N_("{n} Coin"), N_("{n} Coins"), tr) if g == COIN
+                else tr("{n} {good}").format(n=f"{n:+d}", good=tr(GOOD_NAMES[g])))
     for p, n in hand.items():
         if n > 0 and not (p == actor and kind in DRAW_SAID):
             by_seat.setdefault(p, []).append(_count(n, N_("{n} Artisan Dragon"),
