@@ -15,7 +15,7 @@ import pexpect
 from flamecraft import apply_in_place, legal_actions, parse_action, start, text, to_act
 from flamecraft.core import actions as A
 from flamecraft.core.board import CATALOG
-from flamecraft.core.events import log_for
+from flamecraft.core.summary import turn_steps, turns
 from flamecraft.terminal.ending import end_summary
 from flamecraft.terminal.local_table import LocalTable
 from flamecraft.terminal.newgame import Setup, default_names
@@ -286,18 +286,19 @@ def test_the_log_announces_the_end_trigger_and_the_final_round() -> None:
     assert text(session.state, (A.END_TURN, -1, -1, -1)) == "end turn"
 
 
-def test_since_your_last_turn_shows_the_others_moves_above_the_choices() -> None:
-    """Item 3: the summary of what the others did since the seat's own last choice, read from
-    that seat's own log lines (``log_for``), sits above the prompt."""
+def test_every_other_seats_last_turn_shows_above_the_choices() -> None:
+    """Issue 21 item 2: one line per other seat, its latest turn with what it earned (the
+    summary, ``core/summary.py``, as this seat reads it), above the prompt."""
     kinds = ["human", "human", "human"]
     session = LocalTable.new(Setup(kinds, default_names(kinds), "purple", 4, first_player=0))
     while session.state.turn < 4 or to_act(session.state) != 0:
         session.play(legal_actions(session.state)[0])
     sv = session.screen_view(0)
     names = default_names(kinds)
-    assert {who for who, _ in sv["since"]} == {names[1], names[2]}
-    own = [line for e, line in log_for(session.log, 0) if e.seat == 1 and e.turn == 2]
-    assert [said for who, said in sv["since"] if who == names[1]] == own
+    assert [who for who, _, _ in sv["turns"]] == [names[1], names[2]]
+    own = [t for t in turns(session.log, 0) if t.seat == 1][-1]
+    assert sv["turns"][0][2] == "; ".join(turn_steps(own, session.names()))
+    assert own.turn == 2 and any(step.results for step in own.steps)
     screen = "\n".join(summary(Style(False), sv, CATALOG, 80, 24))
-    assert "SINCE YOUR LAST TURN" in screen
-    assert screen.index("SINCE YOUR LAST TURN") < screen.index("choose")
+    assert f"{names[1]} — visit " in screen and f"{names[2]} — visit " in screen
+    assert screen.index(f"{names[2]} — ") < screen.index("choose")
