@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pexpect
+import pytest
 
 from flamecraft import apply_in_place, legal_actions, parse_action, start, text, to_act
 from flamecraft.core import actions as A
@@ -26,6 +27,7 @@ from flamecraft.terminal.screen import (
     score_screen,
     summary,
     town_compact,
+    strip_ansi,
     visible_len,
 )
 from flamecraft.terminal.typed_input import display_order
@@ -302,3 +304,47 @@ def test_every_other_seats_last_turn_shows_above_the_choices() -> None:
     screen = "\n".join(summary(Style(False), sv, CATALOG, 80, 24))
     assert f"{names[1]} — visit " in screen and f"{names[2]} — visit " in screen
     assert screen.index(f"{names[2]} — ") < screen.index("choose")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_quit_prompt_and_the_input_ended_lines_fit_80_columns(tmp_path: Path,
+                                                                  lang: str) -> None:
+    """Issue 21 item 7: the quit prompt (one line, not wrapped) and the lines said when the
+    input ends (the autosave's name and how to resume) are at most 80 columns wide."""
+    child = _spawn(tmp_path, "--seats", "human,random", "--seed", "4", "--bot-delay", "0",
+                   "--no-color", "--lang", lang)
+    child.expect("> ")
+    child.sendline("quit")
+    child.expect(": ")
+    prompt = child.before.split("\r\n")[-1] + child.after
+    assert visible_len(prompt) <= 80 and ("Save the game" in prompt or "保存" in prompt)
+    child.sendline("")
+    _finish(child)
+    child = _spawn(tmp_path, "--seats", "human,random", "--seed", "4", "--bot-delay", "0",
+                   "--no-color", "--lang", lang)
+    child.expect("> ")
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    said = child.before.split("\r\n")
+    ended = [i for i, line in enumerate(said) if "Input ended" in line or "入力" in line]
+    assert ended and list(tmp_path.glob("flamecraft-autosave-*.json"))
+    assert max(visible_len(line) for line in said[ended[0]:]) <= 80, said[ended[0]:]
+
+
+def test_a_resize_draws_the_screen_again_at_the_new_size(tmp_path: Path) -> None:
+    """Issue 21 item 7: the terminal redraws on a resize (SIGWINCH): narrowed from 80 to 64
+    columns at the prompt, the screen comes again, no line wider than 64."""
+    # (80 columns at first: some line of the first screen is wider than 64)
+    child = _spawn(tmp_path, "--seats", "human,random", "--seed", "4", "--bot-delay", "0",
+                   "--no-color")
+    child.expect("You> ")
+    assert max(visible_len(line) for line in child.before.split("\r\n")) > 64
+    child.setwinsize(24, 64)  # the pty sends SIGWINCH to the program
+    child.expect("You> ")
+    screen = child.before.split("\r\n")
+    assert any("choose" in line for line in screen)  # the whole screen, drawn again
+    assert max(visible_len(strip_ansi(line)) for line in screen) <= 64
+    child.sendline("1")  # and the game goes on
+    child.expect("You> ")
+    _quit(child)
+    _finish(child)

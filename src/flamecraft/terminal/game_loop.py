@@ -159,6 +159,7 @@ class Game:
     def draw(self, p: int) -> None:
         sv = self.table.screen_view(p, self.style)
         self.term.show(summary(self.style, sv, CATALOG, self.term.width, self.term.height))
+        self.term.redraw = lambda: self.draw(p)  # after a resize, at the new size
 
     def typed(self, line: str) -> str:
         """A typed line as the game reads it: in Japanese, full-width letters and digits
@@ -352,8 +353,9 @@ class Game:
         tr = self.tr
         while True:
             try:
+                # within 80 columns, the prompt being one line that is not wrapped
                 answer = self.term.ask(tr("Save the game before leaving? Type a file name, or "
-                                          "press Enter to leave without saving: "))
+                                          "Enter to leave unsaved: "))
             except EOFError:
                 answer = ""
             if not answer.strip() or self.save(answer):

@@ -742,7 +742,7 @@ def summary(style: Style, sv: dict[str, Any], catalog: Catalog, width: int = 80,
         shown_me, room = me, room - len(extra_me)
     else:
         hidden.append(style.tr("hand"))
-    hint = [style.dim(style.tr(HINT))] if room >= 1 else []
+    hint = [style.dim(truncate(style.tr(HINT), width))] if room >= 1 else []
     room -= len(hint)
     others = others_lines(style, v, sv, cards, width)
     logs = log_lines(style, sv, 4) if not last else []
