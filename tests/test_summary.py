@@ -188,3 +188,18 @@ def test_the_hidden_fancy_names_never_reach_the_other_seats_summary() -> None:
                 for t in last_turns(h.log, seat):
                     line = turn_text(t, names)
                     assert not [n for n in hidden if n in line], line
+
+
+def test_last_turns_reads_only_the_last_round_and_says_the_same() -> None:
+    """``last_turns`` reads only the last round's events (it runs at every state message):
+    the same lines as the latest turn of each seat in the whole stream's ``turns``."""
+    h = _whole_game(4, 9)
+    names = h.state.options.player_names()
+    for cut in range(40, len(h.log), 37):
+        events = h.log[:cut]
+        whole: dict[int, str] = {}
+        for t in turns(events, 2):
+            if t.seat != 2 and t.steps:
+                whole[t.seat] = turn_text(t, names)
+        assert [turn_text(t, names) for t in last_turns(events, 2)] == \
+            [whole[p] for p in sorted(whole)]

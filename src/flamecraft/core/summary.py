@@ -73,16 +73,19 @@ class Turn:
         self.steps: list[Step] = []
 
 
-def turns(events: Sequence[Event], seat: int | None, tr: Translate = same) -> list[Turn]:
+def turns(events: Sequence[Event], seat: int | None, tr: Translate = same,
+          start: int = 0) -> list[Turn]:
     """Every seat-turn of ``events`` as ``seat`` reads it (None: a spectator), in order. The
     table's notes are left out (the end trigger is a result of the step that made it); a
     payment's results go to the cast it pays for, a kept Fancy Dragon's count to its draw,
     and a step ``seat`` does not read (another seat's decline) gives its results to the step
-    before it: whether that decline was a choice can depend on hidden cards."""
+    before it: whether that decline was a choice can depend on hidden cards. ``start``: the
+    events before it are left out (at a turn's first event)."""
     out: list[Turn] = []
-    ended = False
+    ended = any(r[0] == R_END for e in events[:start] for r in e.results)
     carry: list[Result] = []  # results of unread steps before the turn's first read one
-    for e in events:
+    for i in range(start, len(events)):
+        e = events[i]
         if e.action[0] < 0:
             continue
         if not out or out[-1].turn != e.turn or (e.turn == 0 and out[-1].seat != e.seat):
@@ -130,9 +133,16 @@ def event_line(e: Event, seat: int | None, tr: Translate = same) -> str | None:
 
 
 def last_turns(events: Sequence[Event], seat: int | None, tr: Translate = same) -> list[Turn]:
-    """The latest turn of every seat but ``seat`` (a spectator: every seat), in seat order."""
+    """The latest turn of every seat but ``seat`` (a spectator: every seat), in seat order;
+    only the last round's events are read (a state message is sent to every seat at every
+    action of the game)."""
+    seats = next((len(e.names) for e in reversed(events) if e.names), 0)
+    start = len(events)
+    while start > 0 and (not seats or events[start - 1].turn >= events[-1].turn - seats
+                         or events[start - 1].turn == 0):
+        start -= 1
     latest: dict[int, Turn] = {}
-    for t in turns(events, seat, tr):
+    for t in turns(events, seat, tr, start):
         if t.seat != seat and t.steps:
             latest[t.seat] = t
     return [latest[p] for p in sorted(latest)]
