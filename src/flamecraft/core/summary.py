@@ -115,8 +115,9 @@ def step_line(e: Event, seat: int | None, tr: Translate = same) -> str | None:
     """What ``seat`` reads of ``e`` before its results: its line (``log_text``); for the end
     of a turn (one every turn, ``core/events.py``), "end of turn" when it changed something
     on the table, whoever reads it; None: nothing."""
-    if e.action[0] == A.END_TURN:
-        return tr("end of turn") if e.results else None
+    # (a turn's end that changed nothing is the actor's "end turn", no one else's)
+    if e.action[0] == A.END_TURN and e.results:
+        return tr("end of turn")
     return log_text(e, seat, tr)
 
 

@@ -37,7 +37,7 @@ def dumps(msg: dict[str, Any]) -> str:
 
 # One log line as JSON per reader: the actor's, everyone else's (None: they see nothing),
 # the actor and the one other seat that reads the actor's line (the receiver of a gift).
-LogLine = tuple[str, str | None, int, int]
+LogLine = tuple[str | None, str | None, int, int]
 
 
 def log_line(e: Event, lang: str) -> LogLine:
@@ -47,7 +47,7 @@ def log_line(e: Event, lang: str) -> LogLine:
     line = {"turn": e.turn, "player": e.seat, **event_things(e)}
     tr = game_tr(lang)
     actor, other = event_line(e, e.seat, tr), event_line(e, None, tr)
-    return (dumps({**line, "text": actor}),
+    return (None if actor is None else dumps({**line, "text": actor}),
             None if other is None else dumps({**line, "text": other}), e.seat, e.also)
 
 
