@@ -717,8 +717,9 @@ def test_every_opponents_last_turn_is_on_the_first_screen(server: str, tabs: Any
         assert box is not None and box["y"] + box["height"] <= viewport["height"], (k, box)
     tab.shot(f"first-screen-last-turns-{name}")
     page.click(".turns .full-log")
-    page.wait_for_function("() => { const r = document.querySelector('.log').getBoundingClientRect();"
-                           " return r.top >= -1 && r.top < window.innerHeight; }")
+    page.wait_for_function("() => { const r = document.querySelector('.log')"
+                           ".getBoundingClientRect(); return r.top >= -1"
+                           " && r.top < window.innerHeight; }")
     log = page.locator(".log-lines li").all_inner_texts()
     assert len(log) > 30 and page.locator(".log button.link").count() == 0  # all of it
     assert any(re.search(r": [+-]\d", line) for line in log)  # every step with its results

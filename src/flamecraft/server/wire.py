@@ -16,9 +16,9 @@ from typing import Any
 
 from ..core.engine import describe_decision, to_act, winners
 from ..core.events import Event
-from ..core.summary import event_line, last_turns, turn_steps
 from ..core.setup_game import seeded_start
 from ..core.state import GameState, Options
+from ..core.summary import event_line, last_turns, turn_steps
 from ..core.view import view
 from ..display.localized import rating_title
 from .actions_json import event_things, legal_json

@@ -20,13 +20,13 @@ from ..core.engine import (
 )
 from ..core.engine import winners as engine_winners
 from ..core.events import Event, log_text
-from ..core.summary import Turn, event_line, last_turns, turn_steps, turns
 from ..core.goals import fancy_value
 from ..core.serialize import (
     GameRecord,
 )
 from ..core.setup_game import GameStart
 from ..core.state import GameState
+from ..core.summary import Turn, event_line, last_turns, turn_steps, turns
 from ..core.tr import same
 from ..core.view import view
 from ..session.history import History
