@@ -142,9 +142,8 @@ class Game:
             action = policy(s, self.table.bot_rng(p))
             seen = len(self.table.log)
             self.table.play(action)
-            for e, line in self.table.log_for(self.table.watcher(), self.style.game,
-                                                self.table.log[seen:]):
-                who = self.table.who(e)
+            for _turn, who, line in self.table.full_log(self.table.watcher(), self.style.game,
+                                                         self.table.log[seen:]):
                 self.term.say(f"  · {who}: {line}" if who else f"  · {line}", "dim")
             self.term.pause()
             return

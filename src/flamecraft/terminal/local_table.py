@@ -129,12 +129,12 @@ class LocalTable:
                 out.append((e, line))
         return out
 
-    def full_log(self, seat: int | None,
-                 tr: Callable[[str], str] = same) -> list[tuple[int, str, str]]:
-        """Every step ``seat`` reads, with its results (``summary.event_line``): (turn, who,
-        line)."""
+    def full_log(self, seat: int | None, tr: Callable[[str], str] = same,
+                 events: list[Event] | None = None) -> list[tuple[int, str, str]]:
+        """Every step ``seat`` reads (of ``events``: by default the whole log), with its
+        results (``summary.event_line``): (turn, who, line)."""
         out = []
-        for e in self.log:
+        for e in self.log if events is None else events:
             line = event_line(e, seat, tr)
             if line is not None:
                 out.append((e.turn, self.who(e), line))
