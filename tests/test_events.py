@@ -28,12 +28,14 @@ from flamecraft import GameState, apply_in_place, legal_actions, start, text, to
 from flamecraft.core import actions as A
 from flamecraft.core.engine import apply
 from flamecraft.core.events import Event, event, log_for
+from flamecraft.core.summary import event_line
 from flamecraft.core.frames import D_END_TURN, D_VISIT, NOWHERE
 from flamecraft.core.hidden import determinize
 from flamecraft.research.encoding import catalogue, observation
 from flamecraft.server.connections import common_of, seat_message
 from flamecraft.server.store import ActionRow, GameRow, SeatRow
 from flamecraft.server.table import Table
+from flamecraft.server.wire import turns_json
 from flamecraft.session.history import Played
 from flamecraft.terminal.local_table import LocalTable
 from flamecraft.terminal.newgame import PlayerSeat
@@ -255,6 +257,10 @@ class Interfaces:
             json.dumps(screen, sort_keys=True, default=str),
             json.dumps(observation(s, seat)),
             seat_message(self.table, seat, common_of(self.table)),
+            # the turn summaries (core/summary.py) and the full log with results, as the
+            # terminal and the web build them for this seat
+            json.dumps(turns_json(self.events, seat, "en") + turns_json(self.events, seat, "ja")),
+            json.dumps([event_line(e, seat) for e in self.events]),
         ]
         if self.spiel is not None:
             st = self.spiel
@@ -291,7 +297,9 @@ CONFIGS = [(1, "purple", False), (2, "golden", True), (3, "purple", True),
 @pytest.mark.parametrize(("players", "deck", "companions"), CONFIGS)
 def test_leak_oracle(players: int, deck: str, companions: bool) -> None:
     """Issue 11: a whole random game; at every step, for every seat, two changes of what the
-    seat cannot see leave every byte it receives unchanged."""
+    seat cannot see leave every byte it receives unchanged. (The events are the true game's in
+    both: that a re-dealt game's events read the same to the seat — its turn summaries and
+    results included — is test_summary's oracle, over OpenSpiel's replayed re-deals.)"""
     rng = random.Random(players)
     s = start(players, 100 + players, deck, companions=companions)
     interfaces = Interfaces(s)
@@ -312,6 +320,7 @@ def test_leak_oracle(players: int, deck: str, companions: bool) -> None:
 
 
 INTERFACES = ("view", "log", "terminal screen", "observation", "web state message",
+              "turn summaries", "full log with results",
               "OpenSpiel information state", "OpenSpiel observation string",
               "OpenSpiel information state record", "OpenSpiel information state tensor",
               "OpenSpiel observation tensor")
