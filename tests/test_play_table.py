@@ -4,6 +4,7 @@ program in a pty where a person would meet it."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import signal
@@ -17,7 +18,9 @@ from flamecraft import apply_in_place, legal_actions, parse_action, start, text,
 from flamecraft.core import actions as A
 from flamecraft.core.board import CATALOG
 from flamecraft.core.summary import turn_steps, turns
+from flamecraft.terminal.console import Terminal
 from flamecraft.terminal.ending import end_summary
+from flamecraft.terminal.game_loop import Game
 from flamecraft.terminal.local_table import LocalTable
 from flamecraft.terminal.newgame import Setup, default_names
 from flamecraft.terminal.screen import (
@@ -349,3 +352,31 @@ def test_a_resize_draws_the_screen_again_at_the_new_size(tmp_path: Path) -> None
     child.expect("You> ")
     _quit(child)
     _finish(child)
+
+
+def test_log_shows_the_turns_first_and_every_step_one_command_away() -> None:
+    """Issue 21 item 2: ``log`` lists the last turns, one line each with what they earned;
+    ``log all N`` the last N steps, each with its results; a bad count is refused."""
+    kinds = ["human", "random", "random"]
+    session = LocalTable.new(Setup(kinds, default_names(kinds), "purple", 6, first_player=0))
+    while session.state.turn < 8 or to_act(session.state) != 0:
+        session.play(legal_actions(session.state)[0])
+    out = io.StringIO()
+    game = Game(session, Terminal(out, io.StringIO(), False, False))
+    sv = session.screen_view(0)
+    game._log(sv, "", 0)
+    turns_shown = out.getvalue().splitlines()  # "  t7   Bot 1 — visit …", wrapped
+    heads = [line for line in turns_shown if line.startswith("  t")]
+    assert heads and all(" — " in line for line in heads) and "'log all'" in turns_shown[-1]
+    assert sum(f" {session.seats[1].name} — visit " in line for line in heads) >= 2
+    out.seek(0)
+    out.truncate()
+    game._log(sv, "all 5", 0)
+    steps = out.getvalue()
+    assert steps.count("\n  t") + steps.startswith("  t") == 5 and " — " not in steps
+    assert all(said.split(": ")[0] in steps for _, _, said in sv["log"][-5:])
+    assert any(": +" in said for _, _, said in sv["log"])  # the steps carry their results
+    out.seek(0)
+    out.truncate()
+    game._log(sv, "all five", 0)
+    assert "log takes a number" in out.getvalue()
