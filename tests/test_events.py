@@ -28,9 +28,9 @@ from flamecraft import GameState, apply_in_place, legal_actions, start, text, to
 from flamecraft.core import actions as A
 from flamecraft.core.engine import apply
 from flamecraft.core.events import Event, event, log_for
-from flamecraft.core.summary import event_line
 from flamecraft.core.frames import D_END_TURN, D_VISIT, NOWHERE
 from flamecraft.core.hidden import determinize
+from flamecraft.core.summary import event_line
 from flamecraft.research.encoding import catalogue, observation
 from flamecraft.server.connections import common_of, seat_message
 from flamecraft.server.store import ActionRow, GameRow, SeatRow
