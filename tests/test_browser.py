@@ -299,10 +299,10 @@ def assert_hidden(page: Page, hand: list[str], fancy: list[str], viewer: str = "
     dragon it gifted)."""
     html = page.evaluate("() => document.getElementById('app').outerHTML")
     board = page.evaluate("() => { const c = document.getElementById('app').cloneNode(true);"
-                          " c.querySelectorAll('.log, .since').forEach(e => e.remove());"
+                          " c.querySelectorAll('.log, .turns').forEach(e => e.remove());"
                           " return c.outerHTML; }")
-    # "since your last turn" (issue 13) repeats log lines: held to the log's rule
-    log_lines = page.locator(".log-lines li, .since li").all_inner_texts()
+    # the last turns above the board (issue 21) repeat log lines: held to the log's rule
+    log_lines = page.locator(".log-lines li, .turns li").all_inner_texts()
     for name in fancy:
         assert not re.search(rf"\b{re.escape(name)}\b", html), f"Fancy Dragon {name!r} leaked"
     for name in hand:
@@ -659,13 +659,14 @@ def test_newcomer_defaults_start_at_once_and_nothing_is_missed(server: str, tabs
         assert wait_my_turn_or_end(page)
         listed = page.locator(".legal-item .facts").all_inner_texts()
         seen["facts"] |= any(f.strip() for f in listed)
-        since = page.locator(".prompt .since")
+        since = page.locator(".turns")
         if since.count():
             text = since.inner_text()
-            assert text.startswith("Since your last turn:") and "Bot 1: " in text
+            assert text.startswith("Bot 1") and " — " in text  # its last turn, with results
             seen["since"] = True
-            visits = [line.split("visit ", 1)[1] for line in text.splitlines()
-                      if line.startswith("Bot 1: visit ")]
+            visits = [line.split(" — visit ", 1)[1].split(";")[0].split(":")[0]
+                      for line in text.splitlines() if line.startswith("Bot 1") and
+                      " — visit " in line]
             if visits:  # the Shop the bot visited last is outlined in the Town
                 outlined = page.locator(".town .shop.last-move > .shop-head .name")
                 assert outlined.all_inner_texts() == [visits[-1]]
@@ -683,6 +684,45 @@ def test_newcomer_defaults_start_at_once_and_nothing_is_missed(server: str, tabs
     assert page.inner_text(".topbar .sound") == "♪ Sound on"
     assert page.evaluate("() => localStorage.getItem('flamecraft-sound')") == "on"
 
+
+
+@pytest.mark.parametrize(("viewport", "name"), [({"width": 1366, "height": 768}, "desktop"),
+                                                (PHONE, "phone")])
+def test_every_opponents_last_turn_is_on_the_first_screen(server: str, tabs: Any,
+                                                          viewport: dict[str, int],
+                                                          name: str) -> None:
+    """Issue 21 item 2: at a mid-game prompt of a 4-player game, each of the 3 other seats'
+    last turn (a line with what it earned) is on the first screen, at 1366×768 and on a
+    phone; the full log, every step with its results, is one click away."""
+    tab = tabs(viewport)
+    page = tab.page
+    game = post(server, "/api/games", {"seats": [{"kind": "human", "name": "Ada"}, *[
+        {"kind": "bot", "bot": "random", "name": f"Bot {i}"} for i in (1, 2, 3)]],
+        "seed": 12, "start": True})
+    page.goto(server + game["seats"][0]["link"])
+    rng = random.Random(12)
+    while True:
+        assert wait_my_turn_or_end(page)
+        turn = page.inner_text(".topbar .turn").split()[-1]
+        if turn.isdigit() and int(turn) >= 9 and page.locator(".turns li").count() == 3:
+            break
+        click_once(page, rng)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    lines = page.locator(".turns li")
+    said = lines.all_inner_texts()
+    assert [line.split(" ")[0:2] for line in said] == [["Bot", "1"], ["Bot", "2"], ["Bot", "3"]]
+    assert any(re.search(r"[+-]\d", line) for line in said)  # results, not only actions
+    for k in range(3):
+        box = lines.nth(k).bounding_box()
+        assert box is not None and box["y"] + box["height"] <= viewport["height"], (k, box)
+    tab.shot(f"first-screen-last-turns-{name}")
+    page.click(".turns .full-log")
+    page.wait_for_function("() => { const r = document.querySelector('.log')"
+                           ".getBoundingClientRect(); return r.top >= -1"
+                           " && r.top < window.innerHeight; }")
+    log = page.locator(".log-lines li").all_inner_texts()
+    assert len(log) > 30 and page.locator(".log button.link").count() == 0  # all of it
+    assert any(re.search(r": [+-]\d", line) for line in log)  # every step with its results
 
 def test_skip_the_rest_of_the_turn(server: str, tabs: Any) -> None:
     """Issue 13, the declines: "Skip the rest of my turn" declines the optional steps after

@@ -30,10 +30,12 @@ from flamecraft.core.engine import apply
 from flamecraft.core.events import Event, event, log_for
 from flamecraft.core.frames import D_END_TURN, D_VISIT, NOWHERE
 from flamecraft.core.hidden import determinize
+from flamecraft.core.summary import event_line
 from flamecraft.research.encoding import catalogue, observation
 from flamecraft.server.connections import common_of, seat_message
 from flamecraft.server.store import ActionRow, GameRow, SeatRow
 from flamecraft.server.table import Table
+from flamecraft.server.wire import turns_json
 from flamecraft.session.history import Played
 from flamecraft.terminal.local_table import LocalTable
 from flamecraft.terminal.newgame import PlayerSeat
@@ -69,7 +71,11 @@ def test_declines_are_seen_by_nobody_else() -> None:
         e = event(s, decline)
         assert e is not None and e.seen_by(0) == text(s, decline)
         assert e.seen_by(1) is None and e.seen_by(None) is None
-    assert event(s, (A.END_TURN, -1, -1, -1), forced=True) is None
+    assert event(s, (A.SKIP, A.NO_PLACE, -1, -1), forced=True) is None
+    # Every turn ends with one end-turn event, forced or chosen (read by the actor only),
+    # so that the end of the turn's results are told at the same place either way.
+    forced = event(s, (A.END_TURN, -1, -1, -1), forced=True)
+    assert forced is not None and forced.seen_by(1) is None and forced.seen_by(0) == "end turn"
 
 
 def test_forced_actions_are_events_that_read_like_chosen_ones() -> None:
@@ -250,6 +256,10 @@ class Interfaces:
             json.dumps(screen, sort_keys=True, default=str),
             json.dumps(observation(s, seat)),
             seat_message(self.table, seat, common_of(self.table)),
+            # the turn summaries (core/summary.py) and the full log with results, as the
+            # terminal and the web build them for this seat
+            json.dumps(turns_json(self.events, seat, "en") + turns_json(self.events, seat, "ja")),
+            json.dumps([event_line(e, seat) for e in self.events]),
         ]
         if self.spiel is not None:
             st = self.spiel
@@ -286,7 +296,9 @@ CONFIGS = [(1, "purple", False), (2, "golden", True), (3, "purple", True),
 @pytest.mark.parametrize(("players", "deck", "companions"), CONFIGS)
 def test_leak_oracle(players: int, deck: str, companions: bool) -> None:
     """Issue 11: a whole random game; at every step, for every seat, two changes of what the
-    seat cannot see leave every byte it receives unchanged."""
+    seat cannot see leave every byte it receives unchanged. (The events are the true game's in
+    both: that a re-dealt game's events read the same to the seat — its turn summaries and
+    results included — is test_summary's oracle, over OpenSpiel's replayed re-deals.)"""
     rng = random.Random(players)
     s = start(players, 100 + players, deck, companions=companions)
     interfaces = Interfaces(s)
@@ -307,6 +319,7 @@ def test_leak_oracle(players: int, deck: str, companions: bool) -> None:
 
 
 INTERFACES = ("view", "log", "terminal screen", "observation", "web state message",
+              "turn summaries", "full log with results",
               "OpenSpiel information state", "OpenSpiel observation string",
               "OpenSpiel information state record", "OpenSpiel information state tensor",
               "OpenSpiel observation tensor")

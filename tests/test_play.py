@@ -33,6 +33,7 @@ from flamecraft.core.board import CATALOG
 from flamecraft.core.serialize import GameRecord
 from flamecraft.core.setup_game import MAX_PLAYERS, MIN_PLAYERS
 from flamecraft.core.state import Options
+from flamecraft.core.summary import turns
 from flamecraft.session.seats import SetupError
 from flamecraft.session.undo import reveals
 from flamecraft.terminal.ending import end_summary, tie_break
@@ -415,7 +416,7 @@ def test_screens_never_show_another_seats_hidden_cards() -> None:
             p = to_act(session.state)
             sv = session.screen_view(p)
             sv["log"] = []  # the log names publicly drawn cards; checked on its own
-            sv["since"] = []  # the same log, since the seat's last turn
+            sv["turns"] = []  # the summary of the same log: checked in test_summary.py
             v = sv["view"]
             screen = "\n".join([*summary(style, sv, CATALOG, 80, 24), *town_detail(style, v, cards),
                                 *hand_detail(style, v, sv, cards),
@@ -668,3 +669,35 @@ def test_solo_and_companion_games_play_to_the_end_in_a_pty(
     everything = "\n".join(seen)
     for word in expect:
         assert word in everything, word
+
+
+def test_whole_games_at_80_by_24_keep_the_prompts_essentials() -> None:
+    """Issue 21 item 2: at every prompt of whole 2- to 5-player games (one person against
+    bots, and three people) in both languages, the screen fits 80×24 and shows the hand,
+    every other seat's last turn in a line, the question, and the Enchantment row (costs)
+    when enchanting."""
+    tallest = 0
+    for players, humans, seed, lang in ((5, 1, 7, "en"), (4, 1, 8, "ja"), (3, 3, 9, "en"),
+                                        (2, 1, 10, "en")):
+        kinds = ["human"] * humans + ["random"] * (players - humans)
+        session = LocalTable.new(Setup(kinds, default_names(kinds), "purple", seed))
+        style = Style(False, lang)
+        rng = random.Random(seed)
+        hand, fancy = style.tr("  Hand ({n}): ").split("{n}")[0], style.tr("ENCHANTMENT ROW")
+        while not session.state.over:
+            p = to_act(session.state)
+            if session.seats[p].human:
+                sv = session.screen_view(p, style)
+                lines = [strip_ansi(line) for line in summary(style, sv, CATALOG, 80, 24)]
+                tallest = max(tallest, len(lines))
+                assert len(lines) <= 23 and max(visible_len(line) for line in lines) <= 80
+                assert any(line.startswith(hand) for line in lines), "\n".join(lines)
+                played = {t.seat for t in turns(session.log, p) if t.turn > 0}
+                names = [who for who, _, _ in sv["turns"]]
+                for q in sorted(played - {p}):
+                    assert any(line.startswith(session.seats[q].name) for line in lines)
+                    assert session.seats[q].name in names
+                if any(t.startswith("cast ") for t in sv["view"]["legal_actions"]):
+                    assert any(line.startswith(fancy) for line in lines), "\n".join(lines)
+            session.play(random_action(session.state, rng))
+    assert tallest == 23  # the screen is used to its last line (so the check can fail)

@@ -4,6 +4,7 @@ program in a pty where a person would meet it."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import signal
@@ -11,12 +12,15 @@ import time
 from pathlib import Path
 
 import pexpect
+import pytest
 
 from flamecraft import apply_in_place, legal_actions, parse_action, start, text, to_act
 from flamecraft.core import actions as A
 from flamecraft.core.board import CATALOG
-from flamecraft.core.events import log_for
+from flamecraft.core.summary import turn_steps, turns
+from flamecraft.terminal.console import Terminal
 from flamecraft.terminal.ending import end_summary
+from flamecraft.terminal.game_loop import Game
 from flamecraft.terminal.local_table import LocalTable
 from flamecraft.terminal.newgame import Setup, default_names
 from flamecraft.terminal.screen import (
@@ -24,6 +28,7 @@ from flamecraft.terminal.screen import (
     Cards,
     Style,
     score_screen,
+    strip_ansi,
     summary,
     town_compact,
     visible_len,
@@ -286,18 +291,92 @@ def test_the_log_announces_the_end_trigger_and_the_final_round() -> None:
     assert text(session.state, (A.END_TURN, -1, -1, -1)) == "end turn"
 
 
-def test_since_your_last_turn_shows_the_others_moves_above_the_choices() -> None:
-    """Item 3: the summary of what the others did since the seat's own last choice, read from
-    that seat's own log lines (``log_for``), sits above the prompt."""
+def test_every_other_seats_last_turn_shows_above_the_choices() -> None:
+    """Issue 21 item 2: one line per other seat, its latest turn with what it earned (the
+    summary, ``core/summary.py``, as this seat reads it), above the prompt."""
     kinds = ["human", "human", "human"]
     session = LocalTable.new(Setup(kinds, default_names(kinds), "purple", 4, first_player=0))
     while session.state.turn < 4 or to_act(session.state) != 0:
         session.play(legal_actions(session.state)[0])
     sv = session.screen_view(0)
     names = default_names(kinds)
-    assert {who for who, _ in sv["since"]} == {names[1], names[2]}
-    own = [line for e, line in log_for(session.log, 0) if e.seat == 1 and e.turn == 2]
-    assert [said for who, said in sv["since"] if who == names[1]] == own
+    assert [who for who, _, _ in sv["turns"]] == [names[1], names[2]]
+    own = [t for t in turns(session.log, 0) if t.seat == 1][-1]
+    assert sv["turns"][0][2] == "; ".join(turn_steps(own, session.names()))
+    assert own.turn == 2 and any(step.results for step in own.steps)
     screen = "\n".join(summary(Style(False), sv, CATALOG, 80, 24))
-    assert "SINCE YOUR LAST TURN" in screen
-    assert screen.index("SINCE YOUR LAST TURN") < screen.index("choose")
+    assert f"{names[1]} — visit " in screen and f"{names[2]} — visit " in screen
+    assert screen.index(f"{names[2]} — ") < screen.index("choose")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_quit_prompt_and_the_input_ended_lines_fit_80_columns(tmp_path: Path,
+                                                                  lang: str) -> None:
+    """Issue 21 item 7: the quit prompt (one line, not wrapped) and the lines said when the
+    input ends (the autosave's name and how to resume) are at most 80 columns wide."""
+    child = _spawn(tmp_path, "--seats", "human,random", "--seed", "4", "--bot-delay", "0",
+                   "--no-color", "--lang", lang)
+    child.expect("> ")
+    child.sendline("quit")
+    child.expect(": ")
+    prompt = child.before.split("\r\n")[-1] + child.after
+    assert visible_len(prompt) <= 80 and ("Save the game" in prompt or "保存" in prompt)
+    child.sendline("")
+    _finish(child)
+    child = _spawn(tmp_path, "--seats", "human,random", "--seed", "4", "--bot-delay", "0",
+                   "--no-color", "--lang", lang)
+    child.expect("> ")
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    said = child.before.split("\r\n")
+    ended = [i for i, line in enumerate(said) if "Input ended" in line or "入力" in line]
+    assert ended
+    assert any(tmp_path.glob("flamecraft-autosave-*.json"))
+    assert max(visible_len(line) for line in said[ended[0]:]) <= 80, said[ended[0]:]
+
+
+def test_a_resize_draws_the_screen_again_at_the_new_size(tmp_path: Path) -> None:
+    """Issue 21 item 7: the terminal redraws on a resize (SIGWINCH): narrowed from 80 to 64
+    columns at the prompt, the screen comes again, no line wider than 64."""
+    # (80 columns at first: some line of the first screen is wider than 64)
+    child = _spawn(tmp_path, "--seats", "human,random", "--seed", "4", "--bot-delay", "0",
+                   "--no-color")
+    child.expect("You> ")
+    assert max(visible_len(line) for line in child.before.split("\r\n")) > 64
+    child.setwinsize(24, 64)  # the pty sends SIGWINCH to the program
+    child.expect("You> ")
+    screen = child.before.split("\r\n")
+    assert any("choose" in line for line in screen)  # the whole screen, drawn again
+    assert max(visible_len(strip_ansi(line)) for line in screen) <= 64
+    child.sendline("1")  # and the game goes on
+    child.expect("You> ")
+    _quit(child)
+    _finish(child)
+
+
+def test_log_shows_the_turns_first_and_every_step_one_command_away() -> None:
+    """Issue 21 item 2: ``log`` lists the last turns, one line each with what they earned;
+    ``log all N`` the last N steps, each with its results; a bad count is refused."""
+    kinds = ["human", "random", "random"]
+    session = LocalTable.new(Setup(kinds, default_names(kinds), "purple", 6, first_player=0))
+    while session.state.turn < 8 or to_act(session.state) != 0:
+        session.play(legal_actions(session.state)[0])
+    out = io.StringIO()
+    game = Game(session, Terminal(out, io.StringIO(), False, False))
+    sv = session.screen_view(0)
+    game._log(sv, "", 0)
+    turns_shown = out.getvalue().splitlines()  # "  t7   Bot 1 — visit …", wrapped
+    heads = [line for line in turns_shown if line.startswith("  t")]
+    assert heads and all(" — " in line for line in heads) and "'log all'" in turns_shown[-1]
+    assert sum(f" {session.seats[1].name} — visit " in line for line in heads) >= 2
+    out.seek(0)
+    out.truncate()
+    game._log(sv, "all 5", 0)
+    steps = out.getvalue()
+    assert steps.count("\n  t") + steps.startswith("  t") == 5 and " — " not in steps
+    assert all(said.split(": ")[0] in steps for _, _, said in sv["log"][-5:])
+    assert any(": +" in said for _, _, said in sv["log"])  # the steps carry their results
+    out.seek(0)
+    out.truncate()
+    game._log(sv, "all five", 0)
+    assert "log takes a number" in out.getvalue()

@@ -120,6 +120,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     def hang_up(signum: int, frame: object) -> None:
         raise Hangup
 
+    def resized(signum: int, frame: object) -> None:
+        term.resize()
+
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, hang_up)
+    if hasattr(signal, "SIGWINCH"):
+        signal.signal(signal.SIGWINCH, resized)
     return game.run()

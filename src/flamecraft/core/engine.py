@@ -21,7 +21,7 @@ from .board import CATALOG, COMPANIONS, add_rep, gain_reward
 from .cards import Reward
 from .companions import free_actions, use_free_action
 from .errors import GameOverError, IllegalActionError
-from .events import Event, event
+from .events import Event, close, event, opened
 from .frames import DECISIONS, PHASES, Decision, Frame, decision_asked_alone
 from .goals import FANCIES, fancy_value, revealable_suns
 from .goods import NUM_GOODS
@@ -133,9 +133,13 @@ def _check_legal(s: GameState, action: object) -> Action:
 
 
 def _trace(trace: list[Event], s: GameState, action: Action, forced: bool) -> None:
+    """The event of ``action`` (about to be resolved at ``s``) traced; the one before it is
+    closed with its results: everything since it, the forced declines (no event) between
+    included."""
     e = event(s, action, forced)
     if e is not None:
-        trace.append(e)
+        close(trace, s)
+        trace.append(opened(e, s))
 
 
 # ``apply`` and ``apply_in_place`` take any object, not only an ``Action``: compiled by mypyc,
@@ -152,6 +156,8 @@ def apply_in_place(s: GameState, action: object, trace: list[Event] | None = Non
     s.cache = None
     _resolve(s, legal)
     advance(s, trace)
+    if trace is not None:
+        close(trace, s)
 
 
 def apply(s: GameState, action: object, trace: list[Event] | None = None) -> GameState:
@@ -164,6 +170,8 @@ def apply(s: GameState, action: object, trace: list[Event] | None = None) -> Gam
     nxt.cache = None
     _resolve(nxt, legal)
     advance(nxt, trace)
+    if trace is not None:
+        close(trace, nxt)
     return nxt
 
 

@@ -15,7 +15,10 @@ opponents' lines, the web server's log, the OpenSpiel information state) derives
 
 Events are made for forced decisions too (a decision with one legal action, which the engine
 takes by itself, ``engine.advance``): a public change is announced the same way whether or
-not it was a choice, so the table cannot tell the two apart. A forced decline is no event.
+not it was a choice, so the table cannot tell the two apart. A forced decline is no event,
+but for the end of a turn: every turn ends with one ``end turn`` event, chosen or forced,
+which the others do not read but whose results (the end of the turn's changes, public) they
+do — so where those results are told never depends on whether ``end turn`` was a choice.
 Which seat is to act, and that it is still its turn, is public (the table sees a player
 thinking); *what* another seat is deciding is not (``docs/rules.md``, hidden information).
 """
@@ -23,14 +26,30 @@ thinking); *what* another seat is deciding is not (``docs/rules.md``, hidden inf
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from . import actions as A
 from .actions import Action, action_text
 from .board import CATALOG
 from .frames import ARTISAN_LOOK_N, D_ARTISAN_LOOK, D_KEEP_DRAWN_FANCY, KEEP_FANCY_CARDS
 from .kinds import ACTION_KINDS, ActionKind
-from .state import GameState
+from .state import EMPTY, GameState
 from .tr import Translate, same
+
+# A result: one public change an action made, a tuple of ints whose first is its kind.
+Result = tuple[int, ...]
+R_REP: Final = 0  # (R_REP, seat, gained, new total)
+R_COINS: Final = 1  # (R_COINS, seat, change)
+R_GOOD: Final = 2  # (R_GOOD, seat, good, change)
+R_FANCY: Final = 3  # (R_FANCY, seat, change): Fancy Dragons held or scored (drawn: +)
+R_HAND: Final = 4  # (R_HAND, seat, change): Artisan Dragons in hand
+R_FROM_PARK: Final = 5  # (R_FROM_PARK, seat, dragon): taken from the Park into the hand
+R_COMPLETED: Final = 6  # (R_COMPLETED, shop): its three slots filled
+R_NEW_SHOP: Final = 7  # (R_NEW_SHOP, shop): turned face up in the Town
+R_MOVED: Final = 8  # (R_MOVED, dragon, shop, slot): moved within the Town (a Potion swap)
+R_SCORED: Final = 9  # (R_SCORED, seat, fancy): a Fancy Dragon scored, face up
+R_END: Final = 10  # (R_END, deck): the end triggered (0 the Artisan deck, 1 the Enchantment)
+R_OVER: Final = 11  # (R_OVER,): the game ended (final scoring)
 
 # Which choices change nothing the table sees (``decline``) and what the table reads of a
 # choice about hidden cards (``public``, to a seat or to nobody) are the action kinds'
@@ -63,6 +82,12 @@ class Event:
     names: tuple[str, ...] = ()  # the players' names (to say the event in another language)
     note: str = ""  # a table note (no action, ``sessions.table_notes``): its msgid
     note_card: str = ""  # the card the note names
+    # What the action changed on the table, public to all (``results``): every change up to
+    # the next event, the forced steps and phases that followed it included.
+    results: tuple[Result, ...] = ()
+    # While the engine traces, the public side before the action (``Public``), until the
+    # next event closes it into ``results`` (``close``); None once closed.
+    pending: Public | None = None
 
     def seen_by(self, seat: int | None) -> str | None:
         """The text ``seat`` reads (None: a spectator), or None when it sees nothing."""
@@ -75,9 +100,9 @@ class Event:
 
 def event(s: GameState, action: Action, forced: bool = False) -> Event | None:
     """The event of ``action`` taken now by the seat to act in ``s`` (before it is applied);
-    None for a forced decline, which is nothing anyone needs to read."""
+    None for a forced decline (but ``end turn``), which is nothing anyone needs to read."""
     kind = ACTION_KINDS[action[0]]
-    if forced and kind.decline:
+    if forced and kind.decline and action[0] != A.END_TURN:
         return None
     seat = s.stack[-1][1]
     names = s.options.player_names()
@@ -143,3 +168,84 @@ def log_for(events: list[Event], seat: int | None) -> list[tuple[Event, str]]:
         if line is not None:
             out.append((e, line))
     return out
+
+
+# ---------------------------------------------------------------- results
+
+
+class Public:
+    """The public side of a state that results are read from: Reputation, Coins, Goods, the
+    counts of hidden cards, the Town's slots and face-up Shops, the Park, the end. Taken only
+    when a trace is asked for, never on the bots' path."""
+
+    __slots__ = ("coins", "end", "fancy", "goods", "hand", "over", "park", "rep", "scored",
+                 "slots", "town")
+
+    def __init__(self, s: GameState) -> None:
+        self.rep = s.rep[:]
+        self.coins = s.coins[:]
+        self.goods = [g[:] for g in s.goods]
+        self.fancy = [len(f) + len(c) for f, c in zip(s.fancy, s.scored, strict=True)]
+        self.scored = [c[:] for c in s.scored]
+        self.hand = [len(h) for h in s.hand]
+        self.slots = s.slots[:]
+        self.town = s.town_shops()
+        self.park = s.park[:]
+        self.end = s.end_triggered
+        self.over = s.over
+
+
+def results(before: Public, s: GameState) -> tuple[Result, ...]:
+    """What changed on the table from ``before`` to ``s``, public facts only (the counts of
+    hidden cards, never which)."""
+    after = Public(s)
+    out: list[Result] = []
+    for p in range(len(after.rep)):
+        if after.rep[p] != before.rep[p]:
+            out.append((R_REP, p, after.rep[p] - before.rep[p], after.rep[p]))
+        for g in range(len(after.goods[p])):
+            if after.goods[p][g] != before.goods[p][g]:
+                out.append((R_GOOD, p, g, after.goods[p][g] - before.goods[p][g]))
+        if after.coins[p] != before.coins[p]:
+            out.append((R_COINS, p, after.coins[p] - before.coins[p]))
+        if after.fancy[p] != before.fancy[p]:
+            out.append((R_FANCY, p, after.fancy[p] - before.fancy[p]))
+        if after.hand[p] != before.hand[p]:
+            out.append((R_HAND, p, after.hand[p] - before.hand[p]))
+        for card in after.scored[p]:
+            if card not in before.scored[p]:
+                out.append((R_SCORED, p, card))
+    for dragon in before.park:
+        if dragon not in after.park:
+            for p in range(len(s.hand)):
+                if dragon in s.hand[p]:  # public: it was face up, and went to that hand
+                    out.append((R_FROM_PARK, p, dragon))
+    for i, dragon in enumerate(after.slots):
+        if dragon != EMPTY and before.slots[i] != dragon and dragon in before.slots:
+            out.append((R_MOVED, dragon, i // 3, i % 3))
+    for shop in after.town:
+        full = all(after.slots[3 * shop + k] != EMPTY for k in range(3))
+        if full and not all(before.slots[3 * shop + k] != EMPTY for k in range(3)):
+            out.append((R_COMPLETED, shop))
+        if shop not in before.town:
+            out.append((R_NEW_SHOP, shop))
+    if after.end and not before.end:
+        out.append((R_END, 0 if not s.artisan_deck else 1))
+    if after.over and not before.over:
+        out.append((R_OVER,))
+    return tuple(out)
+
+
+def opened(e: Event, s: GameState) -> Event:
+    """``e`` waiting for its results: the public side of ``s`` before it is applied."""
+    return Event(e.turn, e.seat, e.action, e.full, e.public, e.also, e.shown, e.forced,
+                 e.names, e.note, e.note_card, (), Public(s))
+
+
+def close(trace: list[Event], s: GameState) -> None:
+    """The last traced event given its results: what changed up to ``s`` since it opened."""
+    if trace and trace[-1].pending is not None:
+        e = trace[-1]
+        assert e.pending is not None
+        trace[-1] = Event(e.turn, e.seat, e.action, e.full, e.public, e.also, e.shown,
+                          e.forced, e.names, e.note, e.note_card, results(e.pending, s))

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..ai.roster import DEFAULT_OPPONENT, bot_notes
-from ..core.events import log_for, log_text
+from ..core.summary import event_line
 from ..core.tr import N_
 from ..display.i18n import LANGUAGES
 from .actions_json import event_things
@@ -275,12 +275,14 @@ def _add_game_api(app: FastAPI, games: Games) -> None:
             raise GameError("malformed", N_("step must be 0–{last}, not {step}"), 400,
                             last=steps, step=step)
         shown = table.log[:table.log_ends[step - 1]] if step else []
-        log_lines = [{"turn": e.turn, "player": e.seat, "text": log_text(e, None, tr),
-                      **event_things(e)} for e, _line in log_for(shown, None)]
+        # the public log with each step's results (core/summary.event_line), as in a game
+        log_lines = [{"turn": e.turn, "player": e.seat, "text": line, **event_things(e)}
+                     for e in shown if (line := event_line(e, None, tr)) is not None]
         # what happened at this step, as the table read it: its own lines of the public log
-        # (none for a decline, which changes nothing on the table), and who acted
+        # (none for a decline that changed nothing on the table), and who acted
         began = table.log_ends[step - 2] if step > 1 else 0
-        happened = len(log_for(table.log[began:table.log_ends[step - 1]], None)) if step else 0
+        happened = sum(event_line(e, None) is not None
+                       for e in table.log[began:table.log_ends[step - 1]]) if step else 0
         actor = table.actions[step - 1].seat if step else None
         return {"step": step, "steps": steps, "view": view_in(states[step], None, lang),
                 "log": log_lines, "step_lines": happened, "actor": actor}

@@ -22,7 +22,7 @@ from .language import say
 from .settings import Settings
 from .store import RUNNING
 from .table import Table
-from .wire import rematch_messages, state_common, state_text
+from .wire import rematch_messages, state_common, state_text, turns_json
 
 
 class Connection:
@@ -90,7 +90,8 @@ def common_of(t: Table) -> dict[str, Any]:
 def seat_message(t: Table, seat: int | None, common: dict[str, Any],
                  lang: str = DEFAULT_LANGUAGE) -> str:
     """The state message of ``seat`` (None: a spectator) at ``t`` in ``lang``, as JSON text."""
-    return state_text(common, seat, t.state, lang, t.can_undo(seat), t.log_for(seat, lang))
+    return state_text(common, seat, t.state, lang, t.can_undo(seat), t.log_for(seat, lang),
+                      turns_json(t.log, seat, lang))
 
 
 class Connections:

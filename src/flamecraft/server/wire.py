@@ -15,9 +15,10 @@ from functools import lru_cache
 from typing import Any
 
 from ..core.engine import describe_decision, to_act, winners
-from ..core.events import Event, log_text
+from ..core.events import Event
 from ..core.setup_game import seeded_start
 from ..core.state import GameState, Options
+from ..core.summary import event_line, last_turns, turn_steps
 from ..core.view import view
 from ..display.localized import rating_title
 from .actions_json import event_things, legal_json
@@ -36,20 +37,29 @@ def dumps(msg: dict[str, Any]) -> str:
 
 # One log line as JSON per reader: the actor's, everyone else's (None: they see nothing),
 # the actor and the one other seat that reads the actor's line (the receiver of a gift).
-LogLine = tuple[str, str | None, int, int]
+LogLine = tuple[str | None, str | None, int, int]
 
 
 def log_line(e: Event, lang: str) -> LogLine:
-    """An event's log line as each reader reads it in ``lang`` (core/events.py decides who
-    reads what; the translation only changes the words)."""
+    """An event's log line as each reader reads it in ``lang``, with its results
+    (``core/summary.event_line``: core/events.py decides who reads what; the translation
+    only changes the words). The receiver of a gifted card reads the actor's line."""
     line = {"turn": e.turn, "player": e.seat, **event_things(e)}
-    if lang == DEFAULT_LANGUAGE:
-        actor, other = e.seen_by(e.seat), e.seen_by(None)
-    else:
-        tr = game_tr(lang)
-        actor, other = log_text(e, e.seat, tr), log_text(e, None, tr)
-    return (dumps({**line, "text": actor}),
+    tr = game_tr(lang)
+    actor, other = event_line(e, e.seat, tr), event_line(e, None, tr)
+    return (None if actor is None else dumps({**line, "text": actor}),
             None if other is None else dumps({**line, "text": other}), e.seat, e.also)
+
+
+def turns_json(events: Sequence[Event], seat: int | None, lang: str) -> list[dict[str, Any]]:
+    """Every other seat's latest turn in one line as ``seat`` reads it in ``lang``
+    (``core/summary.py``): its seat, turn, whether it was a last turn, and its steps with
+    what they earned."""
+    tr = game_tr(lang)
+    names = next((e.names for e in reversed(events) if e.names), ())
+    return [{"player": t.seat, "turn": t.turn, "last": t.final_round,
+             "text": tr("; ").join(turn_steps(t, names, tr))}
+            for t in last_turns(events, seat, tr)]
 
 
 # ---------------------------------------------------------------- a seat's state message
@@ -81,10 +91,11 @@ def state_common(row: GameRow, s: GameState | None, step: int) -> dict[str, Any]
 
 
 def state_text(common: dict[str, Any], seat: int | None, s: GameState | None, lang: str,
-               can_undo: bool, log: str) -> str:
+               can_undo: bool, log: str, turns: list[dict[str, Any]] | None = None) -> str:
     """One seat's state message in ``lang``, as JSON text: ``common`` (``state_common``),
-    then what is the seat's own, then ``log``, the log as the seat reads it (a JSON array,
-    already encoded: it is spliced in)."""
+    then what is the seat's own (``turns``: every other seat's last turn, ``turns_json``),
+    then ``log``, the log as the seat reads it (a JSON array, already encoded: it is spliced
+    in)."""
     acting = s is not None and common["live"] and seat is not None and to_act(s) == seat
     tr = game_tr(lang)
     head = dumps({
@@ -96,6 +107,7 @@ def state_text(common: dict[str, Any], seat: int | None, s: GameState | None, la
         "view": view_in(s, seat, lang) if s is not None else None,
         "legal": legal_json(s, tr) if acting and s is not None else [],
         "can_undo": can_undo,
+        "turns": turns or [],
     })
     return head[:-1] + ',"log":' + log + "}"
 

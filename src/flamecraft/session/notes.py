@@ -13,13 +13,15 @@ from ..core.tr import N_
 def table_notes(before: GameState, after: GameState) -> list[Event]:
     """Public lines the log adds after an action, for everyone (the terminal's and the web
     server's logs): the end of the game triggered (and the final round that follows), and in
-    solo what Town Bustle did at the end of a turn. They are events of no action (-1)."""
+    solo what Town Bustle did at the end of a turn. They are events of no action (-1), filed
+    under the turn of the action that made them (the end triggered at the end of turn 17 is
+    turn 17's, though the state after it is already at turn 18)."""
     out = []
     seat = before.stack[-1][1] if before.stack else 0
 
     def note(msgid: str, card: str = "") -> None:
         line = msgid.format(card=card)
-        out.append(Event(after.turn, seat, (-1, -1, -1, -1), line, line, note=msgid,
+        out.append(Event(before.turn, seat, (-1, -1, -1, -1), line, line, note=msgid,
                          note_card=card))
     if after.end_triggered and not before.end_triggered:
         note(N_("the Artisan deck is empty: the end is triggered. Final round: each player "

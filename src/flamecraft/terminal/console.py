@@ -1,10 +1,12 @@
 """The terminal a game is played at: lines read, screens written, colour, clearing and the
-bots' pacing; and the hang-up (SIGHUP) that ends a game with a save."""
+bots' pacing; the hang-up (SIGHUP) that ends a game with a save, and a resize (SIGWINCH),
+which draws the screen again at the new size."""
 
 from __future__ import annotations
 
+import shutil
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from .screen import (
@@ -15,6 +17,11 @@ from .screen import (
 
 class Hangup(Exception):
     """The terminal was closed (SIGHUP): the game is saved before the program ends."""
+
+
+class Resized(Exception):
+    """The terminal changed size while a line was being read (SIGWINCH): the screen is drawn
+    again and the question asked again."""
 
 
 
@@ -30,6 +37,8 @@ class Terminal:
         self.can_clear = clear
         self.bot_delay = bot_delay
         self.width, self.height = width, height
+        self.redraw: Callable[[], None] | None = None  # draws the screen at hand again
+        self.asking = False  # waiting for a line (a resize then interrupts it)
         # At a keyboard (stdin a terminal): line editing, and keys typed while bots thought
         # are thrown away before each question (they were not answers to it).
         self.keyboard = keyboard
@@ -41,6 +50,9 @@ class Terminal:
                 pass
 
     def show(self, lines: Sequence[str]) -> None:
+        """Lines written; what a resize would draw again is forgotten (the screen is no longer
+        that one: a hand-over screen must never be redrawn as the previous person's)."""
+        self.redraw = None
         self.out.write("\n".join(lines) + "\n")
         self.out.flush()
 
@@ -55,8 +67,31 @@ class Terminal:
             self.out.write("\x1b[H\x1b[2J\x1b[3J")
             self.out.flush()
 
+    def resize(self) -> None:
+        """The terminal's new size taken (SIGWINCH): while a line is read, the read is
+        interrupted so that ``ask`` draws the screen again at that size and asks again."""
+        size = shutil.get_terminal_size((self.width, self.height))
+        self.width, self.height = max(60, size.columns), max(16, size.lines)
+        if self.asking:
+            raise Resized
+
     def ask(self, prompt: str) -> str:
-        """One line of input (without its newline); EOFError when the input has ended."""
+        """One line of input (without its newline); EOFError when the input has ended. A
+        resize while waiting draws the screen again (``redraw``) and asks again."""
+        while True:
+            self.asking = True
+            try:
+                return self._read(prompt)
+            except Resized:
+                self.asking = False
+                self.out.write("\n")
+                if self.redraw is not None:
+                    self.clear()
+                    self.redraw()
+            finally:
+                self.asking = False
+
+    def _read(self, prompt: str) -> str:
         if self.keyboard:
             self.discard_typed_ahead()
             self.out.flush()

@@ -44,6 +44,7 @@ from .screen import (
     row_detail,
     score_screen,
     summary,
+    summary_log_lines,
     town_detail,
     wrap,
 )
@@ -141,10 +142,9 @@ class Game:
             action = policy(s, self.table.bot_rng(p))
             seen = len(self.table.log)
             self.table.play(action)
-            lines = self.table.log_for(self.table.watcher(), self.style.game,
-                                       self.table.log[seen:])
-            for e, line in lines:
-                who = self.table.who(e)
+            lines = self.table.full_log(self.table.watcher(), self.style.game,
+                                        self.table.log[seen:])
+            for _turn, who, line in lines:
                 self.term.say(f"  · {who}: {line}" if who else f"  · {line}", "dim")
             if lines:  # a move nobody reads (an `end turn`, a decline) is not waited for
                 self.term.pause()
@@ -160,6 +160,7 @@ class Game:
     def draw(self, p: int) -> None:
         sv = self.table.screen_view(p, self.style)
         self.term.show(summary(self.style, sv, CATALOG, self.term.width, self.term.height))
+        self.term.redraw = lambda: self.draw(p)  # after a resize, at the new size
 
     def typed(self, line: str) -> str:
         """A typed line as the game reads it: in Japanese, full-width letters and digits
@@ -274,7 +275,7 @@ class Game:
             except ChoiceError as exc:
                 self.term.say(str(exc), "bad")
         elif name == "log":
-            self._log(sv, arg)
+            self._log(sv, arg, p)
         elif name == "undo":
             if table.state.over:
                 self.term.say(tr("the game is over: nothing to undo"), "bad")
@@ -290,16 +291,29 @@ class Game:
             self.quit()
         return False
 
-    def _log(self, sv: dict[str, Any], arg: str) -> None:
-        count = 30
-        if arg.strip():
-            if not arg.strip().isdigit() or int(arg.strip()) < 1:
-                self.term.say(self.tr("log takes a number of actions from 1, e.g. 'log 50'"),
-                              "bad")
+    def _log(self, sv: dict[str, Any], arg: str, seat: int | None) -> None:
+        """``log [N]``: the last N turns, one line each with what they earned (the summary,
+        ``core/summary.py``); ``log all [N]``: the last N steps, each with its results."""
+        tr = self.tr
+        words = arg.split()
+        every = bool(words) and words[0].lower() in ("all", tr("all").lower())
+        if every:
+            words = words[1:]
+        count = 30 if every else max(8, self.term.height - 3)
+        if words:
+            if len(words) > 1 or not words[0].isdigit() or int(words[0]) < 1:
+                self.term.say(tr("log takes a number from 1, e.g. 'log 10' (turns) or 'log all "
+                                 "50' (steps)"), "bad")
                 return
-            count = int(arg.strip())
-        lines = wrap(log_lines(self.style, sv, count), self.term.width)
-        self.term.show(lines if lines else [self.tr("(nothing has happened yet)")])
+            count = int(words[0])
+        if every:
+            lines = wrap(log_lines(self.style, sv, count), self.term.width)
+        else:
+            summaries = {"summaries": self.table.turn_summaries(seat, self.style.game)}
+            lines = wrap(summary_log_lines(self.style, summaries, count), self.term.width)
+            if lines:
+                lines.append(self.style.dim(tr("(every step with its results: 'log all')")))
+        self.term.show(lines if lines else [tr("(nothing has happened yet)")])
 
     def save(self, path: str) -> bool:
         tr = self.tr
@@ -340,8 +354,9 @@ class Game:
         tr = self.tr
         while True:
             try:
+                # within 80 columns, the prompt being one line that is not wrapped
                 answer = self.term.ask(tr("Save the game before leaving? Type a file name, or "
-                                          "press Enter to leave without saving: "))
+                                          "Enter to leave unsaved: "))
             except EOFError:
                 answer = ""
             if not answer.strip() or self.save(answer):
@@ -398,15 +413,13 @@ class Game:
                 return
             arg = words[1] if len(words) > 1 else ""
             sv: dict[str, Any] = {"view": view(s, None),
-                                  "log": [(e.turn, self.table.who(e), said)
-                                          for e, said in self.table.log_for(
-                                              None, self.style.game)]}
+                                  "log": self.table.full_log(None, self.style.game)}
             if name == "review" and reviewable:
                 self.term.show(self.review_lines())
             elif name == "save":
                 self.save(arg)
             elif name == "log":
-                self._log(sv, arg)
+                self._log(sv, arg, None)
             elif name == "board":
                 self.term.show(render(sv["view"], CATALOG, self.term.width,
                                       self.style.lang).splitlines())

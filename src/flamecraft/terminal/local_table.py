@@ -26,6 +26,7 @@ from ..core.serialize import (
 )
 from ..core.setup_game import GameStart
 from ..core.state import GameState
+from ..core.summary import Turn, event_line, last_turns, turn_steps, turns
 from ..core.tr import same
 from ..core.view import view
 from ..session.history import History
@@ -35,6 +36,12 @@ from .screen import (
     Style,
 )
 from .typed_input import display_order
+
+
+def tr_steps(t: Turn, names: Sequence[str], tr: Callable[[str], str]) -> str:
+    """A turn's steps with their results in one line, without the name (the screen puts it
+    in bold before them)."""
+    return tr("; ").join(turn_steps(t, names, tr))
 
 
 class LocalTable:
@@ -122,6 +129,25 @@ class LocalTable:
                 out.append((e, line))
         return out
 
+    def full_log(self, seat: int | None, tr: Callable[[str], str] = same,
+                 events: list[Event] | None = None) -> list[tuple[int, str, str]]:
+        """Every step ``seat`` reads (of ``events``: by default the whole log), with its
+        results (``summary.event_line``): (turn, who, line)."""
+        out = []
+        for e in self.log if events is None else events:
+            line = event_line(e, seat, tr)
+            if line is not None:
+                out.append((e.turn, self.who(e), line))
+        return out
+
+    def turn_summaries(self, seat: int | None,
+                       tr: Callable[[str], str] = same) -> list[tuple[int, str, str]]:
+        """Every seat-turn in one line as ``seat`` reads it (``summary.turns``): (turn, who,
+        what it did and earned)."""
+        names = self.names()
+        return [(t.turn, names[t.seat], tr_steps(t, names, tr))
+                for t in turns(self.log, seat, tr) if t.steps]
+
     def who(self, e: Event) -> str:
         """The name a log line starts with: the actor's, or "" for the table's notes."""
         return "" if e.action[0] < 0 else self.seats[e.seat].name
@@ -140,20 +166,18 @@ class LocalTable:
         s = self.state
         v = view(s, seat)
         acting = not s.over and to_act(s) == seat
-        log = self.log_for(seat, style.game)
-        mine = [i for i, (e, _) in enumerate(log)
-                if e.seat == seat and not e.forced and e.action[0] >= 0]
-        since = log[mine[-1] + 1:] if mine else []
+        names = self.names()
         return {
             "view": v,
             "decision": describe_decision(s, style.game) if acting else "",
             "choices": ([describe(s, a, style.game).label for a in self.actions_now()]
                         if acting else []),
-            "since": [(self.who(e), line) for e, line in since
-                      if e.seat != seat or e.action[0] < 0],
+            # every other seat's latest turn in one line (core/summary.py), seat order
+            "turns": [(names[t.seat], t.final_round, tr_steps(t, names, style.game))
+                      for t in last_turns(self.log, seat, style.game)],
             "fancy_values": {CATALOG.fancies[f].id: fancy_value(s, seat, CATALOG.fancies[f])
                              for f in s.fancy[seat]},
-            "log": [(e.turn, self.who(e), line) for e, line in log],
+            "log": self.full_log(seat, style.game),
             "seat_kinds": [seat_.label(style.tr) for seat_ in self.seats],
         }
 

@@ -77,7 +77,8 @@ COMMANDS (type at any prompt)
   board         the whole board on one page
   choices       every choice of this decision, with its facts
   card NAME     the full text of any card (Shop, Artisan, Enchantment, Fancy…)
-  log [N]       the last N actions (default 30)
+  log [N]       the last N turns, one line each with what they earned
+  log all [N]   the last N steps, each with its results (default 30)
   achievements  solo: each achievement and how far you are
   hint          the three best choices now, from your view, with why
   undo          take back your last choice this turn (not past a card drawn
@@ -513,6 +514,12 @@ def hand_line_index(style: Style, me: Sequence[str]) -> int:
     return next((i for i, line in enumerate(me) if line.startswith(start)), len(me))
 
 
+def fancy_line_index(style: Style, me: Sequence[str], start: int) -> int:
+    """Where the hand ends in ``me_lines``: the Fancy Dragons' line, after ``start``."""
+    fancy = style.tr("  Fancy: ")
+    return next((i for i in range(start, len(me)) if me[i].startswith(fancy)), len(me))
+
+
 def other_lines(style: Style, v: dict[str, Any], p: int, cards: Cards,
                 kinds: Sequence[str], width: int) -> list[str]:
     """One opponent's public side in a line or two: never the faces of hidden cards."""
@@ -645,26 +652,31 @@ def choice_lines(style: Style, v: dict[str, Any], sv: dict[str, Any], width: int
     return lines
 
 
-def since_lines(style: Style, sv: dict[str, Any], width: int) -> list[str]:
-    """What happened since the seat's own last turn, one short line per player's run."""
-    entries = sv.get("since", [])
-    if not entries:
-        return []
-    lines = [style.bold(style.tr("SINCE YOUR LAST TURN"))]
-    runs: list[tuple[str, list[str]]] = []
-    for who, said in entries:
-        if runs and runs[-1][0] == who:
-            runs[-1][1].append(said)
-        else:
-            runs.append((who, [said]))
-    semicolon = style.tr("{text};")
-    # "a; b" in English, "a、b" in Japanese: no space after a wide punctuation mark.
-    sep = "" if visible_len(semicolon[-1:]) > 1 else " "
-    for who, said in runs:
-        lines.extend(flow(f"  {who}: " if who else "  ",
-                          [semicolon.format(text=x) for x in said[:-1]] + said[-1:], width,
-                          sep, indent=4))
-    return wrap(lines, width)
+def turn_lines(style: Style, sv: dict[str, Any], width: int, rows: int = 1) -> list[str]:
+    """Every other seat's latest turn (``core/summary.py``), one line each (``rows`` lines
+    each when there is room), its name first: what it did and what it earned."""
+    tr = style.tr
+    lines = []
+    for name, last, said in sv.get("turns", []):
+        who = tr("{name} (last turn)").format(name=name) if last else name
+        head = f"{style.bold(who)} — "
+        room = width - visible_len(head)
+        if rows > 1:
+            flowed = wrap([strip_ansi(head) + said], width)
+            if len(flowed) <= rows:
+                lines.append(head + flowed[0][visible_len(head):])
+                lines.extend(flowed[1:])
+                continue
+        lines.append(head + truncate(said, max(1, room)))
+    return lines
+
+
+def summary_log_lines(style: Style, sv: dict[str, Any], count: int) -> list[str]:
+    """The ``log`` command: the last ``count`` seat-turns in one line each, with results."""
+    entries = sv.get("summaries", [])[-count:] if count > 0 else []
+    turn_mark = style.tr("t{turn}")
+    return [style.dim("  " + pad(turn_mark.format(turn=turn), 4))
+            + f" {style.bold(who)} — {said}" for turn, who, said in entries]
 
 
 HINT = N_("help · town · hand · row · players · card NAME · log · undo · save · quit")
@@ -678,10 +690,11 @@ SECTION_NAMES = {"log": N_("log"), "row": N_("row"), "players": N_("players"),
 def summary(style: Style, sv: dict[str, Any], catalog: Catalog, width: int = 80,
             height: int = 24) -> list[str]:
     """The main screen for the seat to act, in at most ``height - 1`` lines (the last row is
-    the prompt's, so the top line never scrolls away): the header and its own Reputation and
-    Goods always, then what happened since its last turn, the choices, and, as room allows,
-    the parts of the board that matter most for the decision at hand (the Town whenever a
-    Shop is to be visited)."""
+    the prompt's, so the top line never scrolls away). Always: the header, its own
+    Reputation, Goods and hand, every other seat's last turn in a line, and the choices; the
+    Town when a Shop is to be visited and the Enchantment row (costs) when enchanting,
+    whenever they fit beside a few choices; then, as room allows, the rest of its side, the
+    other players, and the parts of the board that matter most for the decision at hand."""
     v = sv["view"]
     cards = Cards(catalog)
     texts = v.get("legal_actions", [])
@@ -689,6 +702,7 @@ def summary(style: Style, sv: dict[str, Any], catalog: Catalog, width: int = 80,
     head = header(style, v, width)
     me = me_lines(style, v, sv, cards, width)
     me_first = hand_line_index(style, me)
+    fancy_at = fancy_line_index(style, me, me_first)
     offer: list[str] = []
     if v.get("companion_offer"):
         offer.append(style.bold(style.tr("COMPANIONS ON OFFER")))
@@ -698,47 +712,59 @@ def summary(style: Style, sv: dict[str, Any], catalog: Catalog, width: int = 80,
                               width))
     town = town_compact(style, v, cards, width)
     visiting = any(t.startswith("visit ") for t in texts)
-    fixed = len(head) + me_first + len(offer) + 1  # + the "(more: …)" line
-    if visiting and fixed + len(town) + 4 <= budget:
+    enchanting = any(t.split(" ")[0] in ("cast", "reserve", "exchange", "pay", "enchant")
+                     for t in texts)
+    row_full = row_detail(style, v, cards)
+    last = turn_lines(style, sv, width)  # every other seat's last turn
+    few = min(4, 1 + len(texts))  # the question and a few choices, at least
+    fixed = len(head) + fancy_at + len(offer) + 1  # + the "(more: …)" line
+    while last and fixed + len(last) + few > budget:  # a long draft offer, on a short screen
+        last.pop()
+    fixed += len(last)
+    if last and fixed + 2 * len(last) + few + 4 <= budget:  # room: two lines each
+        wide = turn_lines(style, sv, width, 2)
+        fixed += len(wide) - len(last)
+        last = wide
+    if visiting and fixed + len(town) + few <= budget:
         fixed += len(town)
     else:
         visiting = False
+    if enchanting and fixed + len(row_full) + few <= budget:
+        fixed += len(row_full)
+    else:
+        enchanting = False
     choices = choice_lines(style, v, sv, width, budget - fixed)
     room = budget - fixed - len(choices)
-    extra_me = me[me_first:]
-    shown_me = me[:me_first]
+    extra_me = me[fancy_at:]
+    shown_me = me[:fancy_at]
     hidden: list[str] = []
     if len(extra_me) <= room:
         shown_me, room = me, room - len(extra_me)
     else:
         hidden.append(style.tr("hand"))
-    hint = [style.dim(style.tr(HINT))] if room >= 1 else []
+    hint = [style.dim(truncate(style.tr(HINT), width))] if room >= 1 else []
     room -= len(hint)
     others = others_lines(style, v, sv, cards, width)
-    since = since_lines(style, sv, width)
-    most = max(3, room // 2)  # the rest of the room for the board
-    if len(since) > most:  # the latest moves, under the heading
-        since = [since[0] + " " + style.dim(style.tr("(earlier: log)")),
-                 *since[len(since) - most + 1:]]
-    logs = log_lines(style, sv, 4)
-    log_section = since or wrap([style.bold(style.tr("LAST ACTIONS")), *logs] if logs else [],
-                                width)
+    logs = log_lines(style, sv, 4) if not last else []
+    log_section = wrap([style.bold(style.tr("LAST ACTIONS")), *logs] if logs else [], width)
     park = park_lines(style, v, cards, width)
     row = row_compact(style, v, cards, width)
-    enchanting = any(t.split(" ")[0] in ("cast", "reserve", "exchange", "pay", "enchant")
-                     for t in texts)
     drawing = any(t.startswith("draw ") or t.startswith("send ") for t in texts)
     sections: list[tuple[str, list[str]]]
     if enchanting:
-        sections = [("log", log_section), ("row", row_detail(style, v, cards)),
-                    ("players", others), ("town", town), ("park", park)]
+        sections = [("log", log_section), ("row", row_full), ("players", others),
+                    ("town", town), ("park", park)]
     elif drawing:
         sections = [("log", log_section), ("park", park), ("players", others),
                     ("town", town), ("row", row)]
     else:
         sections = [("log", log_section), ("players", others), ("town", town),
                     ("park", park), ("row", row)]
-    chosen: set[str] = {"town"} if visiting else set()
+    chosen: set[str] = set()
+    if visiting:
+        chosen.add("town")
+    if enchanting:
+        chosen.add("row")
     for name, lines in sections:
         if name not in chosen and lines and len(lines) <= room:
             chosen.add(name)
@@ -754,7 +780,7 @@ def summary(style: Style, sv: dict[str, Any], catalog: Catalog, width: int = 80,
     if hidden:
         middle.append(style.dim(style.tr("(more: {names})").format(
             names=style.tr(", ").join(hidden))))
-    return [*head, *shown_me, *offer, *middle, *choices, *hint]
+    return [*head, *shown_me, *offer, *last, *middle, *choices, *hint]
 
 
 def handover(style: Style, name: str) -> list[str]:

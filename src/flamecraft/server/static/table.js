@@ -21,7 +21,6 @@ const GAIN_KINDS = new Set(["take_good", "gain_good", "gain_two", "gain_set", "c
 // Actions that are also offered as buttons even though a board element stands for them.
 const BUTTON_TOO = new Set(["draw_deck", "use_ability"]);
 const LOG_LINES = 60;
-const SINCE_LINES = 6; // "since your last turn": at most this many (3 on a phone), then "N more"
 // Declines that "skip the rest of my turn" sends one after another (the optional steps after
 // gathering or enchanting). It stops at anything else: a Sun Dragon to reveal (whose decline,
 // "end turn", is never sent for you), a gift owed, a choice with something to gain.
@@ -445,6 +444,7 @@ export class Table {
         this.drawPrompt(view)),
       h("div", { class: "notice", role: "alert" }),
       this.opts.extraTop ? this.opts.extraTop() : null,
+      this.drawTurns(view),
       view.over ? this.drawScores(view) : null,
       h("div", { class: "board" },
         h("div", { class: "col-main" },
@@ -604,7 +604,6 @@ export class Table {
       // a replay: what happened at this step (from the public log), not who is choosing
       out.push(h("p", { class: "prompt-text step-text" }, this.opts.stepText()));
     } else if (this.myTurn) {
-      out.push(this.drawSince(view));
       out.push(h("p", { class: "prompt-text mine" },
         h("strong", {}, t("Your turn")), t(" — choose {what}.", { what: choosing })));
       const kinds = [...new Set(this.legal.map((a) => a.kind))];
@@ -706,26 +705,34 @@ export class Table {
     }
   }
 
-  /** "Since your last turn": the other seats' lines of this seat's own log since its last
-   * turn, short, above the prompt at the turn's first choice (what the log holds, nothing
-   * more). */
-  drawSince(view) {
-    const log = this.msg.log || [];
-    // once this turn's first choice is made, the summary has been read: it gives way
-    if (log.some((line) => line.player === this.msg.seat && line.turn === view.turn)) return null;
-    const lines = sinceLastTurn(log, this.msg.seat, view.turn);
-    if (!lines.length) return null;
+  /** Every other seat's last turn, one line each with what it earned (the server's
+   * ``turns``: core/summary.py, as this seat may read it), between the prompt and the board,
+   * so it is on the first screen; the full log, every step with its results, one click away. */
+  drawTurns(view) {
+    const turns = this.msg.turns || [];
+    if (!turns.length || this.opts.stepText) return null;
     const names = view.players.map((p) => p.name);
-    // on a phone, fewer: the prompt stays short enough to leave the Town in view
-    const phone = window.matchMedia && window.matchMedia("(max-width: 760px)").matches;
-    const shown = lines.slice(phone ? -3 : -SINCE_LINES);
-    return h("div", { class: "since", "aria-label": t("Since your last turn") },
-      h("strong", {}, t("Since your last turn: ")),
-      h("ul", {}, shown.map((line) => h("li", {},
-        names[line.player] ? h("span", { class: "who" }, `${names[line.player]}: `) : null,
-        line.text))),
-      lines.length > shown.length ? h("span", { class: "muted small" },
-        t("… and {n} earlier (see the log)", { n: lines.length - shown.length })) : null);
+    return h("section", { class: "turns", "aria-label": t("Last turns") },
+      h("ul", {}, turns.map((line) => h("li", { title: line.text },
+        h("span", { class: "who" }, line.last
+          ? t("{name} (last turn)", { name: names[line.player] || "" })
+          : names[line.player] || ""),
+        h("span", { class: "muted" }, line.turn ? t(" · T{n}", { n: line.turn }) : ""),
+        " — ", h("span", { class: "what" }, line.text)))),
+      h("button", { class: "link small full-log", dataset: { focus: "full-log" },
+        onclick: () => this.showLog() }, t("Full log ↓")));
+  }
+
+  /** The whole log, scrolled to and given the keyboard (from "Full log"). */
+  showLog() {
+    this.wholeLog = true;
+    this.render();
+    const log = this.root.querySelector(".log");
+    if (log) {
+      log.scrollIntoView({ block: "start" });
+      const lines = log.querySelector(".log-lines");
+      if (lines) lines.focus({ preventScroll: true });
+    }
   }
 
   /** The keys of the things the last move concerned (see lastMove()). */
@@ -995,17 +1002,6 @@ export function labelOf(action) {
 
 function isDecline(action) {
   return action.kind === "skip" || action.kind === "end_turn";
-}
-
-/** The other seats' lines since this seat's last turn (its own lines of an earlier turn
- * end it; a spectator has none). */
-export function sinceLastTurn(lines, seat, turn) {
-  if (seat === null || seat === undefined) return [];
-  let begin = lines.length;
-  while (begin > 0 && !(lines[begin - 1].player === seat && lines[begin - 1].turn < turn)) {
-    begin -= 1;
-  }
-  return lines.slice(begin).filter((line) => line.player !== seat);
 }
 
 function capital(text) {
