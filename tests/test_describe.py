@@ -72,7 +72,7 @@ def test_keeping_a_fancy_dragon_shows_its_goal_and_what_it_pays_now() -> None:
     s.cache = None
     give_fancy(s, 0, "sir-loin")
     label = _label(s, "keep Archi-tail")
-    assert label == "keep Archi-tail — Sun: 2/2 Shops completed → 5 Rep now"
+    assert label == "keep Archi-tail — Sun: 2/2 Shops completed → 5 Rep, met"
     assert _label(s, "keep Sir Loin").startswith("keep Sir Loin — Sun: spend 3 Meat 2 Iron")
 
 
@@ -264,3 +264,20 @@ def test_every_choice_gives_what_its_facts_promise_over_whole_random_games() -> 
     for kind in (A.PLACE, A.CAST, A.VISIT, A.GATHER, A.FIRE, A.SWAP, A.GAIN_SET, A.GAIN_TWO,
                  A.PAY, A.GIFT, A.REVEAL, A.DRAW_DECK):
         assert kept[kind] > 0, kind  # the promises of these kinds were held to something
+
+
+def test_a_swap_onto_a_dragon_that_has_fired_says_it_gives_nothing() -> None:
+    """Ruling 14: the dragon arriving is fired up only if it has not been this turn, so the
+    choice says so instead of promising its fire-up (issue 21's Brightgem at Potable Potions)."""
+    seen = 0
+    for s, _ in _random_games():
+        if not s.stack or s.stack[-1][0] != D_SWAP_FIRE:
+            continue
+        for action, choice in zip(legal_actions(s), choices(s), strict=True):
+            if s.fired >> action[1] & 1:
+                seen += 1
+                assert choice.facts.endswith(", then: nothing: it has fired this turn")
+                assert choice.promise == NOTHING
+            else:
+                assert "nothing: it has fired" not in choice.facts
+    assert seen

@@ -211,24 +211,42 @@ def enchantment_facts(card: EnchantmentCard, sets: int = 1, tr: Translate = same
 
 
 def fancy_facts(s: GameState, p: int, card: FancyCard, tr: Translate = same) -> str:
-    """A Fancy Dragon's goal as p stands now: ``— 2 Shops completed → 5 Rep``."""
+    """A Fancy Dragon's goal, how far p stands from it and what it pays: ``— Moon: 6/7 Shops
+    visited → 8 Rep`` (a fixed goal: its printed reward, ``, met`` once it is), ``— Moon:
+    3 dragons in hand → 3 Rep now, up to 6`` (a goal that pays by the count). Said when the
+    card is kept and in its owner's hand, so the reward is known before the goal is met."""
     kind = tr("Sun") if card.sun else tr("Moon")
     now = fancy_value(s, p, card)
+    per_item = bool(card.rep_table or card.rep_per)
     if card.goal.spend is not None:
         goal = tr("spend {goods}").format(goods=_goods_words(card.goal.spend, tr=tr))
     else:
         value = str(measure(s, p, card))
-        if card.goal.at_least is not None and not card.rep_table and not card.rep_per:
+        if card.goal.at_least is not None and not per_item:
             value += f"/{card.goal.at_least}"  # how far from the goal
         words = MEASURE_WORDS.get(card.goal.measure, card.goal.measure)
         goal = tr("{value} {measure}").format(value=value, measure=tr(words))
     extras = reward_facts(Reward(coins=card.reward.coins, artisan=card.reward.artisan,
                                  fancy=card.reward.fancy, good_choice=card.reward.good_choice),
                           tr=tr)
-    pays = tr("{n} Rep").format(n=now)
-    if extras and now:
+    if per_item:
+        most = max(rep for _, rep in card.rep_table) if card.rep_table else card.rep_max
+        pays = tr("{n} Rep now").format(n=now)
+        if most < 999:
+            pays = tr("{n} Rep now, up to {most}").format(n=now, most=most)
+    else:
+        pays = tr("{n} Rep").format(n=max(card.reward.rep, 1))
+    if extras:
         pays = tr("{rep} + {extras}").format(rep=pays, extras=extras)
-    return tr("— {kind}: {goal} → {pays} now").format(kind=kind, goal=goal, pays=pays)
+    if now and not per_item:
+        pays = tr("{pays}, met").format(pays=pays)
+    return tr("— {kind}: {goal} → {pays}").format(kind=kind, goal=goal, pays=pays)
+
+
+def fancy_goals(s: GameState, p: int, tr: Translate = same) -> dict[str, str]:
+    """``fancy_facts`` of each of p's unscored Fancy Dragons, by card id: for p's own screens
+    only (the cards are hidden from everyone else)."""
+    return {CATALOG.fancies[f].id: fancy_facts(s, p, CATALOG.fancies[f], tr) for f in s.fancy[p]}
 
 
 def _columns(text: str) -> int:

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
+from ..core.describe import fancy_goals
 from ..core.engine import describe_decision, to_act, winners
 from ..core.events import Event, log_text
 from ..core.setup_game import seeded_start
@@ -56,8 +57,12 @@ def log_line(e: Event, lang: str) -> LogLine:
 
 
 def view_in(s: GameState, seat: int | None, lang: str) -> dict[str, Any]:
-    """``view(s, seat)`` as ``lang`` reads it: the same, but for the solo rating's title."""
+    """``view(s, seat)`` as ``lang`` reads it: the same, but for the solo rating's title,
+    and with the seat's own Fancy Dragons' goals, progress and rewards (``fancy_goals``, in
+    its entry only: the cards are hidden from the others)."""
     out = view(s, seat)
+    if seat is not None and "fancy" in out["players"][seat]:
+        out["players"][seat]["fancy_goals"] = fancy_goals(s, seat, game_tr(lang))
     if lang != DEFAULT_LANGUAGE and "rating" in out:
         out["rating"] = rating_title(out["rating"], lang)
     return out

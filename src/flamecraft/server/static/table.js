@@ -406,7 +406,16 @@ export class Table {
     fill(box, h("div", { class: "details-head" }, h("strong", {}, info.title),
       h("button", { class: "link", "aria-label": t("Close card details"),
         onclick: (e) => { e.stopPropagation(); this.hideDetail(); } }, "✕")),
-    info.lines.map((line) => h("p", {}, line)), this.detailChoices());
+    info.lines.map((line) => h("p", {}, line)), this.myFancyGoal(spec), this.detailChoices());
+  }
+
+  /** One of your own unscored Fancy Dragons: its goal, your progress and its reward. */
+  myFancyGoal(spec) {
+    const seat = this.msg.seat;
+    const view = this.msg.view;
+    if (!spec.startsWith("fancy:") || seat === null || seat === undefined || !view) return null;
+    const goal = ((view.players[seat] || {}).fancy_goals || {})[spec.slice(6)];
+    return goal ? h("p", { class: "fancy-goal" }, goal) : null;
   }
 
   /** The choices the card in the details box makes now, each with its facts. */
@@ -876,8 +885,9 @@ export class Table {
     const hand = (p.hand || []).map((d) => artisanCard(this.cat, d,
       { dataset: { key: `artisan:${d}`, detail: `artisan:${d}` } }));
     const now = p.fancy_now || {};
+    const goals = p.fancy_goals || {};
     const fancy = (p.fancy || []).map((f) => fancyCard(this.cat, f,
-      { dataset: { key: `fancy:${f}`, detail: `fancy:${f}` } }, false, now[f]));
+      { dataset: { key: `fancy:${f}`, detail: `fancy:${f}` } }, false, now[f], goals[f]));
     const scored = p.scored.map((f) => fancyCard(this.cat, f,
       { dataset: { key: `fancy:${f}`, detail: `fancy:${f}` } }, true));
     return h("section", { class: `player me seat-${seat}${view.to_act === seat ? " acting" : ""}`,
