@@ -622,8 +622,8 @@ def test_interactive_setup_defaults_and_colour(tmp_path: Path) -> None:
                      "Ember, Cinder, Ash]", "Enchantment deck", "Play with Companions", "Seed"):
         child.expect_exact(question)
         child.sendline("")
-    child.expect_exact("Player 1 (human), Ember (planner bot), Cinder (planner bot), Ash (planner "
-                       "bot)")
+    child.expect_exact("Player 1 (human), Ember (planner bot), Cinder (planner bot), Ash (planner")
+    child.expect_exact("bot)")  # the seats line wraps at 80 columns
     child.expect("Player 1> ")
     assert re.search(r"\x1b\[3[1-7]m\[(Br|Me|Ir|Po|Cr|Pl)\]", child.before)
     child.sendline("quit")
@@ -656,9 +656,17 @@ def test_plain_output_when_not_a_terminal(tmp_path: Path) -> None:
 def test_solo_and_companion_games_play_to_the_end_in_a_pty(
         tmp_path: Path, args: tuple[str, ...], expect: tuple[str, ...]) -> None:
     """Issue 6 in the terminal: a solo game and a game with Companions (the draft included)
-    play to the end by always answering "1"; the end screen shows the solo rating."""
+    play to the end by always answering "1"; the end screen shows the solo rating. A solo
+    game starts by saying what solo adds, and waits for Enter (issue 21, item 7)."""
     child = _spawn(tmp_path, *args, "--bot-delay", "0", "--no-color")
     seen = []
+    if "1" in args[:2]:
+        child.expect_exact("Press Enter to start.")
+        intro = " ".join(child.before.split())
+        for words in ("Town Bustle, at the end of each of your turns", "at most 14 turns",
+                      "11 achievements", "Apprentice (0+), Journeyman (18+)"):
+            assert words in intro, words
+        child.sendline("")
     while child.expect(["> ", r"Game over\. Press Enter"]) == 0:
         seen.append(child.before)
         child.sendline("1")

@@ -98,6 +98,10 @@ def test_a_solo_game_with_companions_in_japanese(tmp_path: Path) -> None:
     screen within 80 display columns, no English left, the score table unbroken."""
     child = _spawn(tmp_path, "--lang", "ja", "--players", "1", "--companions", "--seed", "5",
                    "--bot-delay", "0")
+    child.expect_exact("Enterで始めます。")
+    intro = "".join(child.before.split())
+    assert "町のにぎわい" in intro and "14手番" in intro and "見習い" in intro, intro
+    child.sendline("")
     screens = []
     while child.expect([PROMPT, GAME_OVER]) == 0:
         screens.append(child.before)

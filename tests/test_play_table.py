@@ -220,6 +220,8 @@ def test_solo_achievements_command_and_town_bustle_in_the_log(tmp_path: Path) ->
     what Town Bustle did at the end of a turn."""
     child = _spawn(tmp_path, "--players", "1", "--seed", "5", "--bot-delay", "0",
                    "--no-color")
+    child.expect_exact("Press Enter to start.")
+    child.sendline("")
     child.expect("Player 1> ")
     child.sendline("achievements")
     child.expect("Player 1> ")

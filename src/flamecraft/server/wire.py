@@ -20,7 +20,7 @@ from ..core.events import Event, log_text
 from ..core.setup_game import seeded_start
 from ..core.state import GameState, Options
 from ..core.view import view
-from ..display.localized import rating_title
+from ..display.localized import rating_title, solo_intro
 from .actions_json import event_things, legal_json
 from .language import DEFAULT as DEFAULT_LANGUAGE
 from .language import game_tr
@@ -58,9 +58,12 @@ def log_line(e: Event, lang: str) -> LogLine:
 
 def view_in(s: GameState, seat: int | None, lang: str) -> dict[str, Any]:
     """``view(s, seat)`` as ``lang`` reads it: the same, but for the solo rating's title,
-    and with the seat's own Fancy Dragons' goals, progress and rewards (``fancy_goals``, in
-    its entry only: the cards are hidden from the others)."""
+    with a solo game's introduction (``solo_intro``), and with the seat's own Fancy Dragons'
+    goals, progress and rewards (``fancy_goals``, in its entry only: the cards are hidden
+    from the others)."""
     out = view(s, seat)
+    if out["solo"]:
+        out["solo_intro"] = solo_intro(s.options.deck, lang)  # what solo adds to the rules
     if seat is not None and "fancy" in out["players"][seat]:
         out["players"][seat]["fancy_goals"] = fancy_goals(s, seat, game_tr(lang))
     if lang != DEFAULT_LANGUAGE and "rating" in out:

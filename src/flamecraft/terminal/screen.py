@@ -46,6 +46,7 @@ from ..display.wrap import (
     truncate,
     visible_len,
     wrap,
+    wrap_line,
 )
 
 __all__ = ["strip_ansi", "visible_len", "wrap"]  # what the tests and the game loop use from here
@@ -489,7 +490,9 @@ def me_lines(style: Style, v: dict[str, Any], sv: dict[str, Any], cards: Cards,
         goal = goals.get(f, "")  # its goal, progress and reward (describe.fancy_facts)
         fancy.append(style.ok(f"{card.name} {goal}") if values.get(f, 0) > 0
                      else f"{card.name} {goal}")
-    lines.extend(flow(tr("  Fancy: "), fancy or [tr("none")], width, " · ", indent=4))
+    lines.extend(part for line in flow(tr("  Fancy: "), fancy or [tr("none")], width, " · ",
+                                       indent=4)
+                 for part in wrap_line(line, width, 6))  # a long goal wraps, never overflows
     if pl["scored"]:
         lines.extend(flow(tr("  Scored: "), [cards.fancy(f).name for f in pl["scored"]], width,
                           tr(", "), indent=4))

@@ -453,6 +453,7 @@ export class Table {
       h("section", { class: "prompt", "aria-live": "polite", "aria-label": t("What to do now") },
         this.drawPrompt(view)),
       h("div", { class: "notice", role: "alert" }),
+      this.drawSoloIntro(view),
       this.opts.extraTop ? this.opts.extraTop() : null,
       view.over ? this.drawScores(view) : null,
       h("div", { class: "board" },
@@ -476,6 +477,20 @@ export class Table {
       target = this.root.querySelector(".prompt button:not(.hint-button), .can, .legal-item");
     }
     if (target) target.focus({ preventScroll: true });
+  }
+
+  /** A solo game says what solo adds (Town Bustle, the turn limit, the achievements, the
+   * titles): open until the first turn is over, folded under its heading after (or as the
+   * player left it). */
+  drawSoloIntro(view) {
+    if (!view.solo || !view.solo_intro || view.over) return null;
+    const first = view.turn <= 1;
+    const open = this.soloIntroOpen === undefined ? first : this.soloIntroOpen;
+    // the toggle event also follows a drawn `open`: only a change the player made is kept
+    return h("details", { class: "solo-intro", open,
+      ontoggle: (e) => { if (e.target.open !== first) this.soloIntroOpen = e.target.open; } },
+    h("summary", {}, t("How solo works")),
+    view.solo_intro.map((line) => h("p", {}, line)));
   }
 
   /** What has the keyboard focus in the table, to find it again after a redraw. */
