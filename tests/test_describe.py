@@ -15,7 +15,15 @@ from flamecraft.core.board import CATALOG, COMPANIONS
 from flamecraft.core.companions import use_free_action
 from flamecraft.core.describe import NOTHING, Promise
 from flamecraft.core.engine import reveal_sun
-from flamecraft.core.frames import D_FIRE_ALL, D_FIRE_ONE, D_FIRE_UP, D_SWAP_FIRE, DECISIONS, PHASES
+from flamecraft.core.frames import (
+    D_ABILITY,
+    D_FIRE_ALL,
+    D_FIRE_ONE,
+    D_FIRE_UP,
+    D_SWAP_FIRE,
+    DECISIONS,
+    PHASES,
+)
 from flamecraft.core.hidden import determinize
 from helpers import (
     F,
@@ -281,3 +289,22 @@ def test_a_swap_onto_a_dragon_that_has_fired_says_it_gives_nothing() -> None:
             else:
                 assert "nothing: it has fired" not in choice.facts
     assert seen
+
+
+def test_an_ability_that_is_a_trade_it_cannot_pay_says_it_does_nothing() -> None:
+    """Further ruling 17: a fixed-price trade not paid does nothing, so its use does not read
+    as the gain printed on the Shop."""
+    s = fresh(2, seed=1)
+    for shop, card in enumerate(CATALOG.shops):
+        ops = CATALOG.op_lists[card.ability] if card.ability >= 0 else ()
+        if len(ops) != 1 or ops[0].name != "trade":
+            continue
+        s.stack.append((D_ABILITY, 0, shop))
+        s.goods[0], s.coins[0] = [0] * 6, 0
+        poor = describe(s, (A.USE_ABILITY, shop, -1, -1))
+        s.goods[0], s.coins[0] = [5] * 6, 5
+        rich = describe(s, (A.USE_ABILITY, shop, -1, -1))
+        s.stack.pop()
+        assert poor.facts.endswith("(nothing: you cannot pay)"), poor
+        assert "cannot pay" not in rich.facts and rich.facts.startswith("— "), rich
+        assert poor.card == rich.card == card.id

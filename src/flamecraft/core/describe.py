@@ -361,6 +361,24 @@ def _gather_promise(s: GameState, p: int, shop: int, pays: int = 0) -> Promise:
                    pays=pays)
 
 
+def _can_pay_trade(s: GameState, p: int, ability: int) -> bool:
+    """Whether p can pay an ability that is a trade and nothing else ("Return 1 Meat: …"):
+    unpaid, it does nothing (further ruling 17), so its choice must not read as a gain."""
+    ops = OPS[ability] if ability >= 0 else ()
+    if len(ops) != 1 or ops[0].name != "trade":
+        return True
+    params, goods = ops[0].params, s.goods[p]
+    if "give" in params:
+        return all(goods[g] >= params["give"][g] for g in range(NUM_GOODS))
+    if "give_any" in params:
+        return bool(sum(goods) >= params["give_any"])
+    if "give_same" in params:
+        return any(n >= params["give_same"] for n in goods)
+    if "give_coins" in params:
+        return bool(s.coins[p] >= params["give_coins"])
+    return True
+
+
 def _one_good(good: int, n: int = 1, pays: int = 0) -> Promise:
     goods = [0] * NUM_GOODS
     goods[good] = n
@@ -470,6 +488,10 @@ def _facts(s: GameState, p: int, action: Action,
         return facts, art[a].id, promise
     if kind == A.PICK:
         return f"{good_icon(ART_TYPE[a], tr)} {_where(s, a, tr)}", art[a].id, NOTHING
+    if kind == A.USE_ABILITY and not _can_pay_trade(s, p, SHOPS[a].ability):
+        said = short(ability_text(CATALOG, SHOPS[a], tr))
+        return (tr("— {text} (nothing: you cannot pay)").format(text=said), SHOPS[a].id,
+                NOTHING)
     facts, card = default_facts(s, p, action, tr)
     return facts, card, NOTHING
 
