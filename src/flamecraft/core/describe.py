@@ -6,6 +6,12 @@ adds what a player needs to decide, e.g. ``place Honey on Drake of Cakes slot 1 
 The facts read only what the seat to act may see (the public board and its own cards), so a
 description never tells a seat anything its view does not; the numbers come from the rules'
 own functions (``goals.fancy_value``, ``turn.castable``…), never recomputed here.
+
+What a choice says it gives is a ``Promise`` (numbers) the words are made from, and it never
+holds what the rules will not give at that moment: a Potion swap onto a dragon that has fired
+this turn (ruling 14), a draw from an empty deck (ruling 18), a Plant gift with nothing to
+give, a trade the seat cannot pay. ``tests/test_describe.py`` applies every choice of whole
+random games and holds each promise to what came of it.
 """
 
 from __future__ import annotations
@@ -55,6 +61,7 @@ GOOD_ICONS = (N_("[Br]"), N_("[Me]"), N_("[Ir]"), N_("[Po]"), N_("[Cr]"), N_("[P
 GOOD_WORDS = GOOD_NAMES
 RAINBOW = "★"
 SHORT = 60  # the longest card text in a choice's facts, in display columns
+NO_CAP = 999  # the ``rep_max`` of a per-item Fancy reward without a "max" (cards.py)
 # What firing up each Artisan type does, in a few words (data/fire_ups.toml has the rules).
 FIRE_UP_SHORT = (
     N_("draw an Artisan Dragon"),
@@ -232,7 +239,7 @@ def fancy_facts(s: GameState, p: int, card: FancyCard, tr: Translate = same) -> 
     if per_item:
         most = max(rep for _, rep in card.rep_table) if card.rep_table else card.rep_max
         pays = tr("{n} Rep now").format(n=now)
-        if most < 999:
+        if most < NO_CAP:
             pays = tr("{n} Rep now, up to {most}").format(n=now, most=most)
     else:
         pays = tr("{n} Rep").format(n=max(card.reward.rep, 1))
