@@ -550,7 +550,11 @@ export class Table {
     const cut = key.indexOf(":");
     const kind = key.slice(0, cut);
     const id = key.slice(cut + 1);
-    if (kind === "fancy") return fancyCard(this.cat, id, { dataset: { key, detail: key } });
+    if (kind === "fancy") {  // a drawn one to keep: its goal, your progress, its reward
+      const mine = this.msg.view.players[this.msg.seat] || {};
+      return fancyCard(this.cat, id, { dataset: { key, detail: key } }, false,
+        (mine.fancy_now || {})[id], (mine.fancy_goals || {})[id]);
+    }
     if (kind === "artisan") return artisanCard(this.cat, id, { dataset: { key, detail: key } });
     if (kind === "ench") return enchCard(this.cat, id, { dataset: { key, detail: key } });
     if (kind === "companion") return companionCard(this.cat, id, { dataset: { key, detail: key } });
