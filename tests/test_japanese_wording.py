@@ -1,7 +1,7 @@
 """Japanese wording fixes of issue 21, item 7: a hint's Goods read 商品+2枚 (not 商品+商品2枚),
 a Goods choice can be typed ``パン 肉 植`` with spaces, and a wrapped Japanese line is never cut
-inside a Latin word, a number's word, a katakana word or a card's name where a line can hold
-it whole."""
+inside a Latin word, a number and its word, a kanji or katakana word (with its ending) or a
+card's name where a line can hold it whole."""
 
 from __future__ import annotations
 
@@ -64,7 +64,8 @@ def test_japanese_lines_break_between_words_never_inside_names_or_numbers(width:
             lines = wrap_line(line, width)
             assert all(display_width(x) <= width for x in lines), lines
             assert "".join(lines).replace(" ", "") == line.replace(" ", "")  # all of it
-            for whole in (name, "判12", "+2枚", "ポーション", "ドラゴン", "[パ]", "[肉]"):
+            for whole in (name, "評判12", "+2枚", "ポーションの", "ドラゴン", "[パ]", "[肉]",
+                          "獲得する。"):
                 assert not _cut_inside(lines, whole), (whole, lines)
 
 

@@ -3,11 +3,13 @@
 A terminal gives a Japanese character two columns and an ANSI colour code none, so every
 width here is measured on screen (``i18n.display_width``, East Asian Width via wcwidth), never
 with ``len``. Japanese has no spaces between words, so a line may also break between two wide
-characters (but not before closing punctuation such as 。 or 」, the usual line-breaking rule,
-nor inside a katakana word, nor between a number and its word: 評判5, 商品+2枚), while English
-still breaks only at spaces; a Latin word is never cut, and in a Japanese line a card's name of
-several words (``Roamin' Candle``) stays on one line whenever a line can hold it. The
-terminal screens (``tui_screen``) and the plain board (``render``) both lay their text out here.
+characters where a word most likely ends (after punctuation, or after hiragana before a kanji
+or katakana word; never before closing punctuation such as 。 or 」, the usual line-breaking
+rule, nor inside a run of kanji or katakana, nor between a number and its word: 評判5,
+商品+2枚), while English still breaks only at spaces; a Latin word is never cut, and in a
+Japanese line a card's name of several words (``Roamin' Candle``) stays on one line whenever a
+line can hold it. The terminal screens (``tui_screen``) and the plain board (``render``) both
+lay their text out here.
 """
 
 from __future__ import annotations
@@ -59,25 +61,49 @@ def _tokens(word: str) -> Iterator[str]:
     yield from word[pos:]
 
 
-def _katakana(char: str) -> bool:
-    """A katakana letter (or the long-vowel mark): a run of them is one word (ドラゴン,
-    ポーション), never cut; the middle dot ・ between two such words is a break."""
-    return "\u30a1" <= char <= "\u30fa" or char == "ー"
+def _script(char: str) -> str:
+    """A wide character's kind for line breaking: hiragana ("h"), katakana with its long-vowel
+    mark ("t"), kanji ("k"), or anything else ("p": punctuation, brackets, symbols)."""
+    if "\u3041" <= char <= "\u309f":
+        return "h"
+    if "\u30a1" <= char <= "\u30fa" or char == "ー":
+        return "t"
+    if "\u4e00" <= char <= "\u9fff" or char in "々〆":
+        return "k"
+    return "p"
+
+
+def _may_break(before: str, token: str) -> bool:
+    """Whether a line may break between two characters of a run without spaces. Japanese
+    words are not spaced, so the break goes where a word most likely ends: after a
+    punctuation mark or symbol, after hiragana (a particle or an ending) before a kanji or a
+    katakana word, between kanji and katakana, and where Japanese meets a Latin word; never
+    inside a run of kanji (評判), of katakana (ポーション) or a kanji word and its ending
+    (獲得する), nor against the line-breaking rules, nor between a number and its word."""
+    if not (_wide(before) or _wide(token)):
+        return False  # a Latin word or a number: never cut
+    if token in _NO_LINE_START or before in _NO_LINE_END or token in _GLUE or before in _GLUE:
+        return False
+    if not (_wide(before) and _wide(token)):
+        return True  # Japanese meets Latin
+    a, b = _script(before), _script(token)
+    if "p" in (a, b):
+        return True
+    if a == "h":
+        return b != "h"
+    return b != "h" and a != b
 
 
 def _pieces(word: str) -> list[str]:
-    """``word`` (no spaces in it, or a card name's) cut where a line may break: between two
-    characters when either is wide, unless the line-breaking rules forbid it there, a number
-    stays with its word or both are katakana."""
+    """``word`` (no spaces in it, or a card name's) cut where a line may break
+    (``_may_break``)."""
     pieces = [""]
     before = ""
     for token in _tokens(word):
         if token.startswith("\x1b"):
             pieces[-1] += token
             continue
-        if (before and (_wide(before) or _wide(token)) and token not in _NO_LINE_START
-                and before not in _NO_LINE_END and token not in _GLUE
-                and before not in _GLUE and not (_katakana(before) and _katakana(token))):
+        if before and _may_break(before, token):
             pieces.append("")
         pieces[-1] += token
         before = token
