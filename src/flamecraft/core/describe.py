@@ -323,27 +323,27 @@ def _fire_promise(s: GameState, p: int, dragon: int, here: int) -> tuple[str, Pr
     kind = ART_TYPE[dragon]
     if kind == 0:  # Bread: draw an Artisan Dragon
         if not (s.artisan_deck or s.park):
-            return N_("nothing: no Artisan Dragon left to draw"), NOTHING
+            return N_("nothing (no Artisan Dragon left to draw)"), NOTHING
         return FIRE_UP_SHORT[kind], Promise(artisans=1)
     if kind == 1:  # Meat: place from the hand, anywhere
         if not placements(s, s.hand[p], -1):
-            return N_("nothing: no dragon in your hand fits an empty slot"), NOTHING
+            return N_("nothing (no dragon in your hand fits an empty slot)"), NOTHING
         return FIRE_UP_SHORT[kind], NOTHING
     if kind == 2:  # Iron: 2 of one Good here (the Iron Dragon's own at least)
         return FIRE_UP_SHORT[kind], Promise(any_goods=2)
     if kind == 3:  # Potion: swap with another Town dragon, fire up the one arriving
         if here < 0 or locate(s, dragon) < 0:
-            return N_("nothing: a Potion Dragon swaps only in Town"), NOTHING
+            return N_("nothing (a Potion Dragon swaps only in Town)"), NOTHING
         others = [d for d, _shop in town_dragons(s) if d != dragon]
         if not others:
-            return N_("nothing: no other dragon in Town"), NOTHING
+            return N_("nothing (no other dragon in Town)"), NOTHING
         if all(s.fired >> d & 1 for d in others):
             return N_("swap it; every other dragon has fired this turn: no fire-up"), NOTHING
         return FIRE_UP_SHORT[kind], NOTHING
     if kind == 4:  # Crystal: 3 different Goods
         return FIRE_UP_SHORT[kind], Promise(any_goods=3)
     if not (sum(s.goods[p]) or s.coins[p]):  # Plant: gift 1 Good, then 2 Rep
-        return N_("nothing: no Good or Coin to gift"), NOTHING
+        return N_("nothing (no Good or Coin to gift)"), NOTHING
     return FIRE_UP_SHORT[kind], Promise(rep=2, pays=1)
 
 
@@ -488,7 +488,7 @@ def _facts(s: GameState, p: int, action: Action,
         if frame and frame[0] == D_SWAP_FIRE:
             potion = frame[3]
             if s.fired >> a & 1:
-                does = N_("nothing: it has fired this turn")
+                does = N_("nothing (it has fired this turn)")
             else:
                 does, promise = _fire_promise(s, p, a, locate(s, potion) // 3)
             facts = tr("{facts}, then: {does}").format(facts=facts, does=tr(does))
