@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import random
 
-from flamecraft import apply_in_place, legal_actions, start
+from flamecraft import apply_in_place, legal_actions, start, view
+from flamecraft.core.board import CATALOG
 from flamecraft.display.i18n import translator
+from flamecraft.display.render import render
 from flamecraft.server.gamespec import NewGame, NewSeat
 from flamecraft.server.store import BOT, HUMAN
 from flamecraft.terminal.ending import end_summary
@@ -44,3 +46,15 @@ def test_the_end_of_a_game_with_the_default_names_reads_as_a_sentence() -> None:
     text = repr(end_summary(s, None))
     assert "Player 1" in text
     assert not any(f"'{word}'" in text or f"{word} wins" in text for word in PRONOUNS)
+
+
+def test_the_board_says_your_turn_to_the_seat_whose_turn_it_is() -> None:
+    """The plain board (``flamecraft show --as``) says "your turn" by the seat it is drawn
+    for, not by a seat named "You"."""
+    s = start(2, 5, "purple", default_names(["human", "planner"]))
+    while s.turn < 1:
+        apply_in_place(s, legal_actions(s)[0])
+    me, other = s.current, 1 - s.current
+    assert "your turn" in render(view(s, me), CATALOG).splitlines()[0]
+    head = render(view(s, other), CATALOG).splitlines()[0]
+    assert f"{s.options.names[me]}'s turn" in head and "your turn" not in head
