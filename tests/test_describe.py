@@ -267,6 +267,8 @@ def test_every_choice_gives_what_its_facts_promise_over_whole_random_games() -> 
                                       f"{'; '.join(wrong)}")
                     elif choice.promise != NOTHING:
                         kept[action[0]] += 1
+                    if s is not game and action[0] in (A.VISIT, A.GATHER):
+                        assert "+Dr" not in choice.facts, choice  # no dragon left to draw
             apply_in_place(game, rng.choice(legal_actions(game)))
     assert not broken, "\n".join(broken[:20])
     for kind in (A.PLACE, A.CAST, A.VISIT, A.GATHER, A.FIRE, A.SWAP, A.GAIN_SET, A.GAIN_TWO,

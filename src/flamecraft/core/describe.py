@@ -202,11 +202,13 @@ def shop_icon(shop: int, tr: Translate = same) -> str:
 
 
 def gathered(s: GameState, shop: int, tr: Translate = same) -> str:
-    """What gathering at a Shop gives now: its icon, its dragons' and Enchantments' Goods."""
-    icons = [shop_icon(shop, tr)]
+    """What gathering at a Shop gives now: its icon (a dragon Shop's only while a dragon is
+    left to draw: ruling 18), its dragons' and Enchantments' Goods."""
+    drawless = SHOPS[shop].icon == ICON_DRAGON and not (s.artisan_deck or s.park)
+    icons = [] if drawless else [shop_icon(shop, tr)]
     icons += [good_icon(ART_TYPE[d], tr) for d in dragons_at(s, shop)]
     icons += [good_icon(CATALOG.enchantments[e].icon, tr) for e in s.shop_ench[shop]]
-    return "".join(icons)
+    return "".join(icons) or tr("nothing")
 
 
 def enchantment_facts(card: EnchantmentCard, sets: int = 1, tr: Translate = same) -> str:
