@@ -267,6 +267,12 @@ def test_every_choice_gives_what_its_facts_promise_over_whole_random_games() -> 
                                       f"{'; '.join(wrong)}")
                     elif choice.promise != NOTHING:
                         kept[action[0]] += 1
+                    # the words say what the numbers say
+                    assert not choice.promise.rep or f"{choice.promise.rep} Rep" in choice.facts
+                    gains = choice.promise
+                    assert "nothing (" not in choice.facts or not (
+                        gains.rep or gains.coins or any(gains.goods) or gains.any_goods
+                        or gains.artisans or gains.fancies), choice
                     if s is not game and action[0] in (A.VISIT, A.GATHER):
                         assert "+Dr" not in choice.facts, choice  # no dragon left to draw
             apply_in_place(game, rng.choice(legal_actions(game)))
