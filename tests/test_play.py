@@ -142,7 +142,7 @@ def test_default_setup_is_one_person_against_three_bots() -> None:
     second (the planner), never the random bot."""
     setup = setup_from_args(_args(seed=3))
     assert setup.kinds == ["human", "planner", "planner", "planner"]
-    assert setup.names == ("You", "Ember", "Cinder", "Ash")
+    assert setup.names == ("Player 1", "Ember", "Cinder", "Ash")
     assert (setup.deck, setup.seed) == ("purple", 3)
 
 
@@ -465,7 +465,7 @@ def _answer_1_to_the_end(child: pexpect.spawn) -> tuple[list[str], str]:
     """Answers "1" at every prompt to the end, saves the game to end.json and leaves: the
     screens before each prompt, and the score screen."""
     screens = []
-    while child.expect(["You> ", r"Game over\. Press Enter"]) == 0:
+    while child.expect(["Player 1> ", r"Game over\. Press Enter"]) == 0:
         screens.append(child.before)
         child.sendline("1")
     end = child.before
@@ -488,7 +488,7 @@ def test_whole_game_against_a_bot_in_a_pty(tmp_path: Path) -> None:
         assert "\x1b[3" not in screen  # --no-color
     assert "REPUTATION BY SOURCE" in scores and "MOON DRAGONS" in scores
     record = json.loads((tmp_path / "end.json").read_text(encoding="utf-8"))
-    s = start(2, 11, "purple", ("You", "Ember"))
+    s = start(2, 11, "purple", ("Player 1", "Ember"))
     k = 0
     for typed in record["actions"]:
         if to_act(s) == 0:
@@ -497,10 +497,10 @@ def test_whole_game_against_a_bot_in_a_pty(tmp_path: Path) -> None:
             k += 1
         apply_in_place(s, parse_action(s, typed))
     assert s.over and k == len(screens) > 20
-    for p, name in enumerate(("You", "Ember")):
+    for p, name in enumerate(("Player 1", "Ember")):
         row = re.search(rf"^  {name} +(.*)$", scores, re.M)
         assert row is not None and int(row.group(1).split()[-1]) == s.rep[p]
-    best = " and ".join(("You", "Ember")[p] for p in winners(s))
+    best = " and ".join(("Player 1", "Ember")[p] for p in winners(s))
     assert (f"Winner: {best} with {s.rep[winners(s)[0]]} Reputation" in scores
             if len(winners(s)) == 1 else "sharing the victory" in scores)
 
@@ -619,13 +619,13 @@ def test_interactive_setup_defaults_and_colour(tmp_path: Path) -> None:
     child.expect_exact(question)
     child.sendline("")
     strength = ("Opponents, strongest first:\r\n  planner", "Opponents [planner]:")
-    for question in ("People at this keyboard", *strength, "Names, comma-separated [You, "
+    for question in ("People at this keyboard", *strength, "Names, comma-separated [Player 1, "
                      "Ember, Cinder, Ash]", "Enchantment deck", "Play with Companions", "Seed"):
         child.expect_exact(question)
         child.sendline("")
-    child.expect_exact("You (human), Ember (planner bot), Cinder (planner bot), Ash (planner "
-                       "bot)")
-    child.expect("You> ")
+    child.expect_exact("Player 1 (human), Ember (planner bot), Cinder (planner bot), Ash (planner")
+    child.expect_exact("bot)")  # the seats line wraps at 80 columns
+    child.expect("Player 1> ")
     assert re.search(r"\x1b\[3[1-7]m\[(Br|Me|Ir|Po|Cr|Pl)\]", child.before)
     child.sendline("quit")
     child.expect("Save the game before leaving")
@@ -657,9 +657,17 @@ def test_plain_output_when_not_a_terminal(tmp_path: Path) -> None:
 def test_solo_and_companion_games_play_to_the_end_in_a_pty(
         tmp_path: Path, args: tuple[str, ...], expect: tuple[str, ...]) -> None:
     """Issue 6 in the terminal: a solo game and a game with Companions (the draft included)
-    play to the end by always answering "1"; the end screen shows the solo rating."""
+    play to the end by always answering "1"; the end screen shows the solo rating. A solo
+    game starts by saying what solo adds, and waits for Enter (issue 21, item 7)."""
     child = _spawn(tmp_path, *args, "--bot-delay", "0", "--no-color")
     seen = []
+    if "1" in args[:2]:
+        child.expect_exact("Press Enter to start.")
+        intro = " ".join(child.before.split())
+        for words in ("Town Bustle, at the end of each of your turns", "at most 14 turns",
+                      "11 achievements", "Apprentice (0+), Journeyman (18+)"):
+            assert words in intro, words
+        child.sendline("")
     while child.expect(["> ", r"Game over\. Press Enter"]) == 0:
         seen.append(child.before)
         child.sendline("1")

@@ -29,7 +29,7 @@ from flamecraft.terminal.newgame import PlayerSeat
 from flamecraft.terminal.screen import HELP, Style, score_screen, strip_ansi, summary
 from test_play import _finish, _spawn
 
-PROMPT = "あなた> "
+PROMPT = "プレイヤー1> "
 GAME_OVER = "ゲーム終了。Enter"
 # What may stay in Latin letters on a Japanese screen besides card names: player and bot
 # names, the keys and commands a person types, and file names.
@@ -86,8 +86,8 @@ def test_a_whole_game_in_japanese_fits_80_columns_with_no_english_left(tmp_path:
     assert "評判の内訳" in end and "月ドラゴン" in end and "勝者" in end
     assert english_words(end) == [], english_words(end)
     record = json.loads((tmp_path / "end.json").read_text(encoding="utf-8"))
-    assert record["options"]["names"] == ["あなた", "Ember"]  # the default name, in Japanese
-    s = start(2, 11, "purple", ("あなた", "Ember"))
+    assert record["options"]["names"] == ["プレイヤー1", "Ember"]  # the default name, in Japanese
+    s = start(2, 11, "purple", ("プレイヤー1", "Ember"))
     for typed in record["actions"]:  # the record keeps the stable English action texts
         apply_in_place(s, parse_action(s, typed))
     assert s.over
@@ -98,6 +98,10 @@ def test_a_solo_game_with_companions_in_japanese(tmp_path: Path) -> None:
     screen within 80 display columns, no English left, the score table unbroken."""
     child = _spawn(tmp_path, "--lang", "ja", "--players", "1", "--companions", "--seed", "5",
                    "--bot-delay", "0")
+    child.expect_exact("Enterで始めます。")
+    intro = "".join(child.before.split())
+    assert "町のにぎわい" in intro and "14手番" in intro and "見習い" in intro, intro
+    child.sendline("")
     screens = []
     while child.expect([PROMPT, GAME_OVER]) == 0:
         screens.append(child.before)
@@ -128,14 +132,14 @@ def test_the_locale_variables_choose_japanese_and_lang_overrides_them(tmp_path: 
     child = _spawn(tmp_path, "--lang", "en", "--players", "2", "--seed", "3", "--bot-delay",
                    "0", LANG="ja_JP.UTF-8", LC_ALL="", LC_MESSAGES="")
     child.expect_exact("Flamecraft, seed 3, purple Enchantments.")
-    child.expect_exact("You> ")
+    child.expect_exact("Player 1> ")
     child.sendline("quit")
     child.sendline("")
     _finish(child)
     child = _spawn(tmp_path, "--players", "2", "--seed", "3", "--bot-delay", "0",
                    LANG="ja_JP.UTF-8", LC_ALL="C.UTF-8", LC_MESSAGES="")
     child.expect_exact("Flamecraft, seed 3")  # LC_ALL comes first
-    child.expect_exact("You> ")
+    child.expect_exact("Player 1> ")
     child.sendline("quit")
     child.sendline("")
     _finish(child)
@@ -191,7 +195,7 @@ def test_the_end_screen_offers_a_review_in_both_languages(tmp_path: Path) -> Non
     振り返り) shows the person's biggest mistakes and the win chance over the game, within
     80 columns, and the end prompt comes back."""
     for lang, prompt, over, word, marks in (
-            ("en", "You> ", r"Game over\. Press Enter", "review",
+            ("en", "Player 1> ", r"Game over\. Press Enter", "review",
              ("REVIEW", "BIGGEST MISTAKES", "WIN CHANCE OVER THE GAME", "best choice")),
             ("ja", PROMPT, GAME_OVER, "振り返り",
              ("振り返り", "大きなミス", "勝率の推移", "最善手"))):
@@ -312,7 +316,7 @@ def test_the_setup_questions_in_japanese_take_japanese_answers(tmp_path: Path) -
     child.expect_exact("自己対戦で調整した重みで手番全体を計画します。")
     child.expect_exact("対戦相手 [planner]:")
     child.sendline("")
-    child.expect_exact("名前 (カンマ区切り) [あなた、Ember]:")
+    child.expect_exact("名前 (カンマ区切り) [プレイヤー1、Ember]:")
     child.sendline("はなこ、Ember")
     child.expect_exact("魔法デッキ (紫 か 金) [紫]:")
     child.sendline("金")

@@ -65,17 +65,17 @@ def test_keys_typed_while_bots_think_are_not_taken_as_answers(tmp_path: Path) ->
     the person's next answer is still theirs to give."""
     child = _spawn(tmp_path, "--seats", "human,random", "--seed", "3", "--bot-delay", "0.7",
                    "--no-color")
-    while child.expect(["You> ", r"· Ember: "]) == 0:
+    while child.expect(["Player 1> ", r"· Ember: "]) == 0:
         child.sendline("1")
     child.send("1\r1\r")  # typed ahead, while Ember is still playing
-    child.expect("You> ")
+    child.expect("Player 1> ")
     child.sendline("save ahead.json")
     child.expect_exact("saved to ahead.json")
-    child.expect("You> ")
+    child.expect("Player 1> ")
     _quit(child)
     _finish(child)
     record = json.loads((tmp_path / "ahead.json").read_text(encoding="utf-8"))
-    assert _seats_of(record)[-1] == 1  # nobody answered for You since Ember's turn
+    assert _seats_of(record)[-1] == 1  # nobody answered for Player 1 since Ember's turn
 
 
 def test_screens_keep_their_top_line_and_show_the_town_at_a_visit(tmp_path: Path) -> None:
@@ -85,7 +85,7 @@ def test_screens_keep_their_top_line_and_show_the_town_at_a_visit(tmp_path: Path
     child = _spawn(tmp_path, "--seats", "human,random,random", "--seed", "5", "--bot-delay",
                    "0", "--no-color")
     visits = 0
-    while child.expect(["You> ", r"Game over\. Press Enter"]) == 0:
+    while child.expect(["Player 1> ", r"Game over\. Press Enter"]) == 0:
         screen = child.before.split("\r\n")
         top = max(i for i, line in enumerate(screen) if line.startswith("FLAMECRAFT"))
         assert len(screen) - top <= 24, "\n".join(screen[top:])
@@ -103,17 +103,17 @@ def test_board_numbers_choices_as_the_prompt_does(tmp_path: Path) -> None:
     takes the second of them."""
     child = _spawn(tmp_path, "--seats", "human,random", "--seed", "4", "--first-player", "1",
                    "--bot-delay", "0", "--no-color")
-    child.expect_exact("You play first (chosen at setup).")  # defect 11: not "You plays"
-    child.expect("You> ")
+    child.expect_exact("Player 1 plays first (chosen at setup).")  # issue 21: a name, not "You"
+    child.expect("Player 1> ")
     child.sendline("1")
     child.expect("choose which Shop to visit")
-    child.expect("You> ")
+    child.expect("Player 1> ")
     child.sendline("board")
-    child.expect("You> ")
+    child.expect("Player 1> ")
     listed = re.findall(r"(\d+) (visit [^→\r]+?) →", child.before)
     assert listed[0][0] == "1" and listed[1][0] == "2"
     child.sendline("2")
-    child.expect("You> ")
+    child.expect("Player 1> ")
     child.sendline("save b.json")
     child.expect_exact("saved to b.json")
     _quit(child)
@@ -128,23 +128,23 @@ def test_card_lookup_ignores_accents_and_prefers_exact_names(tmp_path: Path) -> 
     is not echoed in full; `log 0` is refused with a hint."""
     child = _spawn(tmp_path, "--seats", "human,random", "--seed", "4", "--bot-delay", "0",
                    "--no-color")
-    child.expect("You> ")
+    child.expect("Player 1> ")
     child.sendline("card flambe")
-    child.expect("You> ")
+    child.expect("Player 1> ")
     assert "Flambé" in child.before and "Le Flamberge" not in child.before
     child.sendline("card Maitre D'rake")
-    child.expect("You> ")
+    child.expect("Player 1> ")
     assert "Maître D'rake (Companion" in child.before
     child.sendline("help")
-    child.expect("You> ")
+    child.expect("Player 1> ")
     assert "HOW TO PLAY" in child.before
     assert max(len(line) for line in child.before.split("\r\n")) <= 80
     child.sendline("x" * 3000)
-    child.expect("You> ", timeout=30)
+    child.expect("Player 1> ", timeout=30)
     answer = child.before[child.before.index("no choice matches"):]  # after the echo
     assert "x" * 40 not in answer and "x" * 39 + "…" in answer
     child.sendline("log 0")
-    child.expect("You> ")
+    child.expect("Player 1> ")
     assert "from 1" in child.before
     _quit(child)
     _finish(child)
@@ -155,10 +155,10 @@ def test_hint_shows_the_three_best_choices_from_the_players_view(tmp_path: Path)
     with why and (at 2+ players) a win chance, within 80 columns."""
     child = _spawn(tmp_path, "--seats", "human,random", "--seed", "4", "--bot-delay", "0",
                    "--no-color")
-    child.expect("You> ")
+    child.expect("Player 1> ")
     choices = child.before
     child.sendline("hint")
-    child.expect("You> ", timeout=60)
+    child.expect("Player 1> ", timeout=60)
     shown = child.before
     assert "HINTS (from your view only" in shown
     ranked = re.findall(r"^ ([123])\. (.+) \((best|[\d.]+ Rep behind), (\d+)% to win\)",
@@ -181,9 +181,9 @@ def test_a_hang_up_saves_the_game_to_its_own_autosave(tmp_path: Path) -> None:
     for _ in range(2):
         child = _spawn(tmp_path, "--seats", "human,random", "--seed", "4", "--bot-delay",
                        "0", "--no-color")
-        child.expect("You> ")
+        child.expect("Player 1> ")
         child.sendline("1")
-        child.expect("You> ")
+        child.expect("Player 1> ")
         child.kill(signal.SIGHUP)
         child.expect(pexpect.EOF)
         child.close()
@@ -200,19 +200,19 @@ def test_undo_reaches_back_across_a_load_in_the_same_turn(tmp_path: Path) -> Non
     the visit chosen before the save."""
     child = _spawn(tmp_path, "--seats", "human,random", "--seed", "4", "--first-player", "1",
                    "--bot-delay", "0", "--no-color")
-    child.expect("You> ")
+    child.expect("Player 1> ")
     child.sendline("1")
     child.expect("choose which Shop to visit")
-    child.expect("You> ")
+    child.expect("Player 1> ")
     child.sendline("visit sm")
-    child.expect("You> ")
+    child.expect("Player 1> ")
     child.sendline("save mid.json")
     child.expect_exact("saved to mid.json")
     _quit(child)
     _finish(child)
     assert "undo" in json.loads((tmp_path / "mid.json").read_text(encoding="utf-8"))
     child = _spawn(tmp_path, "--load", "mid.json", "--bot-delay", "0", "--no-color")
-    child.expect("You> ")
+    child.expect("Player 1> ")
     child.sendline("undo")
     child.expect_exact("undone: visit Smith Mart")
     child.expect("choose which Shop to visit")
@@ -225,14 +225,16 @@ def test_solo_achievements_command_and_town_bustle_in_the_log(tmp_path: Path) ->
     what Town Bustle did at the end of a turn."""
     child = _spawn(tmp_path, "--players", "1", "--seed", "5", "--bot-delay", "0",
                    "--no-color")
-    child.expect("You> ")
+    child.expect_exact("Press Enter to start.")
+    child.sendline("")
+    child.expect("Player 1> ")
     child.sendline("achievements")
-    child.expect("You> ")
+    child.expect("Player 1> ")
     assert "SOLO ACHIEVEMENTS" in child.before
     assert re.search(r"\(0/\d+, worth \d+ Rep\)", child.before)
     bustle = False
     child.sendline("1")
-    while child.expect(["You> ", r"Game over\. Press Enter"]) == 0:
+    while child.expect(["Player 1> ", r"Game over\. Press Enter"]) == 0:
         bustle = bustle or "Town Bustle:" in child.before
         child.sendline("1")
     child.sendline("")

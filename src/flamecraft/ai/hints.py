@@ -196,7 +196,8 @@ def _facts(t: GameState, end: GameState, p: int, tr: Translate = same
     goods = sum(end.goods[p]) - sum(t.goods[p])
     coins = end.coins[p] - t.coins[p]
     if goods > 0:
-        facts.append(tr("+{goods}").format(goods=_goods(goods, tr)))
+        # one msgid with the number, so a language can put the word before it (商品+2枚)
+        facts.append((tr("+{n} Good") if goods == 1 else tr("+{n} Goods")).format(n=goods))
     if coins:
         facts.append((tr("{n} Coin") if abs(coins) == 1 else tr("{n} Coins"))
                      .format(n=f"{coins:+d}"))

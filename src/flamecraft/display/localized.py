@@ -17,8 +17,8 @@ from functools import cache
 from typing import IO, Any
 
 from ..core import cardtext
-from ..core.board import CATALOG
-from ..core.cards import Achievement, CompanionCard, FancyCard, Reward, ShopCard
+from ..core.board import CATALOG, ROW_SIZE
+from ..core.cards import DECKS, Achievement, CompanionCard, FancyCard, Reward, ShopCard
 from ..core.goods import GOOD_NAMES
 from ..core.tr import Translate
 from .i18n import translator
@@ -95,6 +95,36 @@ def card_details(card_id: str, lang: str) -> dict[str, Any]:
 def rating_title(title: str, lang: str) -> str:
     """A solo rating's title (``view()["rating"]``) in ``lang``."""
     return cardtext.rating_title(title, tr_for(lang))
+
+
+def solo_turns(deck: str) -> int:
+    """The most turns a solo game with ``deck`` can last: Town Bustle takes an Enchantment out
+    of the row each turn nothing else did, so the row's refills empty the deck after at most
+    as many turns as it has cards beyond the first row, and the end trigger gives one more
+    turn (rules.md, "Solo mode")."""
+    cards = sum(1 for e in CATALOG.enchantments if DECKS[e.deck] == deck)
+    return cards - ROW_SIZE + 1
+
+
+def solo_intro(deck: str, lang: str) -> list[str]:
+    """What a solo game adds to the rules, said as it starts (the terminal and the web):
+    Town Bustle, the turn limit it makes, the achievements and the rating titles, so a first
+    solo game is not a surprise at its end."""
+    tr = tr_for(lang)
+    titles = tr(", ").join(tr("{title} ({least}+)").format(title=rating_title(title, lang),
+                                                          least=least)
+                          for least, title in CATALOG.ratings)
+    return [
+        tr("Solo: you play alone against the Town, for your best score."),
+        tr("Town Bustle, at the end of each of your turns: if no Enchantment left the row "
+           "this turn, the oldest one there leaves the game; then the oldest dragon in the "
+           "Park goes to the bottom of the Artisan deck."),
+        tr("So the Enchantment deck runs out: a solo game lasts at most {n} turns.").format(
+            n=solo_turns(deck)),
+        tr("{n} achievements each pay their Reputation the first time you meet them.").format(
+            n=len(CATALOG.achievements)),
+        tr("Your final Reputation earns a title: {titles}.").format(titles=titles),
+    ]
 
 
 def extract_titles(fileobj: IO[bytes], keywords: Mapping[str, Any],

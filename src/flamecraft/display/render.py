@@ -239,7 +239,9 @@ def render(v: dict[str, Any], catalog: Catalog, width: int = WIDTH, lang: str = 
     else:
         acting = names[v["to_act"]] if v["to_act"] >= 0 else tr("nobody")
         what = tr(", choosing {what}").format(what=v["choosing"]) if v.get("choosing") else ""
-        whose = (tr("your turn") if names[v["current"]] in ("You", tr("You"))
+        # the seat's own turn said as such (a game saved before issue 21 may name a seat "You")
+        mine = v["current"] == observer or names[v["current"]] in ("You", tr("You"))
+        whose = (tr("your turn") if mine
                  else tr("{name}'s turn").format(name=names[v["current"]]))
         lines.append(tr("FLAMECRAFT — turn {turn}, {whose}; {acting} to act{what} ({seen})")
                      .format(turn=v["turn"], whose=whose, acting=acting, what=what, seen=seen))

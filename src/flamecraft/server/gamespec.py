@@ -77,8 +77,7 @@ class NewGame:
                                 seat=i, bot=repr(bot), bots=", ".join(sorted(BOTS)))
             given = (seat.name or "").strip()
             if not given:
-                given = next(made_up) if seat.kind == BOT else (
-                    "You" if humans == 1 else f"Player {i + 1}")
+                given = next(made_up) if seat.kind == BOT else f"Player {i + 1}"
             bots.append(bot)
             names.append(given)
         try:

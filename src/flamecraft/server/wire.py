@@ -14,13 +14,14 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
+from ..core.describe import fancy_goals
 from ..core.engine import describe_decision, to_act, winners
 from ..core.events import Event
 from ..core.setup_game import seeded_start
 from ..core.state import GameState, Options
 from ..core.summary import event_line, last_turns, turn_steps
 from ..core.view import view
-from ..display.localized import rating_title
+from ..display.localized import rating_title, solo_intro
 from .actions_json import event_things, legal_json
 from .language import DEFAULT as DEFAULT_LANGUAGE
 from .language import game_tr
@@ -66,8 +67,15 @@ def turns_json(events: Sequence[Event], seat: int | None, lang: str) -> list[dic
 
 
 def view_in(s: GameState, seat: int | None, lang: str) -> dict[str, Any]:
-    """``view(s, seat)`` as ``lang`` reads it: the same, but for the solo rating's title."""
+    """``view(s, seat)`` as ``lang`` reads it: the same, but for the solo rating's title,
+    with a solo game's introduction (``solo_intro``), and with the seat's own Fancy Dragons'
+    goals, progress and rewards (``fancy_goals``, in its entry only: the cards are hidden
+    from the others)."""
     out = view(s, seat)
+    if out["solo"]:
+        out["solo_intro"] = solo_intro(s.options.deck, lang)  # what solo adds to the rules
+    if seat is not None and "fancy" in out["players"][seat]:
+        out["players"][seat]["fancy_goals"] = fancy_goals(s, seat, game_tr(lang))
     if lang != DEFAULT_LANGUAGE and "rating" in out:
         out["rating"] = rating_title(out["rating"], lang)
     return out

@@ -23,6 +23,7 @@ from ..core.engine import (
 )
 from ..core.tr import N_, same
 from ..core.view import view
+from ..display.localized import solo_intro
 from ..display.render import render
 from ..session.seats import SetupError
 from .console import Hangup, Terminal
@@ -102,6 +103,7 @@ class Game:
                                                deck=tr(self.table.state.options.deck)))
             self.term.say(tr("Seats: {seats}").format(seats=self._seats_line()))
             self.term.say(self._first_line())
+            self._solo_intro()
             while not self.table.state.over:
                 self.step()
             self.finish()
@@ -119,6 +121,18 @@ class Game:
         except Exception:
             self._save_quietly(tr("Something went wrong"))  # keep the game, then report it
             raise
+
+    def _solo_intro(self) -> None:
+        """A new solo game says what solo adds (Town Bustle, the turn limit, achievements,
+        the titles) and, at a keyboard, waits for Enter so the first screen does not scroll
+        it away."""
+        s = self.table.state
+        if s.n != 1 or s.turn > 1:
+            return
+        for line in solo_intro(s.options.deck, self.term.lang):
+            self.term.say(line)
+        if self.term.keyboard:
+            self.term.ask(self.tr("Press Enter to start. "))
 
     def _seats_line(self) -> str:
         return self.tr(", ").join(f"{seat.name} ({seat.label(self.tr)})"

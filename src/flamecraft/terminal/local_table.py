@@ -10,7 +10,7 @@ from typing import Any
 
 from ..core.actions import Action
 from ..core.board import CATALOG
-from ..core.describe import describe
+from ..core.describe import describe, fancy_goals
 from ..core.engine import (
     describe_decision,
     legal_actions,
@@ -160,7 +160,8 @@ class LocalTable:
 
     def screen_view(self, seat: int, style: Style | None = None) -> dict[str, Any]:
         """What ``seat`` may see: its view, the log as it may read it, its own Fancy
-        Dragons' values now (their goals read only public facts and its own), the kinds of
+        Dragons' values now and their goals with its progress and reward (they read only
+        public facts and its own), the kinds of
         the seats, and the name of the decision at hand; in the language of ``style``."""
         style = style or Style(False)
         s = self.state
@@ -177,6 +178,7 @@ class LocalTable:
                       for t in last_turns(self.log, seat, style.game)],
             "fancy_values": {CATALOG.fancies[f].id: fancy_value(s, seat, CATALOG.fancies[f])
                              for f in s.fancy[seat]},
+            "fancy_goals": fancy_goals(s, seat, style.game),
             "log": self.full_log(seat, style.game),
             "seat_kinds": [seat_.label(style.tr) for seat_ in self.seats],
         }

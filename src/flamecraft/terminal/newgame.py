@@ -69,13 +69,13 @@ def seat_kind_in(tr: Callable[[str], str]) -> Callable[[str], str]:
 
 
 def default_names(kinds: Sequence[str], tr: Callable[[str], str] = same) -> tuple[str, ...]:
-    """"You" for a lone person (else "Player N"), in the language of ``tr``; bots get dragon
-    names."""
-    humans = sum(1 for k in kinds if k == HUMAN)
+    """"Player N" for each person (N its seat), in the language of ``tr``; bots get dragon
+    names. Never "You": a name is read in the third person by everyone else ("You wins",
+    "You are You"), and the seat's own screens already say which seat is theirs."""
     out, bots = [], 0
     for p, kind in enumerate(kinds):
         if kind == HUMAN:
-            out.append(tr("You") if humans == 1 else tr("Player {n}").format(n=p + 1))
+            out.append(tr("Player {n}").format(n=p + 1))
         else:
             out.append(BOT_NAMES[bots])
             bots += 1

@@ -46,6 +46,7 @@ from ..display.wrap import (
     truncate,
     visible_len,
     wrap,
+    wrap_line,
 )
 
 __all__ = ["strip_ansi", "visible_len", "wrap"]  # what the tests and the game loop use from here
@@ -483,16 +484,16 @@ def me_lines(style: Style, v: dict[str, Any], sv: dict[str, Any], cards: Cards,
             card=enchantment_short(style, cards.ench(pl["reserved"]))))
     lines.extend(flow(tr("  Hand ({n}): ").format(n=len(pl.get("hand", []))), hand, width,
                       indent=4))
-    values = sv.get("fancy_values", {})
+    values, goals = sv.get("fancy_values", {}), sv.get("fancy_goals", {})
     fancy = []
     for f in pl.get("fancy", []):
         card = cards.fancy(f)
-        value = values.get(f, 0)
-        mark = (style.ok(tr("✓ {n} Rep now").format(n=value)) if value > 0
-                else style.bad(tr("✗ not met")))
-        kind = tr("Sun") if card.sun else tr("Moon")
-        fancy.append(f"{card.name} ({kind} {mark})")
-    lines.extend(flow(tr("  Fancy: "), fancy or [tr("none")], width, " · ", indent=4))
+        goal = goals.get(f, "")  # its goal, progress and reward (describe.fancy_facts)
+        fancy.append(style.ok(f"{card.name} {goal}") if values.get(f, 0) > 0
+                     else f"{card.name} {goal}")
+    lines.extend(part for line in flow(tr("  Fancy: "), fancy or [tr("none")], width, " · ",
+                                       indent=4)
+                 for part in wrap_line(line, width, 6))  # a long goal wraps, never overflows
     if pl["scored"]:
         lines.extend(flow(tr("  Scored: "), [cards.fancy(f).name for f in pl["scored"]], width,
                           tr(", "), indent=4))
@@ -592,14 +593,12 @@ def hand_detail(style: Style, v: dict[str, Any], sv: dict[str, Any],
     if not pl["hand"]:
         lines.append("  " + tr("none"))
     lines.append(style.bold(tr("YOUR FANCY DRAGONS")))
-    values = sv.get("fancy_values", {})
+    values, goals = sv.get("fancy_values", {}), sv.get("fancy_goals", {})
     for f in pl["fancy"]:
         fancy = cards.fancy(f)
-        value = values.get(f, 0)
-        mark = (style.ok(tr("goal met: {n} Rep now").format(n=value)) if value > 0
-                else style.bad(tr("not met")))
-        kind = tr("Sun") if fancy.sun else tr("Moon")
-        lines.append(f"  {fancy.name} ({kind}" + tr(", ") + f"{mark}): {style.cards.fancy(fancy)}")
+        head = f"  {fancy.name} {goals.get(f, '')}"  # its goal, progress and reward
+        lines.append(style.ok(head) if values.get(f, 0) > 0 else head)
+        lines.append(f"    {style.cards.fancy(fancy)}")
     if not pl["fancy"]:
         lines.append("  " + tr("none"))
     if pl["scored"]:

@@ -4,6 +4,7 @@ it, or words that each begin a word of one choice; the order in which the choice
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Sequence
 
@@ -42,6 +43,17 @@ class ChoiceError(ValueError):
 
 
 
+# Where a choice's text has word boundaries besides spaces: Japanese writes none between
+# words, but lists them with 、 or ・ and shows icons in brackets (パン、肉、植物を獲得する
+# [パ][肉][植]), so "パン 肉 植" can find its choice as "bread meat pl" does in English.
+_BOUNDARY = re.compile(r"[\s、。・，,：:（）()\[\]「」/]+")
+
+
+def _words(text: str) -> list[str]:
+    """The words of a text (or of what was typed), split at spaces and list punctuation."""
+    return [w for w in _BOUNDARY.split(text) if w]
+
+
 def _words_match(typed: list[str], words: list[str]) -> bool:
     """Whether each typed word begins some word of the text, in order ("dra bell" fits
     "visit draco bell")."""
@@ -76,7 +88,7 @@ def match_text(typed: str, texts: Sequence[str], what: str = "choice",
         return norm.index(key)
     hits = [i for i, t in enumerate(norm) if t.startswith(key)]
     if not hits:
-        hits = [i for i, t in enumerate(norm) if _words_match(key.split(), t.split())]
+        hits = [i for i, t in enumerate(norm) if _words_match(_words(key), _words(t))]
     if len(hits) == 1:
         return hits[0]
     if hits:

@@ -210,9 +210,10 @@ export function enchCard(cat, id, extra = {}) {
 }
 
 /** A Fancy Dragon: sun or moon, name and its goal text. */
-export function fancyCard(cat, id, extra = {}, scored = false, now = undefined) {
+export function fancyCard(cat, id, extra = {}, scored = false, now = undefined, goal = "") {
   const card = cat.fancies[id] || { name: id, text: "", sun: false };
-  // `now`: what the goal would pay at this moment (your own unscored dragons only).
+  // `now`: what the goal would pay at this moment; `goal`: the goal with your progress and
+  // its reward, "— Moon: 6/7 Shops visited → 5 Rep" (your own unscored dragons only).
   const met = now === undefined ? null
     : h("span", { class: `tag ${now > 0 ? "met" : "unmet"}` },
       now > 0 ? t("✓ met: {n} Rep now", { n: now }) : t("✗ not met yet"));
@@ -222,6 +223,7 @@ export function fancyCard(cat, id, extra = {}, scored = false, now = undefined) 
         card.sun ? "☀" : "☾"),
       h("span", { class: "name" }, card.name), scored ? h("span", { class: "tag" }, t("scored")) : null,
       met),
+    goal ? h("div", { class: "fancy-goal" }, goal) : null,
     h("div", { class: "fancy-text" }, card.text));
 }
 

@@ -405,7 +405,16 @@ export class Table {
     fill(box, h("div", { class: "details-head" }, h("strong", {}, info.title),
       h("button", { class: "link", "aria-label": t("Close card details"),
         onclick: (e) => { e.stopPropagation(); this.hideDetail(); } }, "✕")),
-    info.lines.map((line) => h("p", {}, line)), this.detailChoices());
+    info.lines.map((line) => h("p", {}, line)), this.myFancyGoal(spec), this.detailChoices());
+  }
+
+  /** One of your own unscored Fancy Dragons: its goal, your progress and its reward. */
+  myFancyGoal(spec) {
+    const seat = this.msg.seat;
+    const view = this.msg.view;
+    if (!spec.startsWith("fancy:") || seat === null || seat === undefined || !view) return null;
+    const goal = ((view.players[seat] || {}).fancy_goals || {})[spec.slice(6)];
+    return goal ? h("p", { class: "fancy-goal" }, goal) : null;
   }
 
   /** The choices the card in the details box makes now, each with its facts. */
@@ -443,6 +452,7 @@ export class Table {
       h("section", { class: "prompt", "aria-live": "polite", "aria-label": t("What to do now") },
         this.drawPrompt(view)),
       h("div", { class: "notice", role: "alert" }),
+      this.drawSoloIntro(view),
       this.opts.extraTop ? this.opts.extraTop() : null,
       this.drawTurns(view),
       view.over ? this.drawScores(view) : null,
@@ -467,6 +477,20 @@ export class Table {
       target = this.root.querySelector(".prompt button:not(.hint-button), .can, .legal-item");
     }
     if (target) target.focus({ preventScroll: true });
+  }
+
+  /** A solo game says what solo adds (Town Bustle, the turn limit, the achievements, the
+   * titles): open until the first turn is over, folded under its heading after (or as the
+   * player left it). */
+  drawSoloIntro(view) {
+    if (!view.solo || !view.solo_intro || view.over) return null;
+    const first = view.turn <= 1;
+    const open = this.soloIntroOpen === undefined ? first : this.soloIntroOpen;
+    // the toggle event also follows a drawn `open`: only a change the player made is kept
+    return h("details", { class: "solo-intro", open,
+      ontoggle: (e) => { if (e.target.open !== first) this.soloIntroOpen = e.target.open; } },
+    h("summary", {}, t("How solo works")),
+    view.solo_intro.map((line) => h("p", {}, line)));
   }
 
   /** What has the keyboard focus in the table, to find it again after a redraw. */
@@ -526,7 +550,11 @@ export class Table {
     const cut = key.indexOf(":");
     const kind = key.slice(0, cut);
     const id = key.slice(cut + 1);
-    if (kind === "fancy") return fancyCard(this.cat, id, { dataset: { key, detail: key } });
+    if (kind === "fancy") {  // a drawn one to keep: its goal, your progress, its reward
+      const mine = this.msg.view.players[this.msg.seat] || {};
+      return fancyCard(this.cat, id, { dataset: { key, detail: key } }, false,
+        (mine.fancy_now || {})[id], (mine.fancy_goals || {})[id]);
+    }
     if (kind === "artisan") return artisanCard(this.cat, id, { dataset: { key, detail: key } });
     if (kind === "ench") return enchCard(this.cat, id, { dataset: { key, detail: key } });
     if (kind === "companion") return companionCard(this.cat, id, { dataset: { key, detail: key } });
@@ -883,8 +911,9 @@ export class Table {
     const hand = (p.hand || []).map((d) => artisanCard(this.cat, d,
       { dataset: { key: `artisan:${d}`, detail: `artisan:${d}` } }));
     const now = p.fancy_now || {};
+    const goals = p.fancy_goals || {};
     const fancy = (p.fancy || []).map((f) => fancyCard(this.cat, f,
-      { dataset: { key: `fancy:${f}`, detail: `fancy:${f}` } }, false, now[f]));
+      { dataset: { key: `fancy:${f}`, detail: `fancy:${f}` } }, false, now[f], goals[f]));
     const scored = p.scored.map((f) => fancyCard(this.cat, f,
       { dataset: { key: `fancy:${f}`, detail: `fancy:${f}` } }, true));
     return h("section", { class: `player me seat-${seat}${view.to_act === seat ? " acting" : ""}`,
