@@ -27,6 +27,7 @@ from flamecraft.terminal.ending import end_summary
 from flamecraft.terminal.local_table import LocalTable
 from flamecraft.terminal.newgame import PlayerSeat
 from flamecraft.terminal.screen import HELP, Style, score_screen, strip_ansi, summary
+from helpers import answer_one
 from test_play import _finish, _spawn
 
 PROMPT = "あなた> "
@@ -67,7 +68,7 @@ def test_a_whole_game_in_japanese_fits_80_columns_with_no_english_left(tmp_path:
     screens = []
     while child.expect([PROMPT, GAME_OVER]) == 0:
         screens.append(child.before)
-        child.sendline("1")
+        child.sendline(answer_one(child.before))
     end = child.before
     child.sendline("保存 end.json")
     child.expect_exact("end.jsonに保存しました")
@@ -101,7 +102,7 @@ def test_a_solo_game_with_companions_in_japanese(tmp_path: Path) -> None:
     screens = []
     while child.expect([PROMPT, GAME_OVER]) == 0:
         screens.append(child.before)
-        child.sendline("1")
+        child.sendline(answer_one(child.before))
     end = child.before
     child.sendline("")
     _finish(child)
@@ -182,7 +183,7 @@ def test_japanese_commands_numbers_and_errors(tmp_path: Path) -> None:
 
 def _play_to_the_end(child: pexpect.spawn, prompt: str, over: str) -> str:
     while child.expect([prompt, over]) == 0:
-        child.sendline("1")
+        child.sendline(answer_one(child.before))
     return str(child.before)
 
 

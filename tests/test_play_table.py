@@ -29,6 +29,7 @@ from flamecraft.terminal.screen import (
     visible_len,
 )
 from flamecraft.terminal.typed_input import display_order
+from helpers import answer_one
 from test_play import _finish, _spawn
 
 
@@ -61,7 +62,7 @@ def test_keys_typed_while_bots_think_are_not_taken_as_answers(tmp_path: Path) ->
     child = _spawn(tmp_path, "--seats", "human,random", "--seed", "3", "--bot-delay", "0.7",
                    "--no-color")
     while child.expect(["You> ", r"· Ember: "]) == 0:
-        child.sendline("1")
+        child.sendline(answer_one(child.before))
     child.send("1\r1\r")  # typed ahead, while Ember is still playing
     child.expect("You> ")
     child.sendline("save ahead.json")
@@ -87,7 +88,7 @@ def test_screens_keep_their_top_line_and_show_the_town_at_a_visit(tmp_path: Path
         if "choose which Shop to visit" in child.before:
             visits += 1
             assert "TOWN" in child.before and re.search(r"\d visit .+ → ", child.before)
-        child.sendline("1")
+        child.sendline(answer_one(child.before))
     child.sendline("")
     _finish(child)
     assert visits > 10
@@ -177,7 +178,7 @@ def test_a_hang_up_saves_the_game_to_its_own_autosave(tmp_path: Path) -> None:
         child = _spawn(tmp_path, "--seats", "human,random", "--seed", "4", "--bot-delay",
                        "0", "--no-color")
         child.expect("You> ")
-        child.sendline("1")
+        child.sendline(answer_one(child.before))
         child.expect("You> ")
         child.kill(signal.SIGHUP)
         child.expect(pexpect.EOF)
@@ -229,7 +230,7 @@ def test_solo_achievements_command_and_town_bustle_in_the_log(tmp_path: Path) ->
     child.sendline("1")
     while child.expect(["You> ", r"Game over\. Press Enter"]) == 0:
         bustle = bustle or "Town Bustle:" in child.before
-        child.sendline("1")
+        child.sendline(answer_one(child.before))
     child.sendline("")
     _finish(child)
     assert bustle

@@ -249,6 +249,8 @@ def words(s: GameState, c: Composite, tr: Translate = same) -> str:
 def label(s: GameState, c: Composite, tr: Translate = same) -> str:
     """A composite as a list shows it: its words and the first step's facts (what it
     costs and gives)."""
+    if c.confirm:
+        return tr("confirm the end of your turn")
     first = describe(s, c.first, tr)
     said = first.words or first.text
     if first.facts:

@@ -28,6 +28,8 @@ from ..core.setup_game import GameStart
 from ..core.state import GameState
 from ..core.tr import same
 from ..core.view import view
+from ..session import compose
+from ..session.compose import Composite
 from ..session.history import History
 from ..session.undo import NOTHING_TO_UNDO
 from .newgame import PlayerSeat, Setup
@@ -35,6 +37,11 @@ from .screen import (
     Style,
 )
 from .typed_input import display_order
+
+
+def listed_choices(s: GameState) -> list[Composite]:
+    """The choices the terminal lists at ``s`` (``session/compose.py``), in their order."""
+    return compose.choices(s)
 
 
 class LocalTable:
@@ -53,6 +60,11 @@ class LocalTable:
         self.secret_seed = secret_seed  # shown only once the game is over
         self.rngs: dict[int, random.Random] = {}
         self.deal = deal  # a loaded record's start (None: the seed's)
+        # The numbers the choices were shown with, per decision of the turn (its kind and
+        # where), so a number typed never comes to mean another choice: a choice keeps its
+        # number while it is offered, and a new one gets a number not used before.
+        self.numbers: dict[tuple[int, ...], dict[str, int]] = {}
+        self.numbered_turn = (-1, -1)
 
     @staticmethod
     def new(setup: Setup) -> LocalTable:
@@ -94,8 +106,40 @@ class LocalTable:
         self.history.play(action)
 
     def actions_now(self) -> list[Action]:
-        """The legal actions in the order the numbered list shows them."""
+        """The legal actions in the engine's small steps, declines last (``flamecraft
+        actions``'s order; the person's list is ``choices_now``)."""
         return display_order(legal_actions(self.state))
+
+    def choices_now(self) -> list[tuple[int, Composite]]:
+        """The person's choices now, each with its number, in the order of their numbers
+        (stable within a decision of the turn: see ``numbers``)."""
+        s = self.state
+        listed = listed_choices(s)
+        if not listed:
+            return []
+        now = (s.turn, to_act(s))
+        if now != self.numbered_turn:
+            self.numbers.clear()
+            self.numbered_turn = now
+        top = s.stack[-1]
+        numbers = self.numbers.setdefault((top[0], top[2] if len(top) > 2 else -1), {})
+        current = {c.text for c in listed}
+        kept = {text: n for text, n in numbers.items() if text in current}
+        if not kept:  # a decision met anew: numbered from 1 in the listed order
+            numbers.clear()
+        for c in listed:
+            if c.text not in numbers:
+                numbers[c.text] = max(numbers.values(), default=0) + 1
+        return sorted(((numbers[c.text], c) for c in listed), key=lambda nc: nc[0])
+
+    def play_choice(self, choice: Composite, asked: bool = True) -> None:
+        """Applies a person's composite choice (its engine actions, one undo point)."""
+        compose.play(self.history, choice, asked)
+
+    def play_automatic(self) -> int:
+        """Takes the choices a person's interface answers by itself (``compose.automatic``)
+        for the people at this table; how many engine actions that took."""
+        return compose.play_automatic(self.history, sorted(self.history.people))
 
     def undo(self, seat: int, tr: Callable[[str], str] = same,
              game: Callable[[str], str] = same) -> str:
@@ -140,6 +184,7 @@ class LocalTable:
         s = self.state
         v = view(s, seat)
         acting = not s.over and to_act(s) == seat
+        numbered = self.choices_now() if acting else []
         log = self.log_for(seat, style.game)
         mine = [i for i, (e, _) in enumerate(log)
                 if e.seat == seat and not e.forced and e.action[0] >= 0]
@@ -147,8 +192,9 @@ class LocalTable:
         return {
             "view": v,
             "decision": describe_decision(s, style.game) if acting else "",
-            "choices": ([describe(s, a, style.game).label for a in self.actions_now()]
+            "choices": ([compose.label(s, c, style.game) for _, c in numbered]
                         if acting else []),
+            "choice_numbers": [n for n, _ in numbered] if acting else [],
             "since": [(self.who(e), line) for e, line in since
                       if e.seat != seat or e.action[0] < 0],
             "fancy_values": {CATALOG.fancies[f].id: fancy_value(s, seat, CATALOG.fancies[f])
