@@ -181,7 +181,7 @@ class Game:
         the turn: that is the confirm, and undo can still take the turn's choices back."""
         seen = len(self.table.log)
         if self.table.play_automatic():
-            for e, line in self.table.log_for(p, self.style.game, self.table.log[seen:]):
+            for _, line in self.table.log_for(p, self.style.game, self.table.log[seen:]):
                 self.term.say(f"  · {line}", "dim")
             if self.table.state.over or to_act(self.table.state) != p:
                 return
