@@ -70,9 +70,24 @@ def texts(s: GameState) -> list[str]:
     return [text(s, a) for a in legal_actions(s)]
 
 
+def end_turn(s: GameState) -> GameState:
+    """Ends the turn of the seat to act, checking that nothing but its end is left: every turn
+    ends at an `end turn` decision asked even alone (docs/rules.md, ruling 20), with the
+    Sun Dragon reveals that may be made there."""
+    left = texts(s)
+    assert "end turn" in left, left
+    assert all(t == "end turn" or t.startswith("reveal ") for t in left), left
+    return do(s, "end turn")
+
+
 def do(s: GameState, *typed: str) -> GameState:
-    """Applies actions by their texts, in order (raises if one is not legal)."""
+    """Applies actions by their texts, in order (raises if one is not legal). A decision
+    with one legal action that is not the one typed is answered first, as a person's
+    interface answers it (a lone `do not place` asked because the hand is hidden: ruling 20),
+    except the end of the turn, which a test ends itself (``end_turn``)."""
     for t in typed:
+        while t not in texts(s) and len(legal_actions(s)) == 1 and texts(s) != ["end turn"]:
+            apply_in_place(s, legal_actions(s)[0])
         apply_in_place(s, parse_action(s, t))
     return s
 
@@ -201,9 +216,10 @@ def to_ability(s: GameState) -> GameState:
 
 
 def hold_turn(s: GameState, p: int) -> None:
-    """Keeps p's turn open at "end turn", so a test can read the state before the end-of-turn
-    steps (limits, refills) run: p holds Enchanté with its goal met, so every step of the turn
-    offers a reveal and no step is taken automatically."""
+    """Gives p a met Sun Dragon (Enchanté), so the decisions of p's turn that are asked offer
+    a reveal. (Every turn stops at "end turn" anyway, before the end-of-turn steps — limits,
+    refills — run; a met Sun Dragon no longer makes a lone action be asked: docs/rules.md,
+    ruling 20.)"""
     from flamecraft.core.state import CASTS
 
     give_fancy(s, p, "enchante")

@@ -310,8 +310,7 @@ def test_reveal_at_the_placement() -> None:
     give_fancy(s, 0, "clutch-player")
     to_hand(s, 0, "cookie", "loaf", "honey", "fondue")
     assert len(s.hand[0]) == 7
-    do(s, "visit Critical Rolls")
-    do(s, "gather")
+    do(s, "visit Critical Rolls")  # no Enchantment affordable: Gather is taken by itself
     assert any(t.startswith("place ") for t in texts(s))
     assert "reveal Clutch Player" in texts(s)
     do(s, "reveal Clutch Player")

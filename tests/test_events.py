@@ -105,8 +105,9 @@ def _sun_worlds() -> tuple[GameState, GameState]:
 
 def _play_seat0_turn(a: GameState, b: GameState) -> tuple[list[Event], list[Event],
                                                                list[Action]]:
-    """Plays seat 0's turn in B by a fixed policy, then the same public turn in A, where every
-    decision of B is a choice (a reveal is offered beside it) and seat 0 never reveals."""
+    """Plays seat 0's turn in B by a fixed policy, then the same turn in A, where a reveal is
+    offered beside every decision and seat 0 never reveals: A is asked exactly the decisions
+    B is (docs/rules.md, ruling 20), no more."""
     ev_b: list[Event] = []
     chosen_b: list[str] = []
     while to_act(b) == 0:
@@ -120,13 +121,11 @@ def _play_seat0_turn(a: GameState, b: GameState) -> tuple[list[Event], list[Even
     while to_act(a) == 0:
         options = [x for x in legal_actions(a) if x[0] != A.REVEAL]
         assert len(options) < len(legal_actions(a)), "A's Sun stays met all turn"
-        if len(options) == 1:
-            action = options[0]  # forced in B: a choice here only because of the Sun
-        else:
-            want = next(script)
-            action = next(x for x in options if text(a, x) == want)
+        want = next(script)  # the met Sun adds no decision: each is one B was asked too
+        action = next(x for x in options if text(a, x) == want)
         actions_a.append(action)
         apply_in_place(a, action, ev_a)
+    assert next(script, None) is None, "B was asked decisions A was not"
     assert to_act(a) == to_act(b) == 1
     assert any(e.full == "end turn" for e in ev_a)  # seat 0 did decline to reveal
     return ev_a, ev_b, actions_a
@@ -143,12 +142,13 @@ def _table_at(s: GameState, seats: list[PlayerSeat], log: list[Event]) -> LocalT
 
 
 def test_a_met_sun_dragon_is_not_told_to_the_table() -> None:
-    """Issue 11, leak 1: a player holding a Sun Dragon whose goal is met is asked "end turn
-    or reveal?", and one without is not. After seat 0's turn, seat 1 must receive exactly the
-    same in both worlds: its view, log, observation and terminal screen."""
+    """Issue 11, leak 1, and issue 21: a player holding a Sun Dragon whose goal is met and
+    one without are asked the same decisions ("end turn" every turn; the reveal is an extra
+    option). After seat 0's turn, seat 1 must receive exactly the same in both worlds: its
+    view, log, observation and terminal screen."""
     a, b = _sun_worlds()
     ev_a, ev_b, _ = _play_seat0_turn(a, b)
-    assert len(ev_a) > len(ev_b)  # A's turn had more events: its own declines
+    assert len(ev_a) == len(ev_b)  # the same decisions, whatever the hidden Sun
     assert json.dumps(view(a, 1)) == json.dumps(view(b, 1))
     assert [t for _, t in log_for(ev_a, 1)] == [t for _, t in log_for(ev_b, 1)]
     assert [t for _, t in log_for(ev_a, None)] == [t for _, t in log_for(ev_b, None)]
@@ -173,8 +173,8 @@ def _web_message(s: GameState, events: list[Event], seat: int | None) -> dict[st
 
 def test_a_met_sun_dragon_is_not_told_to_the_web_table() -> None:
     """The web state message of seat 1 and of a spectator: the same whether seat 0 declined
-    a reveal or had none to make (the move counters ``version``/``step`` aside: they count
-    moves, like the time a player takes)."""
+    a reveal or had none to make — the move counters ``version``/``step`` included, since
+    both worlds are asked the same decisions (issue 21)."""
     a, b = _sun_worlds()
     ev_a, ev_b, _ = _play_seat0_turn(a, b)
     for seat in (1, None):
@@ -198,7 +198,7 @@ def test_a_met_sun_dragon_is_not_told_in_openspiel() -> None:
     while st_b.current_player() == 0:
         st_b.apply_action(cat.encode(st_b.engine_state, legal_actions(st_b.engine_state)[-1]))
     assert st_a.current_player() == st_b.current_player() == 1
-    assert len(st_a.history()) > len(st_b.history())
+    assert len(st_a.history()) == len(st_b.history())  # issue 21: the same decisions
     assert st_a.information_state_string(1) == st_b.information_state_string(1)
     assert st_a.information_state_record(1) == st_b.information_state_record(1)
     assert st_a.observation_string(1) == st_b.observation_string(1)

@@ -19,6 +19,7 @@ from helpers import (
     clear_hand,
     do,
     enchant,
+    end_turn,
     fresh,
     gather,
     goods_of,
@@ -51,6 +52,9 @@ def slot(s: GameState, shop_id: str, k: int) -> int:
 
 
 def turn_over(s: GameState) -> bool:
+    """ME's turn is over: nothing is left but its end (asked every turn: then taken here)."""
+    if s.current == ME and texts(s) == ["end turn"]:
+        do(s, "end turn")
     return s.current != ME
 
 
@@ -299,6 +303,9 @@ def test_potion_never_fires_in_hand_or_park() -> None:
     gather(s, "fogo-de-char")
     to_ability(s)
     do(s, "use Stoke the Grill")
+    # Asked although nothing may fire: which dragons the hand holds is hidden (ruling 20).
+    assert texts(s) == ["do not fire up"]
+    do(s, "do not fire up")
     assert turn_over(s) and sorted(s.hand[ME]) == sorted([A["jasmine"], A["earl"]])
 
     s = game("eternal-flame")
@@ -374,6 +381,7 @@ def test_fired_set_resets_each_turn() -> None:
     s = game()
     gather(s, "fragile-reptile")
     do(s, "fire up Brightgem", "gain Bread, Meat, Iron")
+    end_turn(s)
     assert s.fired == 0 and s.current == 1
     set_goods(s, 1, MEAT=1)
     gather(s, "fragile-reptile")  # P2 gives P1 its Meat to share the Shop

@@ -9,6 +9,7 @@ corrected so that a recorded action is no longer legal, a Shop moved to another 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import json
 import os
@@ -191,7 +192,7 @@ def test_a_record_carries_its_deal_and_the_names_its_texts_use() -> None:
     for players, deck, companions in FUZZ[::3]:
         record = fuzz_record(players, deck, companions)
         obj = record.to_json()
-        assert obj["version"] == RECORD_VERSION == 3
+        assert obj["version"] == RECORD_VERSION == 4
         start_ = seeded_start(record.options, record.seed)
         deal = obj["deal"]
         assert deal["shop_deck"] == [CATALOG.shops[c].id for c in start_.deal.shop_deck]
@@ -216,8 +217,8 @@ def test_a_record_carries_its_deal_and_the_names_its_texts_use() -> None:
 @pytest.mark.parametrize("version", [1, 2])
 def test_older_records_read_as_before(version: int) -> None:
     """Versions 1 and 2 carry no deal: their seed deals them exactly as it always did (the
-    game ``start`` plays from that seed), and written again they become version 3 with that
-    deal."""
+    game ``start`` plays from that seed), and written again they become the current version
+    with that deal."""
     options = Options(2, "purple", (), False, 0 if version == 1 else None)
     s = start(2, 6, first_player=options.first_player)
     rng = random.Random(6)
@@ -234,7 +235,34 @@ def test_older_records_read_as_before(version: int) -> None:
     assert record.start == seeded_start(options, 6)
     assert replay(record) == s
     again = json.loads(dump_record(record))
-    assert again["version"] == 3 and replay(load_record(json.dumps(again))) == s
+    assert again["version"] == RECORD_VERSION and replay(load_record(json.dumps(again))) == s
+
+
+LEGACY = json.loads((Path(__file__).parent / "data" / "records_before_ruling_20.json")
+                    .read_text(encoding="utf-8"))["games"]
+
+
+@pytest.mark.parametrize("k", range(len(LEGACY)))
+def test_a_record_made_before_ruling_20_plays_on_as_it_was(k: int) -> None:
+    """Issue 21: a record of version 3 chosen under the old decision points (no `end turn`
+    asked when nothing could be revealed, a placement skipped when nothing fitted, a reveal
+    offered beside a lone action) reads as today's engine asks it, to the very state the old
+    engine reached (its SHA-256, kept with the record) — or, when a reveal made beside a lone
+    action no longer plays out the same, is refused in one sentence naming the action."""
+    game = LEGACY[k]
+    old = game["record"]
+    assert old["version"] == 3
+    if game["record"]["seed"] == 957:  # a reveal before a forced Gather, whose reward drew
+        with pytest.raises(StateFormatError, match=r"action 206 \('place Cookie"):
+            load_record(json.dumps(old))  # the dragon then placed: no longer the same turn
+        return
+    record = load_record(json.dumps(old))
+    assert len(record.actions) >= len(old["actions"])  # the decisions asked alone answered
+    final = json.dumps(state_to_json(replay(record)), sort_keys=True)
+    assert hashlib.sha256(final.encode()).hexdigest() == game["final_state_sha256"]
+    again = load_record(dump_record(record))  # written again: version 4, read as it is
+    assert json.loads(dump_record(record))["version"] == RECORD_VERSION == 4
+    assert again.actions == record.actions
 
 
 def test_the_deal_decides_not_the_seed() -> None:
@@ -708,3 +736,57 @@ def test_a_deal_that_no_longer_fits_is_refused_in_one_sentence(tmp_path: Path) -
     assert len(lines) == 1
     assert lines[0].startswith(f"flamecraft: {path}: the deal does not fit the card data: "
                                "the Shop deck holds ")
+
+
+def test_a_web_game_stored_before_ruling_20_is_stored_again_as_it_is_asked_now(
+        tmp_path: Path) -> None:
+    """Issue 21: a running web game stored under the old decision points (its setup without
+    ``rules``; here, a schema-1 row, without a deal either) is read as today's engine asks
+    it when the server first loads it — to the state the old engine reached — and stored
+    again so: its rows numbered anew, ``rules`` 2 in its setup, its version bumped. A second
+    load reads it as it is."""
+    api = _server()
+    from flamecraft.server.store import SCHEMA, open_store
+
+    game = next(g for g in LEGACY if g["record"]["options"]["players"] > 1
+                and "result" not in g["record"] and len(g["record"]["actions"]) > 60)
+    old = game["record"]
+    db = tmp_path / "games.sqlite3"
+    with sqlite3.connect(db) as conn:
+        for statement in SCHEMA:
+            conn.execute(statement)
+        conn.execute("INSERT INTO flamecraft_meta VALUES ('schema_version', '2')")
+        seats = json.dumps([{"name": f"P{p + 1}", "kind": "human"}
+                            for p in range(old["options"]["players"])])
+        conn.execute("INSERT INTO flamecraft_games VALUES ('g0000000000000000000000a', 'old', "
+                     "?, ?, ?, 'running', ?, 0, 0, NULL, NULL, NULL)",
+                     (json.dumps(old["options"]), old["seed"], seats, len(old["actions"])))
+        for seq, said in enumerate(old["actions"], 1):
+            conn.execute("INSERT INTO flamecraft_actions VALUES ('g0000000000000000000000a', ?, "
+                         "0, ?, ?, 0)", (seq, said, seq))
+    gid = "g0000000000000000000000a"
+    with api.client_for(api.settings(tmp_path)) as c:
+        first = c.get(f"/api/games/{gid}")
+        assert first.status_code == 200, first.text
+    store = open_store(f"sqlite:///{db}")
+    try:
+        row, actions = store.load_with_actions(gid)
+    finally:
+        store.close()
+    assert row is not None and row.setup is not None and row.setup["rules"] == 2
+    assert row.version == len(old["actions"]) + 1
+    record = load_record(json.dumps(old))
+    assert [a.text for a in actions] == record.actions
+    assert [a.seq for a in actions] == list(range(1, len(actions) + 1))
+    from flamecraft.server.table import Table
+
+    final = json.dumps(state_to_json(Table(row, actions).state), sort_keys=True)  # type: ignore[arg-type]
+    assert hashlib.sha256(final.encode()).hexdigest() == game["final_state_sha256"]
+    with api.client_for(api.settings(tmp_path)) as c:
+        assert c.get(f"/api/games/{gid}").status_code == 200
+    store = open_store(f"sqlite:///{db}")
+    try:
+        again, _ = store.load_with_actions(gid)
+    finally:
+        store.close()
+    assert again is not None and again.version == row.version  # not stored a second time

@@ -193,6 +193,17 @@ def placements(s: GameState, cards: list[int], scope: int) -> list[tuple[int, in
     return out
 
 
+def has_empty_slot(s: GameState, scope: int) -> bool:
+    """Whether Shop ``scope`` (or any face-up Shop, scope -1) has an empty slot: where some
+    hand could place, which is what the table can tell about a hidden hand."""
+    slots = s.slots
+    for shop in [scope] if scope >= 0 else s.town_shops():
+        base = shop * 3
+        if slots[base] == EMPTY or slots[base + 1] == EMPTY or slots[base + 2] == EMPTY:
+            return True
+    return False
+
+
 def place(s: GameState, p: int, dragon: int, shop: int, slot: int) -> None:
     """Puts a dragon (from p's hand or the Park) on a slot: the slot's reward, and a new Shop
     when this fills the Shop's last slot (ruling 9)."""

@@ -10,7 +10,14 @@ from typing import Final
 
 from . import actions as A
 from .actions import Action
-from .board import COMPANIONS, companion_ready, draw_fancy, placements, use_companion
+from .board import (
+    COMPANIONS,
+    companion_ready,
+    draw_fancy,
+    has_empty_slot,
+    placements,
+    use_companion,
+)
 from .effects import exchanges, run_list
 from .frames import (
     COMPANION_USE_CARD,
@@ -62,20 +69,25 @@ def _deal_fancy(s: GameState, f: Frame) -> None:
 register_phase(P_DEAL_FANCY, _deal_fancy)
 
 
-def _feasible(s: GameState, p: int, hook: str) -> bool:
-    if hook == "gather_extra_place":
-        return bool(placements(s, s.hand[p], -1))
-    return True
-
-
 def _use_legal(s: GameState, f: Frame) -> list[Action]:
+    """Use or not; Hardhat Hattie's extra placement is asked whenever some hand could place
+    (a non-empty hand, an empty slot in Town), and only declined when this one cannot."""
     p = f[1]
     card = COMPANIONS[f[COMPANION_USE_CARD]]
     if s.companion[p] != card.index or companion_ready(s, p, card.hook) is None:
         return []
-    if not _feasible(s, p, card.hook):
-        return []
-    return [(A.USE_COMPANION, card.index, -1, -1), (A.SKIP, A.NO_COMPANION, -1, -1)]
+    decline: Action = (A.SKIP, A.NO_COMPANION, -1, -1)
+    if card.hook == "gather_extra_place":
+        hand = s.hand[p]
+        if not hand or not has_empty_slot(s, -1):
+            return []
+        if not placements(s, hand, -1):
+            return [decline]
+    return [(A.USE_COMPANION, card.index, -1, -1), decline]
+
+
+def _hand_place(s: GameState, f: Frame) -> bool:
+    return COMPANIONS[f[COMPANION_USE_CARD]].hook == "gather_extra_place"
 
 
 def _use_resolve(s: GameState, f: Frame, a: Action) -> None:
@@ -84,7 +96,7 @@ def _use_resolve(s: GameState, f: Frame, a: Action) -> None:
         run_list(s, f[1], f[2], COMPANIONS[a[1]].effect)
 
 
-register(D_COMPANION_USE, _use_legal, _use_resolve)
+register(D_COMPANION_USE, _use_legal, _use_resolve, _hand_place)
 
 
 def free_actions(s: GameState, p: int) -> list[Action]:

@@ -27,6 +27,7 @@ from .board import (
     draw_fancy,
     gain_reward,
     give_item,
+    has_empty_slot,
     held_items,
     locate,
     one_per_type,
@@ -93,6 +94,7 @@ from .frames import (
     SWAP_TWO_FIRST,
     TRADE_SAME_EFFECT,
     Frame,
+    always,
     register,
     register_phase,
 )
@@ -257,7 +259,11 @@ def _gain_two_resolve(s: GameState, f: Frame, a: Action) -> None:
     s.goods[f[1]][a[1]] += f[GAIN_TWO_N]
 
 
-register(D_GAIN_TWO, _gain_two_legal, _gain_two_resolve)
+def _in_hand(s: GameState, f: Frame) -> bool:
+    return f[2] == IN_HAND  # the Goods of the dragons in a hidden hand
+
+
+register(D_GAIN_TWO, _gain_two_legal, _gain_two_resolve, _in_hand)
 
 
 def _gain_distinct(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int],
@@ -428,7 +434,11 @@ def _fire_candidates(s: GameState, p: int, here: int, op: Op) -> list[int]:
 
 
 def _fire_up(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int], dr: int) -> None:
-    if _fire_candidates(s, p, here, op):
+    """Asks which dragon to fire up when there is one; for dragons in the hand, whenever the
+    hand holds any (which of them may be fired up is hidden): ``otherwise`` runs when none
+    could be."""
+    if s.hand[p] if op.params.get("where", "here") == "hand" else _fire_candidates(
+            s, p, here, op):
         s.stack.append((D_FIRE_UP, p, here, *ref))
     else:
         run_list(s, p, here, _param_list(op, "otherwise"))
@@ -452,9 +462,18 @@ def fire_location(s: GameState, p: int, dragon: int) -> int:
 def _fire_up_resolve(s: GameState, f: Frame, a: Action) -> None:
     if a[0] == A.FIRE:
         s.stack.append((P_FIRE, f[1], fire_location(s, f[1], a[1]), a[1]))
+        return
+    op = _op(f, FIRE_UP_EFFECT)
+    if op.params.get("where", "here") == "hand" and not _fire_candidates(s, f[1], f[2], op):
+        run_list(s, f[1], f[2], _param_list(op, "otherwise"))  # asked, but none could fire
 
 
-register(D_FIRE_UP, _fire_up_legal, _fire_up_resolve)
+def _from_hand(s: GameState, f: Frame) -> bool:
+    where: str = _op(f, FIRE_UP_EFFECT).params.get("where", "here")
+    return where == "hand"
+
+
+register(D_FIRE_UP, _fire_up_legal, _fire_up_resolve, _from_hand)
 
 
 def _fire_phase(s: GameState, f: Frame) -> None:
@@ -526,15 +545,22 @@ def _cost(f: Frame) -> tuple[int, ...] | None:
 
 
 def _place_legal(s: GameState, f: Frame) -> list[Action]:
+    """The placements; from the hand, asked whenever some hand could place (a non-empty hand,
+    an empty slot in scope, the cost paid): ``do not place`` is then offered when the
+    placement is optional or when no dragon of this hand fits."""
     p = f[1]
     cards = s.hand[p] if f[PLACE_SOURCE] == 0 else s.park
     if not cards:
         return []  # nothing to place: the list must come out empty, so skip building it
     cost = _cost(f)
-    out: list[Action] = []
-    if cost is None or all(s.goods[p][g] >= cost[g] for g in range(NUM_GOODS)):
-        out = [(A.PLACE, d, shop, k) for d, shop, k in placements(s, cards, f[PLACE_SCOPE])]
-    if f[PLACE_OPTIONAL] and out:
+    if cost is not None and not all(s.goods[p][g] >= cost[g] for g in range(NUM_GOODS)):
+        return []
+    scope = f[PLACE_SCOPE]
+    out: list[Action] = [(A.PLACE, d, shop, k) for d, shop, k in placements(s, cards, scope)]
+    if out:
+        if f[PLACE_OPTIONAL]:
+            out.append((A.SKIP, A.NO_PLACE, -1, -1))
+    elif f[PLACE_SOURCE] == 0 and has_empty_slot(s, scope):
         out.append((A.SKIP, A.NO_PLACE, -1, -1))
     return out
 
@@ -550,7 +576,11 @@ def _place_resolve(s: GameState, f: Frame, a: Action) -> None:
     place(s, f[1], a[1], a[2], a[3])
 
 
-register(D_PLACE, _place_legal, _place_resolve)
+def _hand_place(s: GameState, f: Frame) -> bool:
+    return f[PLACE_SOURCE] == 0
+
+
+register(D_PLACE, _place_legal, _place_resolve, _hand_place)
 
 
 def _place(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int], dr: int) -> None:
@@ -661,7 +691,7 @@ def score_fancy(s: GameState, p: int, card: int, source: int) -> None:
 
 def _score_moon_now(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int],
                     dr: int) -> None:
-    if early_moons(s, p):
+    if s.fancy[p]:  # asked whenever p holds a Fancy Dragon: which Moons are met is hidden
         s.stack.append((D_SCORE_MOON, p, here, *ref))
     else:
         run_list(s, p, here, _param_list(op, "otherwise"))
@@ -683,7 +713,7 @@ def _score_moon_resolve(s: GameState, f: Frame, a: Action) -> None:
         run_list(s, p, here, _param_list(op, "otherwise"))
 
 
-register(D_SCORE_MOON, _score_moon_legal, _score_moon_resolve)
+register(D_SCORE_MOON, _score_moon_legal, _score_moon_resolve, always)
 
 
 # --- Artisan deck and Park --------------------------------------------------------------------
@@ -711,7 +741,7 @@ def _artisan_look_resolve(s: GameState, f: Frame, a: Action) -> None:
     check_end(s)
 
 
-register(D_ARTISAN_LOOK, _artisan_look_legal, _artisan_look_resolve)
+register(D_ARTISAN_LOOK, _artisan_look_legal, _artisan_look_resolve, always)  # hidden cards
 
 
 def _park_cycle(s: GameState, p: int, here: int, op: Op, ref: tuple[int, int],
@@ -845,7 +875,7 @@ def _gift_artisan_resolve(s: GameState, f: Frame, a: Action) -> None:
     run_list(s, p, f[2], _param_list(_op(f, GIFT_ARTISAN_EFFECT), "then"))
 
 
-register(D_GIFT_ARTISAN, _gift_artisan_legal, _gift_artisan_resolve)
+register(D_GIFT_ARTISAN, _gift_artisan_legal, _gift_artisan_resolve, always)  # a hidden hand
 
 
 # --- conditions -------------------------------------------------------------------------------

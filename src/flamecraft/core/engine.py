@@ -1,10 +1,12 @@
 """The public rules API: who acts, the legal actions, applying one, the result.
 
-The state is advanced until it waits for a real choice: phases run by themselves, and a
-decision with a single legal action (say, paying a cost that can be paid one way only) is
-taken automatically, so every listed action is a real choice of the player to act. A Sun
-Dragon whose goal is met may be revealed at any step of its owner's turn (ruling 21): its
-``reveal`` actions are added to the decision at hand.
+The state is advanced until it waits for a choice: phases run by themselves, and a decision
+with a single legal action (say, paying a cost that can be paid one way only) is taken
+automatically — unless its frame is asked alone (``frames.Decision.asked_alone``: the visit,
+the end of every turn, and the decisions whose options can depend on the deciding seat's
+hidden cards), so that which decisions a seat is asked never depends on what the others
+cannot see. A Sun Dragon whose goal is met may be revealed at the decisions of its owner's
+turn that are asked (ruling 21): its ``reveal`` actions are added to the decision at hand.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from .cards import Reward
 from .companions import free_actions, use_free_action
 from .errors import GameOverError, IllegalActionError
 from .events import Event, event
-from .frames import DECISIONS, PHASES, Frame
+from .frames import DECISIONS, PHASES, Frame, asked_alone
 from .goals import FANCIES, fancy_value, revealable_suns
 from .goods import NUM_GOODS
 from .kinds import FRAME_KINDS
@@ -32,15 +34,19 @@ __all__ = ["apply", "apply_in_place", "is_over", "legal_actions", "new_game", "t
 
 
 def _decision_actions(s: GameState, f: Frame) -> list[Action]:
+    """The frame's actions, with the owner's Sun reveals and free Companion actions where
+    they are offered: reveals only at a decision asked anyway (more than one other action,
+    or a frame asked alone), so that a met Sun Dragon, which is hidden, never makes a decision
+    be asked."""
     decision = DECISIONS[f[0]]
     actions = decision.legal(s, f)
     if decision.sun_reveals and actions:
         p = f[1]
-        if s.fancy[p]:
+        free = free_actions(s, p) if s.companion[p] != EMPTY else []
+        if s.fancy[p] and (len(actions) + len(free) > 1 or asked_alone(s, f)):
             for card in revealable_suns(s, p):
                 actions.append((A.REVEAL, card, -1, -1))
-        if s.companion[p] != EMPTY:
-            actions.extend(free_actions(s, p))
+        actions.extend(free)
     return actions
 
 
@@ -69,7 +75,7 @@ def advance(s: GameState, trace: list[Event] | None = None) -> None:
         actions = _decision_actions(s, f)
         if not actions:
             stack.pop()
-        elif len(actions) == 1:
+        elif len(actions) == 1 and not asked_alone(s, f):
             if trace is not None:
                 _trace(trace, s, actions[0], True)
             _resolve(s, actions[0])

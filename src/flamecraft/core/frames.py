@@ -131,7 +131,7 @@ DECIDE_PAY: Final = _decide(
     D_PAY, "decide_pay", (WHERE, Field("enchantment", ENCHANTMENT), Field("sets"),
                           Field("good", GOOD)), N_("how to pay with Goods and Coins"))
 _decide(D_END_TURN, "decide_end_turn", (),
-        N_("whether to reveal a Sun Dragon before ending the turn"), sun_reveals=True)
+        N_("whether to end the turn (or first reveal a Sun Dragon)"), sun_reveals=True)
 _decide(D_DISCARD, "decide_discard", (WHERE,), N_("which Artisan Dragon to discard down to 6"),
         sun_reveals=True)
 DECIDE_GAIN_TWO: Final = _decide(D_GAIN_TWO, "decide_gain_two", (WHERE, _N),
@@ -231,11 +231,24 @@ CAST_FINISH_SETS: Final = PHASE_CAST_FINISH.at("sets")
 @dataclass(frozen=True, slots=True)
 class Decision:
     """How one kind of decision lists and resolves its actions (its rules; what it is called,
-    its fields and question are its ``kinds.FrameKind``)."""
+    its fields and question are its ``kinds.FrameKind``).
+
+    ``asked_alone`` marks the frames asked even with a single legal action: those whose
+    options can depend on the deciding seat's hidden cards (a placement from the hand, a
+    discard, an early Moon scoring …), and the visit and the end of every turn. The others see
+    who is to act, so whether a decision is asked must follow from what they see (docs/rules.md,
+    "Decision points"): such a frame is asked whenever it is reached, and its options then
+    always include a way through (a decline), whatever the hidden cards."""
 
     legal: Callable[[GameState, Frame], list[Action]]
     resolve: Callable[[GameState, Frame, Action], None]
     sun_reveals: bool  # the declaration's, kept here for the engine's hot path
+    asked_alone: Callable[[GameState, Frame], bool] | None = None
+
+
+def always(s: GameState, f: Frame) -> bool:
+    """An ``asked_alone`` for the kinds asked whenever they are reached."""
+    return True
 
 
 DECISIONS: Final[dict[int, Decision]] = {}
@@ -243,11 +256,19 @@ PHASES: Final[dict[int, Callable[[GameState, Frame], None]]] = {}
 
 
 def register(kind: int, legal: Callable[[GameState, Frame], list[Action]],
-             resolve: Callable[[GameState, Frame, Action], None]) -> None:
-    """Registers how decisions of one declared kind list and resolve their actions."""
+             resolve: Callable[[GameState, Frame, Action], None],
+             asked_alone: Callable[[GameState, Frame], bool] | None = None) -> None:
+    """Registers how decisions of one declared kind list and resolve their actions, and
+    which of its frames are asked even with one legal action (``Decision.asked_alone``)."""
     declared = FRAME_KINDS[kind]
     assert declared.decision, declared.name
-    DECISIONS[kind] = Decision(legal, resolve, declared.sun_reveals)
+    DECISIONS[kind] = Decision(legal, resolve, declared.sun_reveals, asked_alone)
+
+
+def asked_alone(s: GameState, f: Frame) -> bool:
+    """Whether this decision frame is asked even when it has a single legal action."""
+    check = DECISIONS[f[0]].asked_alone
+    return check is not None and check(s, f)
 
 
 def register_phase(kind: int, run: Callable[[GameState, Frame], None]) -> None:

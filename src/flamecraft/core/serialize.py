@@ -37,11 +37,13 @@ from .tr import N_
 STATE_FORMAT: Final = "flamecraft-state"
 RECORD_FORMAT: Final = "flamecraft-record"
 STATE_VERSION: Final = 3
-RECORD_VERSION: Final = 3
+RECORD_VERSION: Final = 4
 # The versions still read: before state 3 and record 2 the first seat always played first;
-# before record 3 a record carried no deal (its seed deals it, over ``deal_order.toml``).
+# before record 3 a record carried no deal (its seed deals it, over ``deal_order.toml``);
+# before record 4 its actions were chosen under the decision points before ruling 20's
+# (``upgrade.py`` reads them as today's engine asks them).
 STATE_VERSIONS_READ: Final = (2, 3)
-RECORD_VERSIONS_READ: Final = (1, 2, 3)
+RECORD_VERSIONS_READ: Final = (1, 2, 3, 4)
 
 _ARTISANS: Final = [a.id for a in CATALOG.artisans]
 _SHOPS: Final = [s.id for s in CATALOG.shops]
@@ -570,7 +572,9 @@ class GameRecord:
     @staticmethod
     def from_json(obj: Any) -> GameRecord:
         """A record from JSON. Versions 1 and 2 carry no deal: theirs is the seed's, as it
-        always was (``deal_order.toml`` keeps it whatever the order of the card files)."""
+        always was (``deal_order.toml`` keeps it whatever the order of the card files).
+        Versions 1–3 were played under the decision points before ruling 20's: their actions
+        are read as today's engine asks them (``upgrade``)."""
         _check_version(obj, RECORD_FORMAT, RECORD_VERSIONS_READ)
         seed, actions = obj.get("seed"), obj.get("actions")
         if not isinstance(seed, int) or isinstance(seed, bool):
@@ -591,7 +595,12 @@ class GameRecord:
                 start = seeded_start(options, seed)
             except FlamecraftError as exc:
                 raise StateFormatError(exc.msgid, exc.params) from None
-        return GameRecord(options, seed, list(actions), result, start, names)
+        record = GameRecord(options, seed, list(actions), result, start, names)
+        if obj["version"] < 4:  # written under the decision points before ruling 20's
+            from .upgrade import upgrade
+
+            record.actions = upgrade(record.first_state(), record.actions, record.parse)
+        return record
 
 
 def dump_record(record: GameRecord, pretty: bool = False) -> str:

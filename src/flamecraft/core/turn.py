@@ -53,6 +53,7 @@ from .frames import (
     P_SETUP_DONE,
     P_TURN_START,
     Frame,
+    always,
     register,
     register_phase,
 )
@@ -153,7 +154,7 @@ def _visit_resolve(s: GameState, f: Frame, a: Action) -> None:
         s.stack.append((D_GIVE_TO, p, shop, q))
 
 
-register(D_VISIT, _visit_legal, _visit_resolve)
+register(D_VISIT, _visit_legal, _visit_resolve, always)  # every turn's first decision
 
 
 def _action_legal(s: GameState, f: Frame) -> list[Action]:
@@ -394,7 +395,7 @@ def _nothing(s: GameState, f: Frame, a: Action) -> None:
     return None
 
 
-register(D_END_TURN, _end_turn_legal, _nothing)
+register(D_END_TURN, _end_turn_legal, _nothing, always)  # every turn's last decision
 
 
 def _end_turn(s: GameState, f: Frame) -> None:
@@ -425,7 +426,7 @@ def _discard_resolve(s: GameState, f: Frame, a: Action) -> None:
         s.stack.append(f)
 
 
-register(D_DISCARD, _discard_legal, _discard_resolve)
+register(D_DISCARD, _discard_legal, _discard_resolve, always)  # one per type in a hidden hand
 
 
 def _refill(s: GameState, f: Frame) -> None:

@@ -1,22 +1,37 @@
 """The research environments under their PettingZoo-style public names, as in
 ``from pettingzoo.classic import connect_four_v3``::
 
-    from flamecraft.envs import flamecraft_v0
-    env = flamecraft_v0.env(players=3)
+    from flamecraft.envs import flamecraft_v1
+    env = flamecraft_v1.env(players=3)
 
 The code lives in ``flamecraft.research``; these names are the same module objects (so
-``import flamecraft.envs.flamecraft_v0`` works too). Needs the ``rl`` extra.
+``import flamecraft.envs.flamecraft_v1`` works too). Needs the ``rl`` extra.
 """
 
 from __future__ import annotations
 
 import sys
 
-from ..research import flamecraft_v0, gym_single, state_vector
+from ..research import flamecraft_v1, gym_single, state_vector
 from ..research.observation import DEFAULT_MAX_CYCLES, check_max_cycles, observation_array
 
-for _module in (flamecraft_v0, gym_single, state_vector):
+for _module in (flamecraft_v1, gym_single, state_vector):
     sys.modules[f"{__name__}.{_module.__name__.rsplit('.', 1)[1]}"] = _module
 
-__all__ = ["DEFAULT_MAX_CYCLES", "check_max_cycles", "flamecraft_v0", "gym_single",
+
+
+class DeprecatedEnv(ImportError):
+    """An environment whose version is gone, as PettingZoo's ``DeprecatedModule``: its
+    dynamics changed, and a policy trained on it does not fit the new one."""
+
+
+def __getattr__(name: str) -> object:
+    if name == "flamecraft_v0":
+        raise DeprecatedEnv(
+            "flamecraft_v0 is gone: use flamecraft_v1. Version 1 asks every seat the same "
+            "decisions whatever its hidden cards (docs/rl.md, \"Versions\")")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["DEFAULT_MAX_CYCLES", "check_max_cycles", "flamecraft_v1", "gym_single",
            "observation_array", "state_vector"]

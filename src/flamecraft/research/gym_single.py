@@ -15,7 +15,7 @@ opponents, and the reward is measured against the solo rating (``encoding.final_
 ``max_cycles`` decisions (all seats counted) is cut: the step returns ``truncated=True``.
 Once an episode has ended (terminated, truncated, or ended by an illegal index), ``step``
 raises Gymnasium's ResetNeeded until ``reset``. Importing this module registers the
-environment as ``gymnasium.make("flamecraft/Flamecraft-v0", players=3)``.
+environment as ``gymnasium.make("flamecraft/Flamecraft-v1", players=3)``.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from ..core.view import view
 from ..display.render import render
 from .encoding import (
     ENCODING_VERSION,
+    ENV_VERSION,
     MAX_PLAYERS,
     MIN_PLAYERS,
     catalogue,
@@ -53,7 +54,7 @@ ObsDict = dict[str, np.ndarray]
 OPPONENTS: dict[str, Bot] = BOTS  # one registry: a bot added anywhere is an opponent here
 
 
-ENV_ID = "flamecraft/Flamecraft-v0"
+ENV_ID = "flamecraft/Flamecraft-v1"
 
 
 def register_opponent(name: str, bot: Bot) -> None:
@@ -66,7 +67,8 @@ class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
     """Seat ``seat`` learns; every other seat is played by a named bot."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4,  # noqa: RUF012
-                                "encoding_version": ENCODING_VERSION}
+                                "encoding_version": ENCODING_VERSION,
+                                "env_version": ENV_VERSION}
 
     def __init__(self, players: int = 2, seat: int = 0,
                  opponents: str | Sequence[str] = "random", deck: str = "purple",

@@ -86,6 +86,7 @@ from ..core.state import GameState, Options
 from ..core.view import view
 from .encoding import (
     ENCODING_VERSION,
+    ENV_VERSION,
     MARGIN_CAP,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -300,6 +301,8 @@ class FlamecraftGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(GAME_TYPE, info, merged)
         # The version of the catalogue (the actions) and the observation vector (docs/rl.md).
         self.encoding_version = ENCODING_VERSION
+        # The version of the game's dynamics and encoding together: flamecraft_v1's (docs/rl.md).
+        self.env_version = ENV_VERSION
 
     def new_initial_state(self) -> FlamecraftState:
         return FlamecraftState(self)

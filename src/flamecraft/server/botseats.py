@@ -40,6 +40,8 @@ class BotSeats:
                 or t.human(to_act(s)) or session.bot_version == session.version):
             return
         session.bot_version = session.version
+        if len(legal_actions(s)) == 1:
+            delay = 0.0  # a decision with one action (an `end turn`, a decline): nothing to watch
         self.tasks.spawn(self._move(session, session.version, delay))
 
     async def _move(self, session: Session, version: int, delay: float) -> None:
@@ -54,8 +56,10 @@ class BotSeats:
             name = DEFAULT_BOT
         rng = random.Random(f"{t.row.seed}:{p}:{len(t.actions)}")
         started = time.perf_counter()
+        legal = legal_actions(s)
         try:  # in its lane (botpool.py): no one waits for a bot, nor a bot for a search
-            action = await self.lanes.decide(t.row.id, name, s.copy(), rng)
+            action = legal[0] if len(legal) == 1 else await self.lanes.decide(
+                t.row.id, name, s.copy(), rng)
         except Exception:
             log.exception("bot %r failed in game %s; playing a random move", name, t.row.id)
             action = random_action(s, rng)

@@ -27,6 +27,7 @@ from ..core.serialize import CARD_NAMES, start_to_json
 from ..core.setup_game import seeded_start
 from ..core.state import Options
 from ..core.tr import N_
+from ..core.upgrade import DECISION_RULES
 from ..session.seats import SetupError
 from .advice import Advice
 from .botpool import BotLanes
@@ -39,8 +40,8 @@ from .moves import Moves
 from .names import check_seat_names, clean
 from .pubsub import Bus, make_bus
 from .settings import Settings
-from .store import BOT, FINISHED, HUMAN, OPEN, RUNNING, GameRow, SeatRow
-from .table import Table
+from .store import BOT, FINISHED, HUMAN, OPEN, RUNNING, ActionRow, GameRow, SeatRow
+from .table import Table, upgraded_actions
 from .tasks import Tasks
 from .tokens import check_token, new_game_id, new_token, seat_digests, valid_game_id
 from .wire import created_json
@@ -129,6 +130,7 @@ class Games:
             row, actions = await self.database.run(lambda st: st.load_with_actions(game_id))
             if row is None:
                 return None
+            row, actions = await self._upgraded(row, actions)
             session = Session(Table(row, actions))
             self._evict()
             self.sessions[game_id] = session
@@ -167,6 +169,28 @@ class Games:
     def _reconnected(self) -> None:
         for session in list(self.sessions.values()):
             self.tasks.spawn(self.sync(session))
+
+    async def _upgraded(self, row: GameRow,
+                        actions: list[ActionRow]) -> tuple[GameRow, list[ActionRow]]:
+        """A game stored before ruling 20's decision points, stored again as today's engine
+        asks it (``table.upgraded_actions``), once: its setup then says ``rules``. If another
+        process did it first, its rows are read back."""
+        rows = upgraded_actions(row, actions, row.version + 1)
+        if rows is None:
+            return row, actions
+        new = row.copy()
+        new.version += 1
+        new.setup = {**(row.setup or {"deal": start_to_json(seeded_start(row.options, row.seed)),
+                                      "names": CARD_NAMES}), "rules": DECISION_RULES}
+        if await self.database.run(lambda st: st.replace_actions(new, row.version, rows)):
+            log.info("game %s: %d stored actions read as %d under ruling 20's decision points",
+                     row.id, len(actions), len(rows))
+            return new, rows
+        again, actions = await self.database.run(lambda st: st.load_with_actions(row.id))
+        if again is None or upgraded_actions(again, actions, again.version + 1) is not None:
+            raise GameError("busy", N_("game {game} is being stored again: try once more"),
+                            409, game=row.id)
+        return again, actions
 
     async def sync(self, session: Session) -> None:
         async with session.lock:
@@ -221,7 +245,7 @@ class Games:
         # The deal by card ids and the names the texts are written in, kept with the game: it
         # reads the same after a change to the order of the card files or to a card's name.
         row.setup = {"deal": start_to_json(seeded_start(row.options, row.seed)),
-                     "names": CARD_NAMES}
+                     "names": CARD_NAMES, "rules": DECISION_RULES}
         table = Table(row)  # checks the options by starting the game (when running)
         await self.database.run(lambda st: st.create_game(row))
         session = Session(table)

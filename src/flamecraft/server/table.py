@@ -12,13 +12,14 @@ import logging
 from collections.abc import Sequence
 
 from ..core.actions import Action
-from ..core.engine import apply
+from ..core.engine import apply, apply_in_place, to_act
 from ..core.errors import FlamecraftError
 from ..core.events import Event
 from ..core.serialize import GameRecord, action_error, names_from_json, start_from_json
 from ..core.setup_game import GameStart, seeded_start
 from ..core.state import GameState
 from ..core.tr import N_
+from ..core.upgrade import DECISION_RULES, upgrade
 from ..session.history import History, Played, ReplayError
 from .gameerror import GameError
 from .language import DEFAULT as DEFAULT_LANGUAGE
@@ -41,6 +42,32 @@ def stored_start(row: GameRow) -> GameStart:
         log.error("game %s: %s", row.id, exc)
         raise GameError("broken", N_("game {game}: its stored deal no longer fits this "
                                      "server's card data"), 500, game=row.id) from None
+
+
+def upgraded_actions(row: GameRow, actions: Sequence[ActionRow],
+                     version: int) -> list[ActionRow] | None:
+    """A game stored under the decision points before ruling 20's (no ``rules`` in its
+    setup), as today's engine asks it (``core/upgrade.py``): its rows, numbered anew, each at
+    ``version`` (the game's version once they are stored again); None for a game of today's
+    rules, or one still in the lobby. A game that no longer replays is "broken" (named to
+    the operator's log only: the texts can name hidden cards)."""
+    if row.status == OPEN or (row.setup is not None
+                              and row.setup.get("rules", 1) >= DECISION_RULES):
+        return None
+    table = Table(row)
+    assert table.history is not None
+    s = table.history.state.copy()
+    try:
+        texts = upgrade(s, [a.text for a in actions], table.parse_stored)
+        out = []
+        for seq, typed in enumerate(texts, 1):
+            out.append(ActionRow(seq, to_act(s), typed, version))
+            apply_in_place(s, table.parse_stored(s, typed))
+    except FlamecraftError as exc:
+        log.error("game %s, stored before ruling 20: %s", row.id, exc)
+        raise GameError("broken", N_("game {game}: its stored actions no longer replay "
+                                     "with this server's rules"), 500, game=row.id) from None
+    return out
 
 
 class Table:

@@ -142,11 +142,13 @@ class Game:
             action = policy(s, self.table.bot_rng(p))
             seen = len(self.table.log)
             self.table.play(action)
-            for e, line in self.table.log_for(self.table.watcher(), self.style.game,
-                                                self.table.log[seen:]):
+            lines = self.table.log_for(self.table.watcher(), self.style.game,
+                                       self.table.log[seen:])
+            for e, line in lines:
                 who = self.table.who(e)
                 self.term.say(f"  · {who}: {line}" if who else f"  · {line}", "dim")
-            self.term.pause()
+            if lines:  # a move nobody reads (an `end turn`, a decline) is not waited for
+                self.term.pause()
             return
         if self.table.humans > 1 and self.shown_to != p:
             self.term.clear()

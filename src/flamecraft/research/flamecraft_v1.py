@@ -15,8 +15,8 @@ a centralized critic (``state_vector``). There is no ``parallel_env``: PettingZo
 AEC-to-parallel conversion needs every agent to act once per cycle, and a Flamecraft seat
 takes many decisions in a row. See docs/rl.md.
 
-    from flamecraft.envs import flamecraft_v0
-    env = flamecraft_v0.env(players=3, seed=7, companions=True)
+    from flamecraft.envs import flamecraft_v1
+    env = flamecraft_v1.env(players=3, seed=7, companions=True)
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from ..core.view import view
 from ..display.render import render
 from .encoding import (
     ENCODING_VERSION,
+    ENV_VERSION,
     MAX_PLAYERS,
     MIN_PLAYERS,
     catalogue,
@@ -109,8 +110,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
     out of the action space is an AssertionError, as with AssertOutOfBoundsWrapper."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["human", "ansi"], "name": "flamecraft_v0", "is_parallelizable": False,
-        "encoding_version": ENCODING_VERSION}  # the catalogue's and observation's (docs/rl.md)
+        "render_modes": ["human", "ansi"], "name": "flamecraft_v1", "is_parallelizable": False,
+        "encoding_version": ENCODING_VERSION,  # the catalogue's and observation's
+        "env_version": ENV_VERSION}  # the environment's, the name's _v1 (docs/rl.md)
 
     def __init__(self, players: int = 2, deck: str = "purple", seed: int | None = None,
                  reward: str = "win", render_mode: str | None = None,
