@@ -13,7 +13,8 @@ composed:
 - visiting and then gathering or enchanting, where both are possible (elsewhere the one
   action left is simply taken);
 - an optional step and its own choice ("use the ability" and which Goods, "fire up" and what
-  the dragon does), when that choice has a few options;
+  the dragon does), when that choice has a few options, and a declined optional step of a
+  Gather with the next one ("do not place; fire up Wingnut");
 - every step after a choice that has one legal action for the person (taken through the
   engine, so every seat sees the same sequence), except the end of the turn, which is always
   asked: it is the turn's confirm point (``confirm``), where undo can still take the turn's
@@ -43,6 +44,7 @@ from ..core.frames import (
     D_FIRE_ALL,
     D_FIRE_ONE,
     D_PAY,
+    D_PLACE,
     D_VISIT,
 )
 from ..core.kinds import ACTION_KINDS
@@ -66,6 +68,12 @@ _LEADS_TO: dict[int, tuple[int, ...]] = {
     D_PAY: (D_PAY,),
 }
 _OWN_CHOICE = (D_ABILITY, D_FIRE_ONE, D_FIRE_ALL)
+# The optional steps of a Gather whose decline is composed with the next one ("do not
+# place; fire up Wingnut"), as the web's "skip the rest" does in one click.
+_DECLINE_THEN: dict[int, tuple[int, ...]] = {
+    D_PLACE: (D_FIRE_ONE, D_ABILITY),
+    D_FIRE_ONE: (D_ABILITY,),
+}
 
 
 class StaleChoiceError(FlamecraftError):
@@ -163,7 +171,9 @@ def _expand(s: GameState, p: int, turn: int, depth: int = 0) -> list[Composite]:
                 if top == D_CAST and len(follow) * len(legal) > CAST_MAX:
                     follow = []
             elif (top in _OWN_CHOICE and not ACTION_KINDS[a[0]].decline and nxt != top
-                  and len(t.stack) >= len(s.stack) and len(legal_actions(t)) <= FOLLOW_MAX):
+                  and len(t.stack) >= len(s.stack) and len(legal_actions(t)) <= FOLLOW_MAX
+                  ) or (top in _DECLINE_THEN and ACTION_KINDS[a[0]].decline
+                        and nxt in _DECLINE_THEN[top]):
                 follow, optional = _expand(t, p, turn, depth + 1), True
                 if len(follow) > FOLLOW_MAX or any(c.confirm for c in follow):
                     follow = []
