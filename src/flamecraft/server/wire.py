@@ -18,6 +18,7 @@ from ..core.engine import describe_decision, to_act, winners
 from ..core.events import Event, log_text
 from ..core.setup_game import seeded_start
 from ..core.state import GameState, Options
+from ..core.kinds import ACTION_KINDS
 from ..core.tr import Translate, same
 from ..core.view import view
 from ..display.localized import rating_title
@@ -109,13 +110,15 @@ def choices_json(s: GameState, tr: Translate = same) -> list[dict[str, Any]]:
     ``text`` its stable form (what an ``act`` message sends back as ``choice``), ``first``
     that action's text (what a hint names), ``steps`` its engine actions, ``say`` its words
     in the reader's language, ``default`` (a payment's split that keeps Coins) and
-    ``confirm`` (the end of the turn, always asked). A payment of several steps names no
+    ``confirm`` (the end of the turn, always asked); ``declines``: every step declines
+    (what "skip the rest of my turn" may send). A payment of several steps names no
     thing to click (it is a button)."""
     out = []
     for i, c in enumerate(compose.choices(s)):
         one = action_json(s, c.first, i, tr)
         one.update(text=c.text, first=c.texts[0], steps=len(c.actions), default=c.default,
-                   confirm=c.confirm)
+                   confirm=c.confirm,
+                   declines=all(ACTION_KINDS[a[0]].decline for a in c.actions))
         said = compose.label(s, c, tr)
         if c.confirm or len(c.actions) > 1:
             one["say"], one["facts"] = said, ""

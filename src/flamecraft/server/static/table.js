@@ -158,7 +158,9 @@ export class Table {
 
   /** The decline of this decision that "skip the rest of my turn" may send, if any. */
   skippable() {
-    return this.legal.find((a) => a.kind === "skip" && SKIP_REST.has((a.args || {}).skip));
+    // (a composite that declines and then does something is not a skip)
+    return this.legal.find((a) => a.kind === "skip" && SKIP_REST.has((a.args || {}).skip)
+      && a.declines !== false);
   }
 
   /** A new state message from the server. */
@@ -628,7 +630,9 @@ export class Table {
       // the end of the turn: the confirm, with undo of the turn's choices beside it
       out.push(h("p", { class: "prompt-text mine confirm-text" },
         h("strong", {}, t("Your turn is done")),
-        t(" — confirm it, or undo to change your choices.")));
+        t(" — confirm it, or undo to change your choices."),
+        this.msg.can_undo ? h("button", { class: "undo-turn", onclick: () => this.undo(),
+          disabled: this.busy, dataset: { focus: "undo-turn" } }, t("↶ Undo")) : null));
     } else if (this.myTurn) {
       out.push(this.drawSince(view));
       out.push(h("p", { class: "prompt-text mine" },
