@@ -16,9 +16,9 @@ from typing import Any
 
 from ..core.engine import describe_decision, to_act, winners
 from ..core.events import Event, log_text
+from ..core.kinds import ACTION_KINDS
 from ..core.setup_game import seeded_start
 from ..core.state import GameState, Options
-from ..core.kinds import ACTION_KINDS
 from ..core.tr import Translate, same
 from ..core.view import view
 from ..display.localized import rating_title

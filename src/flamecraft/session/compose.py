@@ -14,7 +14,8 @@ composed:
   action left is simply taken);
 - an optional step and its own choice ("use the ability" and which Goods, "fire up" and what
   the dragon does), when that choice has a few options, and a declined optional step of a
-  Gather with the next one ("do not place; fire up Wingnut");
+  Gather with the next one ("do not place; fire up Wingnut"), and while the list stays short
+  a gift owed on a visit with what follows it, a placement with the fire-up after it;
 - every step after a choice that has one legal action for the person (taken through the
   engine, so every seat sees the same sequence), except the end of the turn, which is always
   asked: it is the turn's confirm point (``confirm``), where undo can still take the turn's
@@ -43,6 +44,7 @@ from ..core.frames import (
     D_END_TURN,
     D_FIRE_ALL,
     D_FIRE_ONE,
+    D_GIVE_TO,
     D_PAY,
     D_PLACE,
     D_VISIT,
@@ -73,6 +75,12 @@ _OWN_CHOICE = (D_ABILITY, D_FIRE_ONE, D_FIRE_ALL)
 _DECLINE_THEN: dict[int, tuple[int, ...]] = {
     D_PLACE: (D_FIRE_ONE, D_ABILITY),
     D_FIRE_ONE: (D_ABILITY,),
+}
+# Steps composed with the next when the list stays short (LIST_MAX): a gift owed on a visit
+# with the next gift or gather/enchant, a placement with the fire-up that follows it.
+_THEN_IF_SHORT: dict[int, tuple[int, ...]] = {
+    D_GIVE_TO: (D_GIVE_TO, D_ACTION),
+    D_PLACE: (D_FIRE_ONE,),
 }
 
 
@@ -170,10 +178,7 @@ def _expand(s: GameState, p: int, turn: int, depth: int = 0) -> list[Composite]:
                 follow = _expand(t, p, turn, depth + 1)
                 if top == D_CAST and len(follow) * len(legal) > CAST_MAX:
                     follow = []
-            elif (top in _OWN_CHOICE and not ACTION_KINDS[a[0]].decline and nxt != top
-                  and len(t.stack) >= len(s.stack) and len(legal_actions(t)) <= FOLLOW_MAX
-                  ) or (top in _DECLINE_THEN and ACTION_KINDS[a[0]].decline
-                        and nxt in _DECLINE_THEN[top]):
+            elif _composed_with_next(s, t, a, top, nxt):
                 follow, optional = _expand(t, p, turn, depth + 1), True
                 if len(follow) > FOLLOW_MAX or any(c.confirm for c in follow):
                     follow = []
@@ -193,6 +198,20 @@ def _expand(s: GameState, p: int, turn: int, depth: int = 0) -> list[Composite]:
     if top in (D_PAY, D_CAST):
         out = _defaults(out)
     return out
+
+
+def _composed_with_next(s: GameState, t: GameState, a: Action, top: int, nxt: int) -> bool:
+    """Whether action ``a`` of decision ``top`` (at ``s``) is listed with the choices of the
+    decision ``nxt`` it leads to (at ``t``), while the list stays short: an optional step
+    with its own choice, a declined Gather step with the next, a gift owed with what follows,
+    a placement with its fire-up."""
+    decline = ACTION_KINDS[a[0]].decline
+    if decline:
+        return nxt in _DECLINE_THEN.get(top, ())
+    if nxt in _THEN_IF_SHORT.get(top, ()):
+        return len(legal_actions(t)) > 1
+    return (top in _OWN_CHOICE and nxt != top and len(t.stack) >= len(s.stack)
+            and len(legal_actions(t)) <= FOLLOW_MAX)
 
 
 def _coins_paid(c: Composite) -> int:

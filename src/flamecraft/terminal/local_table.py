@@ -192,8 +192,7 @@ class LocalTable:
         return {
             "view": v,
             "decision": describe_decision(s, style.game) if acting else "",
-            "choices": ([compose.label(s, c, style.game) for _, c in numbered]
-                        if acting else []),
+            "choices": [self._label(s, c, style) for _, c in numbered],
             "choice_numbers": [n for n, _ in numbered] if acting else [],
             "since": [(self.who(e), line) for e, line in since
                       if e.seat != seat or e.action[0] < 0],
@@ -202,6 +201,12 @@ class LocalTable:
             "log": [(e.turn, self.who(e), line) for e, line in log],
             "seat_kinds": [seat_.label(style.tr) for seat_ in self.seats],
         }
+
+    def _label(self, s: GameState, c: Composite, style: Style) -> str:
+        """A choice as the list shows it; the end of the turn says that undo is still open."""
+        if c.confirm and self.history.can_undo(to_act(s)):
+            return style.tr("confirm the end of your turn (or type 'undo')")
+        return compose.label(s, c, style.game)
 
     def record(self) -> GameRecord:
         """The game record (only for a game started from a seed)."""
