@@ -56,8 +56,9 @@ from .history import History, Played
 from .undo import reveals
 
 SEP = " + "  # between the engine texts of a composite's stable text (no engine text has it)
-FOLLOW_MAX = 8  # an optional step is composed with its own choice up to this many options
+
 LIST_MAX = 10  # ... as long as the whole list stays within this many choices
+ONE_PATH_MAX = 21  # ... or this many, where there is one thing to do or not (fire up Twig)
 CAST_MAX = 12  # the most choices a cast with its payment splits may make, in all
 
 # The decisions whose action is composed with the decision it leads to, and which: a visit
@@ -154,9 +155,13 @@ def _step(s: GameState, a: Action) -> tuple[GameState, bool]:
     return t, not reveals(s, t)
 
 
-def _expand(s: GameState, p: int, turn: int, depth: int = 0) -> list[Composite]:
+def _expand(s: GameState, p: int, turn: int, depth: int = 0,
+            leaf: bool = False) -> list[Composite]:
     """The composites from ``s`` (the person ``p`` to act, turn ``turn``), in the order they
-    are listed: the engine's, with declines last; a payment's splits by Coins, fewest first."""
+    are listed: the engine's, with declines last; a payment's splits by Coins, fewest first.
+    ``leaf``: each action with its forced steps only, composed no further (what a visit is
+    composed with: gather or enchant, the cast asked after it, so the visit list stays one
+    or two lines a Shop)."""
     top = s.stack[-1][0]
     legal = sorted(legal_actions(s), key=lambda a: ACTION_KINDS[a[0]].decline)
     rows: list[tuple[Composite, list[Composite], bool]] = []  # (alone, composed, optional)
@@ -171,25 +176,29 @@ def _expand(s: GameState, p: int, turn: int, depth: int = 0) -> list[Composite]:
         alone = Composite(tuple(path), tuple(texts))
         follow: list[Composite] = []
         optional = False
-        if clear and depth < 6:
+        if clear and depth < 6 and not leaf:
             nxt = t.stack[-1][0]
             if nxt in _LEADS_TO.get(top, ()) and not (top == D_VISIT and len(
                     legal_actions(t)) < 2):
-                follow = _expand(t, p, turn, depth + 1)
+                follow = _expand(t, p, turn, depth + 1, leaf=top == D_VISIT)
                 if top == D_CAST and len(follow) * len(legal) > CAST_MAX:
                     follow = []
             elif _composed_with_next(s, t, a, top, nxt):
                 follow, optional = _expand(t, p, turn, depth + 1), True
-                if len(follow) > FOLLOW_MAX or any(c.confirm for c in follow):
+                if len(follow) > ONE_PATH_MAX or any(c.confirm for c in follow):
                     follow = []
         rows.append((alone, [Composite((*path, *c.actions), (*texts, *c.texts), c.default)
                              for c in follow], optional))
     # an optional step's own choices are listed with it only while the list stays short:
     # the largest are left to be asked after it
+    # (or up to ONE_PATH_MAX when only one action is not a decline: "fire up Twig" or not,
+    # and then to whom it gifts what, is one choice)
     total = sum(len(composed) or 1 for _, composed, _ in rows)
+    doing = [row for row in rows if not ACTION_KINDS[row[0].first[0]].decline]
+    most = ONE_PATH_MAX if len(doing) == 1 else LIST_MAX
     for i in sorted(range(len(rows)), key=lambda i: -len(rows[i][1])):
         alone, composed, optional = rows[i]
-        if total <= LIST_MAX:
+        if total <= most:
             break
         if optional and len(composed) > 1:
             total -= len(composed) - 1
@@ -211,7 +220,7 @@ def _composed_with_next(s: GameState, t: GameState, a: Action, top: int, nxt: in
     if nxt in _THEN_IF_SHORT.get(top, ()):
         return len(legal_actions(t)) > 1
     return (top in _OWN_CHOICE and nxt != top and len(t.stack) >= len(s.stack)
-            and len(legal_actions(t)) <= FOLLOW_MAX)
+            and len(legal_actions(t)) <= ONE_PATH_MAX)
 
 
 def _coins_paid(c: Composite) -> int:
