@@ -5,21 +5,25 @@ Goods (issue 21, items 3 and 4)."""
 
 from __future__ import annotations
 
+import io
 import random
 
 import pytest
 
 from flamecraft.core.actions import END_TURN, GAIN_SET, PAY
 from flamecraft.core.engine import apply, legal_actions, start, to_act
-from flamecraft.core.frames import D_END_TURN, D_PAY
+from flamecraft.core.frames import D_END_TURN, D_GAIN_SET, D_PAY
+from flamecraft.core.goods import GOOD_NAMES
 from flamecraft.core.state import GameState
 from flamecraft.display.i18n import translator
 from flamecraft.session import compose
 from flamecraft.session.history import History
 from flamecraft.session.undo import reveals
+from flamecraft.terminal.console import Terminal
+from flamecraft.terminal.game_loop import Game
 from flamecraft.terminal.local_table import LocalTable
 from flamecraft.terminal.newgame import PlayerSeat
-from flamecraft.terminal.typed_input import goods_typed
+from flamecraft.terminal.typed_input import ChoiceError, goods_typed
 
 
 def _states(games: int, players: int = 3) -> list[GameState]:
@@ -179,3 +183,32 @@ def test_gain_set_choices_exist_to_be_typed() -> None:
     mask = next(a[1] for a in legal_actions(s) if a[0] == GAIN_SET)
     words = " ".join(["br", "me", "ir", "po", "cr", "pl"][g] for g in range(6) if mask >> g & 1)
     assert goods_typed(words) == mask
+
+
+def _game_at(s: GameState, lang: str = "en") -> Game:
+    p = to_act(s)
+    seats = [PlayerSeat(f"P{q}", "human" if q == p else "random") for q in range(s.n)]
+    term = Terminal(io.StringIO(), io.StringIO(), False, False, lang=lang)
+    return Game(LocalTable(s, 1, seats), term)
+
+
+def test_the_terminal_reads_a_typed_set_of_goods_and_refuses_a_number_gone() -> None:
+    """At a choice of different Goods to gain, ``br me pl`` (or the Japanese names, spaces
+    between) picks the set; a number not shown is refused with the ones that are."""
+    ja = translator("ja", "game").gettext
+    at_sets = [s for s in STATES if s.stack and s.stack[-1][0] == D_GAIN_SET]
+    assert at_sets, "no choice of Goods sets"
+    s = at_sets[0]
+    sets = {c.first[1]: c for c in compose.choices(s) if c.first[0] == GAIN_SET}
+    assert len(sets) > 2
+    mask, made = sorted(sets.items())[-1]
+    names = [g for g in range(6) if mask >> g & 1]
+    typed = " ".join(["br", "me", "ir", "po", "cr", "pl"][g] for g in names)
+    game = _game_at(s)
+    assert game.match_choice(to_act(s), typed) == made
+    said = " ".join(ja(GOOD_NAMES[g]) for g in names)
+    assert goods_typed(said, ja) == mask
+    shown = [n for n, _ in game.table.choices_now()]
+    with pytest.raises(ChoiceError, match="there is no choice 99 now"):
+        game.match_choice(to_act(s), "99")
+    assert game.match_choice(to_act(s), str(shown[-1])) == game.table.choices_now()[-1][1]
