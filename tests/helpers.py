@@ -4,6 +4,7 @@ one-place-per-card invariant, then drive the engine by action texts."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -371,3 +372,11 @@ def play_checked(s: GameState, bots: Sequence[Any], rng: random.Random, every: i
         apply_in_place(s, action)
         decisions += 1
     return decisions
+
+
+def answer_one(before: str) -> str:
+    """What a script answering "1" at every prompt types: "1", or, right after the terminal
+    said 1 is gone (numbers stay with their choices, so a choice made leaves a gap), the
+    first number it shows instead."""
+    gone = re.search(r"(?:no choice 1 now|選択肢 1 は)[^(（]*[(（](\d+)", before)
+    return gone.group(1) if gone else "1"

@@ -612,7 +612,8 @@ def test_keyboard(server: str, tabs: Any) -> None:
     for _ in range(6):
         assert wait_my_turn_or_end(page)
         count = page.locator(".legal-item").count()
-        assert count >= 2
+        # a lone choice is only ever the end of the turn's confirm (the page takes others)
+        assert count >= 2 or page.locator(".prompt .choices button.confirm").count() == 1
         first = page.locator(".legal-item").first.inner_text()
         assert first.startswith("1")
         press_to_act("1")
@@ -868,3 +869,45 @@ def test_hint_and_review_buttons(server: str, tabs: Any) -> None:
     assert page.locator(".review .mistake").count() > 0  # random play makes some
     page.locator(".review").scroll_into_view_if_needed()
     tab.shot("table-review", full=True)
+
+
+def test_the_end_of_the_turn_is_confirmed_and_can_be_taken_back(server: str,
+                                                                 tabs: Any) -> None:
+    """Issue 21, item 4: every turn ends at "Your turn is done — confirm it, or undo", which
+    the page never answers by itself; undo there takes the turn's last choice back (the
+    prompt asks it again), and the confirm button ends the turn."""
+    game = post(server, "/api/games", {"name": "Confirm", "seed": 6, "start": True,
+                                       "seats": [{"kind": "human", "name": "Cy"},
+                                                 {"kind": "bot", "bot": "greedy"}]})
+    tab = tabs()
+    page = tab.page
+    page.goto(server + game["seats"][0]["link"])
+    rng = random.Random(3)
+    undone = confirmed = False
+    for _ in range(200):
+        assert wait_my_turn_or_end(page)
+        confirm = page.locator(".prompt .choices button.confirm")
+        if not confirm.count():
+            click_once(page, rng)
+            continue
+        assert page.locator(".prompt .confirm-text").count() == 1
+        time.sleep(0.3)  # the page does not answer the confirm by itself
+        assert data(page)["myturn"] == "1" and confirm.count() == 1
+        turn, version = page.inner_text(".topbar .turn"), data(page)["version"]
+        undo = page.locator(".prompt button.undo-turn")
+        if not undone and undo.count():
+            undo.click()
+            page.wait_for_function("v => { const d = document.getElementById('app').dataset;"
+                                   " return d.busy === '0' && d.version !== v; }", arg=version)
+            assert not page.locator(".prompt .choices button.confirm").count()
+            undone = True
+            continue
+        confirm.click()
+        page.wait_for_function("t => { const d = document.getElementById('app').dataset;"
+                               " return d.busy === '0' && (d.myturn === '0' || document"
+                               ".querySelector('.topbar .turn').textContent !== t); }",
+                               arg=turn)
+        confirmed = True
+        if undone:
+            break
+    assert undone and confirmed

@@ -34,6 +34,7 @@ from flamecraft.core.serialize import GameRecord
 from flamecraft.core.setup_game import MAX_PLAYERS, MIN_PLAYERS
 from flamecraft.core.state import Options
 from flamecraft.core.summary import turns
+from flamecraft.session.compose import automatic, choices
 from flamecraft.session.seats import SetupError
 from flamecraft.session.undo import reveals
 from flamecraft.terminal.ending import end_summary, tie_break
@@ -53,7 +54,15 @@ from flamecraft.terminal.screen import (
     wrap,
 )
 from flamecraft.terminal.typed_input import ChoiceError, find_card, match_text
-from helpers import add_shop, do, fresh, gather, shop_turning_up_within_a_turn, to_ability
+from helpers import (
+    add_shop,
+    answer_one,
+    do,
+    fresh,
+    gather,
+    shop_turning_up_within_a_turn,
+    to_ability,
+)
 
 EXE = str(Path(sys.executable).parent / "flamecraft")
 COLOR = re.compile(r"\x1b\[[0-9;]*m")
@@ -466,8 +475,11 @@ def _answer_1_to_the_end(child: pexpect.spawn) -> tuple[list[str], str]:
     screens before each prompt, and the score screen."""
     screens = []
     while child.expect(["Player 1> ", r"Game over\. Press Enter"]) == 0:
+        if answer_one(child.before) != "1":  # 1 is gone: not a new screen
+            child.sendline(answer_one(child.before))
+            continue
         screens.append(child.before)
-        child.sendline("1")
+        child.sendline(answer_one(child.before))
     end = child.before
     child.sendline("save end.json")
     child.expect("saved to end.json")
@@ -489,13 +501,20 @@ def test_whole_game_against_a_bot_in_a_pty(tmp_path: Path) -> None:
     assert "REPUTATION BY SOURCE" in scores and "MOON DRAGONS" in scores
     record = json.loads((tmp_path / "end.json").read_text(encoding="utf-8"))
     s = start(2, 11, "purple", ("Player 1", "Ember"))
-    k = 0
-    for typed in record["actions"]:
-        if to_act(s) == 0:
+    k, i, actions = 0, 0, record["actions"]
+    while i < len(actions):
+        if to_act(s) == 0 and automatic(s) is None:  # a screen and a choice: a composite
             bot_fancy = {CATALOG.fancies[f].name for f in s.fancy[1]}
             assert _named(screens[k], bot_fancy) == [], k
             k += 1
-        apply_in_place(s, parse_action(s, typed))
+            made = max((c for c in choices(s) if actions[i:i + len(c.texts)] == list(c.texts)),
+                       key=lambda c: len(c.texts))
+            steps = len(made.texts)
+        else:
+            steps = 1  # a bot's action, or one the interface took by itself
+        for typed in actions[i:i + steps]:
+            apply_in_place(s, parse_action(s, typed))
+        i += steps
     assert s.over and k == len(screens) > 20
     for p, name in enumerate(("Player 1", "Ember")):
         row = re.search(rf"^  {name} +(.*)$", scores, re.M)
@@ -592,7 +611,7 @@ def test_two_people_hand_over_and_see_only_their_own_cards(tmp_path: Path) -> No
         child.expect(f"{who}> ")
         seen[who].append(child.before)
         while True:
-            child.sendline("1")
+            child.sendline(answer_one(child.before))
             if child.expect([f"{who}> ", r"Pass the keyboard to (\w+)\."]) == 1:
                 assert "\x1b[2J" in child.before  # the last person's screen is cleared
                 break
@@ -670,7 +689,7 @@ def test_solo_and_companion_games_play_to_the_end_in_a_pty(
         child.sendline("")
     while child.expect(["> ", r"Game over\. Press Enter"]) == 0:
         seen.append(child.before)
-        child.sendline("1")
+        child.sendline(answer_one(child.before))
     seen.append(child.before)
     child.sendline("")
     _finish(child)

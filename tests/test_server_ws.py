@@ -391,3 +391,48 @@ def test_search_bots_think_in_a_worker_process(tmp_path: Path) -> None:
             replies = _bot_replies(ws, 1, 1, random.Random(1))
         assert isinstance(games.lanes._search, ProcessPoolExecutor)
     assert len(replies) == 1 and replies[0] < 30
+
+
+def test_a_composite_choice_is_played_whole_and_a_stale_one_changes_nothing(
+        tmp_path: Path) -> None:
+    """Issue 21: the page's choices (``choices``: session/compose.py) are sent back by their
+    stable text; one of several engine actions is stored whole with one version bump, and
+    undone whole; one no longer open (a stale page, another tab) is refused with the current
+    choices, and nothing changes."""
+    with client_for(settings(tmp_path)) as c:
+        game = new_game(c, "human,human", start=True)
+        rng = random.Random(4)
+        with c.websocket_connect(ws_url(game, 0)) as w0, \
+                c.websocket_connect(ws_url(game, 1)) as w1:
+            msgs = {0: next_state(w0), 1: next_state(w1)}
+            ws = {0: w0, 1: w1}
+            for _ in range(60):  # until a choice of several steps is on offer
+                acting = msgs[0]["view"]["to_act"]
+                msg = msgs[acting]
+                several = [ch for ch in msg["choices"] if ch["steps"] > 1]
+                if several:
+                    break
+                pick = msg["choices"][rng.randrange(len(msg["choices"]))]
+                ws[acting].send_json({"type": "act", "version": msg["version"],
+                                      "choice": pick["text"]})
+                msgs = {0: next_state(w0), 1: next_state(w1)}
+            else:
+                pytest.fail("no choice of several steps in 60 choices")
+            v, made = msg["version"], several[0]
+            steps = stored(tmp_path / "games.sqlite3", game["game_id"])
+            ws[acting].send_json({"type": "act", "version": v, "choice": "visit the Moon"})
+            error = ws[acting].receive_json()
+            assert error["code"] == "illegal" and msg["choices"][0]["text"] in error["message"]
+            assert version_of(c, game) == v
+            ws[acting].send_json({"type": "act", "version": v, "choice": made["text"]})
+            after = next_state(ws[acting])
+            assert after["version"] == v + 1
+            assert stored(tmp_path / "games.sqlite3", game["game_id"]) == steps + made["steps"]
+            ws[acting].send_json({"type": "act", "version": v, "choice": made["text"]})
+            assert ws[acting].receive_json()["code"] == "stale"  # the other tab's answer
+            if after["can_undo"]:
+                ws[acting].send_json({"type": "undo", "version": v + 1})
+                back = next_state(ws[acting])
+                assert [ch["text"] for ch in back["choices"]] == [
+                    ch["text"] for ch in msg["choices"]]
+                assert stored(tmp_path / "games.sqlite3", game["game_id"]) == steps

@@ -167,9 +167,12 @@ async def _handle(data: str | bytes, session: Session, conn: Connection, games: 
             conn.push(json.dumps(pong))
         elif kind == "act":
             version, index, typed = msg.get("version"), msg.get("index"), msg.get("text")
+            choice = msg.get("choice")
             if not _whole(version):
                 conn.error("malformed", N_("an act message needs the whole-number 'version' "
                                            "of the state it answers"))
+            elif isinstance(choice, str) and len(choice) <= 4000 and index is None:
+                await games.moves.choose(session, conn.seat, version, choice)
             elif _whole(index):
                 await games.moves.act(session, conn.seat, version, index=index)
             elif isinstance(typed, str) and index is None:

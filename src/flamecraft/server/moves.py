@@ -12,6 +12,7 @@ from ..core.engine import legal_actions, parse_action, to_act
 from ..core.errors import IllegalActionError
 from ..core.state import GameState
 from ..core.tr import N_
+from ..session import compose
 from ..session.history import Played
 from .connections import Session
 from .database import Database
@@ -35,6 +36,14 @@ class Moves:
                   index: int | None = None, typed: str | None = None) -> None:
         """Plays legal action number ``index``, or the one ``typed`` names, for ``seat``."""
         await self.tasks.detached(self._act(session, seat, version, index, typed))
+
+    async def choose(self, session: Session, seat: int | None, version: int,
+                     choice: str) -> None:
+        """Plays the person's composite choice whose stable text is ``choice``
+        (``session/compose.py``): its engine actions, stored together in one transaction
+        with one version bump. One no longer among the choices (another tab, a stale page)
+        is refused with the current choices, and nothing changes."""
+        await self.tasks.detached(self._choose(session, seat, version, choice))
 
     async def undo(self, session: Session, seat: int | None, version: int) -> None:
         """Takes back ``seat``'s last choice of its run (``History.can_undo``)."""
@@ -73,6 +82,41 @@ class Moves:
                 except IllegalActionError as exc:
                     raise GameError("illegal", str(exc), error=exc) from None
             await self.commit(session, session.table.prepare(action))
+
+    async def _choose(self, session: Session, seat: int | None, version: int,
+                      choice: str) -> None:
+        async with session.lock:
+            s = self._check_turn(session, seat, version)
+            try:
+                made = compose.find(s, choice)
+            except compose.StaleChoiceError as exc:
+                raise GameError("illegal", N_("that choice is not open now (the game has "
+                                              "moved on, or another page chose first); the "
+                                              "choices now: {choices}"),
+                                choices="; ".join(exc.choices)) from None
+            history = session.table.history
+            assert history is not None
+            await self.commit_all(session, compose.prepare(history, made))
+
+    async def commit_all(self, session: Session, played: list[Played]) -> None:
+        """``commit`` for the actions of one composite choice: stored in one transaction,
+        all or none, and one undo point (before the first)."""
+        t = session.table
+        expected = session.version
+        row = t.row.copy()
+        row.version = expected + 1
+        if played[-1].after.over:
+            row.status, row.result = FINISHED, result_of(played[-1].after)
+        rows = [ActionRow(len(t.actions) + i, one.seat, one.text, row.version)
+                for i, one in enumerate(played)]
+        if not await self.database.run(lambda st: st.append_actions(row, expected, rows)):
+            await self.catch_up(session)
+            raise GameError("stale", N_("another move was made first: look again and choose "
+                                        "anew"))
+        for i, (one, stored) in enumerate(zip(played, rows, strict=True)):
+            t.commit(one, stored, undo_point=i == 0)
+        t.row = row
+        self.changed(session)
 
     async def commit(self, session: Session, played: Played) -> None:
         """Stores a prepared action (with the version bump, in one transaction), then applies

@@ -274,13 +274,20 @@ class Store(ABC):
     def append_action(self, game: GameRow, expected_version: int, action: ActionRow) -> bool:
         """Stores one applied action with the game's new version (and status, result) in one
         transaction, if no one else changed the game since ``expected_version``."""
+        return self.append_actions(game, expected_version, [action])
+
+    def append_actions(self, game: GameRow, expected_version: int,
+                       actions: list[ActionRow]) -> bool:
+        """``append_action`` for the actions of one composite choice: all or none."""
         with self._transaction() as cur:
             if not self._bump(cur, game, expected_version):
                 return False
-            cur.execute(self._sql(
-                "INSERT INTO flamecraft_actions (game_id, seq, seat, text, version, created) "
-                "VALUES (?, ?, ?, ?, ?, ?)"),
-                (game.id, action.seq, action.seat, action.text, action.version, time.time()))
+            for action in actions:
+                cur.execute(self._sql(
+                    "INSERT INTO flamecraft_actions (game_id, seq, seat, text, version, "
+                    "created) VALUES (?, ?, ?, ?, ?, ?)"),
+                    (game.id, action.seq, action.seat, action.text, action.version,
+                     time.time()))
             self._notify(cur, game.id, game.version)
         return True
 

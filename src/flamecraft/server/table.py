@@ -145,12 +145,13 @@ class Table:
         assert self.history is not None
         return self.history.prepare(action)
 
-    def commit(self, played: Played, row: ActionRow) -> None:
+    def commit(self, played: Played, row: ActionRow, undo_point: bool = True) -> None:
         """Keeps a prepared action once the store holds it (``row``): the history's commit
-        (and its undo points), then the rows and the log's lines."""
+        (and its undo points: ``undo_point`` False for the later actions of one composite
+        choice), then the rows and the log's lines."""
         assert self.history is not None
         first = len(self.history.log)
-        self.history.commit(played)
+        self.history.commit(played, undo_point)
         self.actions.append(row)
         self._added(first)
 

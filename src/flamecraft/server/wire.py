@@ -16,13 +16,16 @@ from typing import Any
 
 from ..core.describe import fancy_goals
 from ..core.engine import describe_decision, to_act, winners
-from ..core.events import Event
+from ..core.events import Event, log_text
+from ..core.kinds import ACTION_KINDS
 from ..core.setup_game import seeded_start
 from ..core.state import GameState, Options
 from ..core.summary import event_line, last_turns, turn_steps
+from ..core.tr import Translate, same
 from ..core.view import view
 from ..display.localized import rating_title, solo_intro
-from .actions_json import event_things, legal_json
+from ..session import compose
+from .actions_json import action_json, event_things, legal_json
 from .language import DEFAULT as DEFAULT_LANGUAGE
 from .language import game_tr
 from .store import RUNNING, GameRow
@@ -114,10 +117,35 @@ def state_text(common: dict[str, Any], seat: int | None, s: GameState | None, la
         "choosing": describe_decision(s, tr) if acting and s is not None else "",
         "view": view_in(s, seat, lang) if s is not None else None,
         "legal": legal_json(s, tr) if acting and s is not None else [],
+        "choices": choices_json(s, tr) if acting and s is not None else [],
         "can_undo": can_undo,
         "turns": turns or [],
     })
     return head[:-1] + ',"log":' + log + "}"
+
+
+def choices_json(s: GameState, tr: Translate = same) -> list[dict[str, Any]]:
+    """The person's choices (``session/compose.py``) as the page lists them: each as its
+    first engine action is (``actions_json.action_json``: kind, args, facts, the card), with
+    ``text`` its stable form (what an ``act`` message sends back as ``choice``), ``first``
+    that action's text (what a hint names), ``steps`` its engine actions, ``say`` its words
+    in the reader's language, ``default`` (a payment's split that keeps Coins) and
+    ``confirm`` (the end of the turn, always asked); ``declines``: every step declines
+    (what "skip the rest of my turn" may send). A payment of several steps names no
+    thing to click (it is a button)."""
+    out = []
+    for i, c in enumerate(compose.choices(s)):
+        one = action_json(s, c.first, i, tr)
+        one.update(text=c.text, first=c.texts[0], steps=len(c.actions), default=c.default,
+                   confirm=c.confirm,
+                   declines=all(ACTION_KINDS[a[0]].decline for a in c.actions))
+        said = compose.label(s, c, tr)
+        if c.confirm or len(c.actions) > 1:
+            one["say"], one["facts"] = said, ""
+            if one["kind"] == "pay":
+                one["args"] = {}
+        out.append(one)
+    return out
 
 
 def rematch_messages(state: str, new_id: str, seat: int | None,

@@ -59,23 +59,25 @@ class History:
         self.undo_seat = -1  # whose run that is
         self.prev: GameState | None = None  # the state before the last action
 
-    def prepare(self, action: Action) -> Played:
+    def prepare(self, action: Action, state: GameState | None = None) -> Played:
         """The action applied to a copy: raises ``IllegalActionError`` (changing nothing)
-        when it is not legal now."""
-        s = self.state
+        when it is not legal now (``state``: the state a composite's earlier actions lead
+        to, ``session/compose.py``)."""
+        s = self.state if state is None else state
         events: list[Event] = []
         after = apply(s, action, events)
         return Played(to_act(s), s, after, text(s, action), events + table_notes(s, after))
 
-    def commit(self, played: Played) -> None:
+    def commit(self, played: Played, undo_point: bool = True) -> None:
         """Keeps a prepared action, and the undo points by the one policy: a person's run of
         choices within one turn, cut when another seat acts, the turn ends, or something
-        hidden is shown or chance is used."""
+        hidden is shown or chance is used. ``undo_point=False``: a later action of one
+        composite choice (``session/compose.py``), taken back with the first."""
         p, before, after = played.seat, played.before, played.after
         if p != self.undo_seat or p not in self.people:
             self.undo_points.clear()
         self.undo_seat = p
-        if p in self.people:
+        if p in self.people and undo_point:
             self.undo_points.append(Snapshot(before, len(self.actions), len(self.log)))
         if reveals(before, after) or after.turn != before.turn:
             self.undo_points.clear()

@@ -15,16 +15,17 @@ from collections.abc import Callable
 from typing import Any
 
 from ..ai.roster import BOTS
+from ..core.actions import GAIN_SET
 from ..core.board import CATALOG
 from ..core.engine import (
     describe_decision,
-    text,
     to_act,
 )
 from ..core.tr import N_, same
 from ..core.view import view
 from ..display.localized import solo_intro
 from ..display.render import render
+from ..session.compose import Composite
 from ..session.seats import SetupError
 from .console import Hangup, Terminal
 from .ending import achievement_lines, decision_words, end_summary
@@ -49,7 +50,7 @@ from .screen import (
     town_detail,
     wrap,
 )
-from .typed_input import ChoiceError, find_card, match_text
+from .typed_input import ChoiceError, find_card, goods_typed, match_text
 
 COMMANDS = ("help", "?", "town", "hand", "row", "park", "players", "board", "card", "log",
             "undo", "save", "load", "quit", "exit", "choices", "achievements", "hint")
@@ -192,10 +193,17 @@ class Game:
         return None
 
     def decide(self, p: int) -> None:
-        """Asks person ``p`` until a choice is made (commands answer and ask again)."""
+        """Asks person ``p`` until a choice is made (commands answer and ask again). A step
+        with one choice is taken without asking (``compose.automatic``), never the end of
+        the turn: that is the confirm, and undo can still take the turn's choices back."""
+        seen = len(self.table.log)
+        if self.table.play_automatic():
+            for _, line in self.table.log_for(p, self.style.game, self.table.log[seen:]):
+                self.term.say(f"  · {line}", "dim")
+            if self.table.state.over or to_act(self.table.state) != p:
+                return
         self.draw(p)
         while True:
-            texts = [text(self.table.state, a) for a in self.table.actions_now()]
             line = self.typed(self.term.ask(f"{self.table.seats[p].name}> "))
             words = line.strip().split(maxsplit=1)
             name = self.command_name(words[0]) if words else None
@@ -207,24 +215,48 @@ class Game:
                 self.draw(p)
                 continue
             try:
-                index = self.match_choice(p, line, texts)
+                choice = self.match_choice(p, line)
             except ChoiceError as exc:
                 self.term.say(str(exc), "bad")
                 continue
-            self.table.play(self.table.actions_now()[index])
+            self.table.play_choice(choice)
             return
 
-    def match_choice(self, p: int, line: str, texts: list[str]) -> int:
-        """The choice a typed line picks: by number or the action's text; failing that (in
-        another language) by the start of the choice as the screen shows it."""
+    def match_choice(self, p: int, line: str) -> Composite:
+        """The choice a typed line picks: by its number as shown (numbers stay with their
+        choices, ``LocalTable.choices_now``), its stable text or the start of it, the Goods
+        of a set to gain (``br me pl``), or (in another language) the start of the choice
+        as the screen shows it."""
+        numbered = self.table.choices_now()
+        listed = [c for _, c in numbered]
+        number = line.strip()
+        if number.isdigit():
+            for n, c in numbered:
+                if n == int(number):
+                    return c
+            raise ChoiceError(self.tr("there is no choice {n} now: type one of the numbers "
+                                      "shown ({numbers})").format(
+                n=int(number), numbers=self.tr(", ").join(str(n) for n, _ in numbered)))
+        mask = goods_typed(line, self.style.game)
+        if mask is not None:
+            sets = [c for c in listed if any(a[0] == GAIN_SET and a[1] == mask
+                                             for a in c.actions)]
+            if len(sets) == 1:
+                return sets[0]
+        texts = [c.text for c in listed]
         try:
-            return match_text(line, texts, tr=self.tr)
+            return listed[match_text(line, texts, tr=self.tr)]
         except ChoiceError:
+            firsts = [c.texts[0] for c in listed]
+            try:  # an engine action's text names the choice that starts with it (a hint's)
+                return listed[match_text(line, firsts, numbered=False, tr=self.tr)]
+            except ChoiceError:
+                pass
             if self.term.lang == "en":
                 raise
             shown = self.table.screen_view(p, self.style)["choices"]
             try:
-                return match_text(line, shown, tr=self.tr)
+                return listed[match_text(line, shown, numbered=False, tr=self.tr)]
             except ChoiceError:
                 pass
             raise
@@ -240,8 +272,10 @@ class Game:
         if table.state.over or to_act(table.state) != p:
             return [tr("hint: only for the choice you are making now")]
         rng = random.Random(f"{table.seed}:{len(table.actions)}:hint")
-        labels = {text(table.state, a): label for a, label in zip(
-            table.actions_now(), table.screen_view(p, self.style)["choices"], strict=True)}
+        sv = table.screen_view(p, self.style)
+        labels: dict[str, str] = {}
+        for (_, c), label in zip(table.choices_now(), sv["choices"], strict=True):
+            labels.setdefault(c.texts[0], label)
         out = [self.style.head(tr("HINTS"))
                + tr(" (from your view only; planned to your turn's end)")]
         for rank, h in enumerate(hints(BotSeat(table.state, p), rng, tr=self.style.game)[:3], 1):

@@ -29,6 +29,8 @@ from ..core.state import GameState
 from ..core.summary import Turn, event_line, last_turns, turn_steps, turns
 from ..core.tr import same
 from ..core.view import view
+from ..session import compose
+from ..session.compose import Composite
 from ..session.history import History
 from ..session.undo import NOTHING_TO_UNDO
 from .newgame import PlayerSeat, Setup
@@ -42,6 +44,11 @@ def tr_steps(t: Turn, names: Sequence[str], tr: Callable[[str], str]) -> str:
     """A turn's steps with their results in one line, without the name (the screen puts it
     in bold before them)."""
     return tr("; ").join(turn_steps(t, names, tr))
+
+
+def listed_choices(s: GameState) -> list[Composite]:
+    """The choices the terminal lists at ``s`` (``session/compose.py``), in their order."""
+    return compose.choices(s)
 
 
 class LocalTable:
@@ -60,6 +67,11 @@ class LocalTable:
         self.secret_seed = secret_seed  # shown only once the game is over
         self.rngs: dict[int, random.Random] = {}
         self.deal = deal  # a loaded record's start (None: the seed's)
+        # The numbers the choices were shown with, per decision of the turn (its kind and
+        # where), so a number typed never comes to mean another choice: a choice keeps its
+        # number while it is offered, and a new one gets a number not used before.
+        self.numbers: dict[tuple[int, ...], dict[str, int]] = {}
+        self.numbered_turn = (-1, -1)
 
     @staticmethod
     def new(setup: Setup) -> LocalTable:
@@ -101,8 +113,40 @@ class LocalTable:
         self.history.play(action)
 
     def actions_now(self) -> list[Action]:
-        """The legal actions in the order the numbered list shows them."""
+        """The legal actions in the engine's small steps, declines last (``flamecraft
+        actions``'s order; the person's list is ``choices_now``)."""
         return display_order(legal_actions(self.state))
+
+    def choices_now(self) -> list[tuple[int, Composite]]:
+        """The person's choices now, each with its number, in the order of their numbers
+        (stable within a decision of the turn: see ``numbers``)."""
+        s = self.state
+        listed = listed_choices(s)
+        if not listed:
+            return []
+        now = (s.turn, to_act(s))
+        if now != self.numbered_turn:
+            self.numbers.clear()
+            self.numbered_turn = now
+        top = s.stack[-1]
+        numbers = self.numbers.setdefault((top[0], top[2] if len(top) > 2 else -1), {})
+        current = {c.text for c in listed}
+        kept = {text: n for text, n in numbers.items() if text in current}
+        if not kept:  # a decision met anew: numbered from 1 in the listed order
+            numbers.clear()
+        for c in listed:
+            if c.text not in numbers:
+                numbers[c.text] = max(numbers.values(), default=0) + 1
+        return sorted(((numbers[c.text], c) for c in listed), key=lambda nc: nc[0])
+
+    def play_choice(self, choice: Composite, asked: bool = True) -> None:
+        """Applies a person's composite choice (its engine actions, one undo point)."""
+        compose.play(self.history, choice, asked)
+
+    def play_automatic(self) -> int:
+        """Takes the choices a person's interface answers by itself (``compose.automatic``)
+        for the people at this table; how many engine actions that took."""
+        return compose.play_automatic(self.history, sorted(self.history.people))
 
     def undo(self, seat: int, tr: Callable[[str], str] = same,
              game: Callable[[str], str] = same) -> str:
@@ -167,12 +211,13 @@ class LocalTable:
         s = self.state
         v = view(s, seat)
         acting = not s.over and to_act(s) == seat
+        numbered = self.choices_now() if acting else []
         names = self.names()
         return {
             "view": v,
             "decision": describe_decision(s, style.game) if acting else "",
-            "choices": ([describe(s, a, style.game).label for a in self.actions_now()]
-                        if acting else []),
+            "choices": [self._label(s, c, style) for _, c in numbered],
+            "choice_numbers": [n for n, _ in numbered] if acting else [],
             # every other seat's latest turn in one line (core/summary.py), seat order
             "turns": [(names[t.seat], t.final_round, tr_steps(t, names, style.game))
                       for t in last_turns(self.log, seat, style.game)],
@@ -182,6 +227,12 @@ class LocalTable:
             "log": self.full_log(seat, style.game),
             "seat_kinds": [seat_.label(style.tr) for seat_ in self.seats],
         }
+
+    def _label(self, s: GameState, c: Composite, style: Style) -> str:
+        """A choice as the list shows it; the end of the turn says that undo is still open."""
+        if c.confirm and self.history.can_undo(to_act(s)):
+            return style.tr("confirm the end of your turn (or type 'undo')")
+        return compose.label(s, c, style.game)
 
     def record(self) -> GameRecord:
         """The game record (only for a game started from a seed)."""

@@ -629,10 +629,11 @@ def choice_lines(style: Style, v: dict[str, Any], sv: dict[str, Any], width: int
     tr = style.tr
     names = [pl["name"] for pl in v["players"]]
     decision = sv.get("decision", "")
-    lines = [style.bold(tr("{name}, choose {decision}:").format(
-        name=names[v["observer"]], decision=decision))]
+    lines = wrap([style.bold(tr("{name}, choose {decision}:").format(
+        name=names[v["observer"]], decision=decision))], width)
     labels = sv.get("choices") or v.get("legal_actions", [])
-    cells = [f"{style.bold(str(i))} {t}" for i, t in enumerate(labels, 1)]
+    numbers = sv.get("choice_numbers") or range(1, len(labels) + 1)  # stable (local_table)
+    cells = [f"{style.bold(str(i))} {t}" for i, t in zip(numbers, labels, strict=False)]
     if cells and max(visible_len(c) for c in cells) > width - 2:  # one a line, wrapped
         listed = wrap(["  " + c for c in cells], width)
         per_line = 1

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 
 from ..core.actions import Action, normalize
 from ..core.board import CATALOG
+from ..core.goods import GOOD_NAMES
 from ..core.kinds import ACTION_KINDS
 from ..core.tr import same
 from .screen import (
@@ -119,3 +120,21 @@ def find_card(typed: str, tr: Callable[[str], str] = same) -> object:
     except ChoiceError:  # say it with the cards' real names
         return cards[match_text(typed, [name for name, _ in cards], "card", numbered=False,
                                 tr=tr)][1]
+
+
+def goods_typed(typed: str, game: Callable[[str], str] = same) -> int | None:
+    """The set of different Goods that ``typed`` names, as a mask (bit g for Good g), or
+    None: two or more words, each the start of one Good's name in English or in the game's
+    language (``br me pl``; ``パン 肉 植``), none named twice."""
+    words = normalize(typed).split()
+    if len(words) < 2:
+        return None
+    names = [(g, fold(name)) for g, msgid in enumerate(GOOD_NAMES)
+             for name in {msgid, game(msgid)}]
+    mask = 0
+    for word in words:
+        hits = {g for g, name in names if name.startswith(fold(word))}
+        if len(hits) != 1 or mask >> min(hits) & 1:
+            return None
+        mask |= 1 << min(hits)
+    return mask

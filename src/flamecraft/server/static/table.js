@@ -135,8 +135,20 @@ export class Table {
     document.removeEventListener("pointerdown", this.pointerHandler);
   }
 
+  /** The choices a person makes here: the server's composite choices (session/compose.py:
+   * a whole payment, visit and gather or enchant…), or the engine's actions from an older
+   * server. Each is sent back by its stable text. */
   get legal() {
-    return (this.msg && this.msg.legal) || [];
+    return (this.msg && (this.msg.choices || this.msg.legal)) || [];
+  }
+
+  /** The one choice this page takes without asking: the only one there is, unless it is
+   * the end of the turn (always confirmed). The action still goes through the server, so
+   * every seat sees the same sequence. */
+  automatic() {
+    const listed = this.legal;
+    return this.myTurn && listed.length === 1 && !listed[0].confirm && listed[0].steps
+      ? listed[0] : null;
   }
 
   get myTurn() {
@@ -145,7 +157,9 @@ export class Table {
 
   /** The decline of this decision that "skip the rest of my turn" may send, if any. */
   skippable() {
-    return this.legal.find((a) => a.kind === "skip" && SKIP_REST.has((a.args || {}).skip));
+    // (a composite that declines and then does something is not a skip)
+    return this.legal.find((a) => a.kind === "skip" && SKIP_REST.has((a.args || {}).skip)
+      && a.declines !== false);
   }
 
   /** A new state message from the server. */
@@ -170,6 +184,11 @@ export class Table {
         if (this.busy) return;
       }
       if (!next) this.skipping = undefined;
+    }
+    const auto = !sameDecision && this.automatic();
+    if (auto) {
+      this.send(auto.index);
+      if (this.busy) return;
     }
     this.render();
     if (this.opts.onUpdate) this.opts.onUpdate(this);
@@ -236,7 +255,9 @@ export class Table {
   send(index) {
     const action = this.legal.find((a) => a.index === index);
     if (!action || this.busy || !this.opts.send) return;
-    const ok = this.opts.send({ type: "act", version: this.msg.version, index });
+    const ok = this.opts.send(action.steps === undefined
+      ? { type: "act", version: this.msg.version, index }
+      : { type: "act", version: this.msg.version, choice: action.text });
     if (!ok) {
       this.setNotice(t("Not connected right now — reconnecting; please try again in a moment."),
         "error");
@@ -297,7 +318,9 @@ export class Table {
       keys = [key];
     }
     if (!cands.length) return;
-    if (cands.length === 1) {
+    // one left is sent at once, but a set of Goods waits for its confirm (three clicks, then
+    // the button: a Good clicked by mistake can still be changed)
+    if (cands.length === 1 && cands[0].kind !== "gain_set") {
       this.send(cands[0].index);
       return;
     }
@@ -631,6 +654,13 @@ export class Table {
     if (this.opts.stepText) {
       // a replay: what happened at this step (from the public log), not who is choosing
       out.push(h("p", { class: "prompt-text step-text" }, this.opts.stepText()));
+    } else if (this.myTurn && this.legal.some((a) => a.confirm)) {
+      // the end of the turn: the confirm, with undo of the turn's choices beside it
+      out.push(h("p", { class: "prompt-text mine confirm-text" },
+        h("strong", {}, t("Your turn is done")),
+        t(" — confirm it, or undo to change your choices."),
+        this.msg.can_undo ? h("button", { class: "undo-turn", onclick: () => this.undo(),
+          disabled: this.busy, dataset: { focus: "undo-turn" } }, t("↶ Undo")) : null));
     } else if (this.myTurn) {
       out.push(h("p", { class: "prompt-text mine" },
         h("strong", {}, t("Your turn")), t(" — choose {what}.", { what: choosing })));
@@ -662,7 +692,7 @@ export class Table {
       const skip = this.skippable();
       if (buttons.length) {
         out.push(h("div", { class: "choices" }, buttons.map((a) => h("button", {
-          class: `choice kind-${a.kind}${isDecline(a) ? " decline" : ""}`,
+          class: `choice kind-${a.kind}${a.confirm ? " confirm" : isDecline(a) ? " decline" : ""}`,
           dataset: { focus: `c${a.index}`, ...(a.detail ? { detail: a.detail } : {}) },
           onclick: () => this.send(a.index) }, capital(labelOf(a)))),
         skip ? h("button", { class: "choice decline skip-rest", dataset: { focus: "skip-rest" },
@@ -700,7 +730,7 @@ export class Table {
     box.appendChild(h("p", { class: "hints-head" }, h("strong", {}, t("Hints")),
       t(" — from your view only, the rest of your turn planned:")));
     box.appendChild(h("ol", { class: "hints-list" }, got.hints.map((hint, rank) => {
-      const action = this.legal.find((a) => a.text === hint.action);
+      const action = this.legal.find((a) => a.text === hint.action || a.first === hint.action);
       const win = hint.win === null || hint.win === undefined ? ""
         : t("{pct}% to win", { pct: Math.round(100 * hint.win) });
       const gap = rank === 0 ? t("best") : t("{loss} Rep behind", { loss: hint.loss.toFixed(1) });

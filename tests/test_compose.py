@@ -1,0 +1,214 @@
+"""A person's composite choices (session/compose.py): what each stands for, the defaults,
+what is taken without asking and what never is (the end of the turn), a stale choice refused
+with nothing changed, undo of a whole choice, and the terminal's stable numbers and typed
+Goods (issue 21, items 3 and 4)."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+
+from flamecraft.core.actions import END_TURN, GAIN_SET, PAY
+from flamecraft.core.engine import apply, legal_actions, start, to_act
+from flamecraft.core.frames import D_END_TURN, D_GAIN_SET, D_PAY
+from flamecraft.core.goods import GOOD_NAMES
+from flamecraft.core.state import GameState
+from flamecraft.display.i18n import translator
+from flamecraft.session import compose
+from flamecraft.session.history import History
+from flamecraft.session.undo import reveals
+from flamecraft.terminal.console import Terminal
+from flamecraft.terminal.game_loop import Game
+from flamecraft.terminal.local_table import LocalTable
+from flamecraft.terminal.newgame import PlayerSeat
+from flamecraft.terminal.typed_input import ChoiceError, goods_typed
+
+
+def _states(games: int, players: int = 3) -> list[GameState]:
+    """Every state of random composite-choice games where some seat is asked."""
+    out = []
+    for g in range(games):
+        s = start(players, 300 + g)
+        rng = random.Random(g)
+        while not s.over:
+            out.append(s)
+            listed = compose.choices(s)
+            for a in listed[rng.randrange(len(listed))].actions:
+                s = apply(s, a)
+    return out
+
+
+STATES = _states(6)
+
+
+def test_a_composite_is_its_engine_actions_of_one_seat_never_past_something_hidden() -> None:
+    """Each choice applies as the engine's legal actions, in order, all the seat's own, in
+    one turn; only its last action may show something hidden or use chance."""
+    for s in STATES[::3]:
+        p, turn = to_act(s), s.turn
+        for c in compose.choices(s):
+            t = s
+            for i, a in enumerate(c.actions):
+                assert not t.over and to_act(t) == p and t.turn == turn
+                assert a in legal_actions(t)
+                after = apply(t, a)
+                assert i == len(c.actions) - 1 or not reveals(t, after), c.text
+                t = after
+            assert compose.find(s, c.text) == c
+
+
+def test_a_payment_is_one_choice_that_keeps_coins_by_default() -> None:
+    """At a payment every whole split is one choice, fewest Coins first and the default."""
+    paying = [s for s in STATES if s.stack and s.stack[-1][0] == D_PAY]
+    assert paying
+    for s in paying:
+        listed = compose.choices(s)
+        coins = [sum(a[3] for a in c.actions if a[0] == PAY) for c in listed]
+        assert coins == sorted(coins) and listed[0].default == (len(listed) > 1)
+        assert all(compose.words(s, c) for c in listed)
+        ends = {tuple(apply_all(s, c).goods[to_act(s)]) for c in listed}
+        assert len(ends) == len(listed)  # every split is a different payment
+
+
+def apply_all(s: GameState, c: compose.Composite) -> GameState:
+    for a in c.actions:
+        s = apply(s, a)
+    return s
+
+
+def test_the_end_of_the_turn_is_asked_and_a_lone_step_is_not() -> None:
+    """The end of the turn is always a choice (the confirm), every turn; a step with one
+    choice otherwise is taken by ``automatic``."""
+    ends = [s for s in STATES if s.stack and s.stack[-1][0] == D_END_TURN]
+    assert ends
+    for s in ends:
+        listed = compose.choices(s)
+        assert any(c.confirm and c.actions == ((END_TURN, -1, -1, -1),) for c in listed)
+        assert compose.automatic(s) is None
+        assert compose.label(s, next(c for c in listed if c.confirm)) == (
+            "confirm the end of your turn")
+    lone = []  # met in the engine's own steps (random raw actions)
+    s, rng = start(3, 8), random.Random(8)
+    while not s.over:
+        listed = compose.choices(s)
+        if len(listed) == 1 and not listed[0].confirm:
+            lone.append(s)
+        s = apply(s, rng.choice(legal_actions(s)))
+    assert lone and all(compose.automatic(s) == compose.choices(s)[0] for s in lone)
+
+
+def test_a_stale_choice_is_refused_with_the_current_ones_and_changes_nothing() -> None:
+    s = start(2, 5)
+    history = History(s, [0, 1])
+    old = compose.choices(history.state)[0]
+    compose.play(history, old)
+    before = (history.state, list(history.actions))
+    with pytest.raises(compose.StaleChoiceError) as caught:
+        compose.find(history.state, old.text)
+    assert caught.value.choices == [c.text for c in compose.choices(history.state)]
+    assert (history.state, history.actions) == before
+
+
+def test_undo_takes_a_whole_choice_back_and_goes_past_what_was_taken_by_itself() -> None:
+    """One undo point per choice asked: an undo after a payment of several steps, or after
+    a choice followed by lone steps, is back where that choice was made."""
+    for s in STATES:
+        several = [c for c in compose.choices(s) if len(c.actions) > 1]
+        if several and not any(reveals(t, u) for t, u in _pairs(s, several[0])):
+            break
+    else:
+        pytest.fail("no choice of several steps")
+    p = to_act(s)
+    history = History(s, [p])
+    compose.play(history, several[0])
+    assert len(history.actions) == len(several[0].actions)
+    if history.can_undo(p):
+        history.undo()
+        assert history.state is s and history.actions == []
+
+
+def _pairs(s: GameState, c: compose.Composite) -> list[tuple[GameState, GameState]]:
+    out = []
+    for a in c.actions:
+        t = apply(s, a)
+        out.append((s, t))
+        s = t
+    return out
+
+
+def test_typed_goods_name_a_set_in_english_and_japanese() -> None:
+    ja = translator("ja", "game").gettext
+    assert goods_typed("br me pl") == 0b100011
+    assert goods_typed("BR  me Pl") == 0b100011
+    assert goods_typed(f"{ja('Bread')} {ja('Meat')} {ja('Plant')[:1]}", ja) == 0b100011
+    assert goods_typed("br br pl") is None  # the same Good twice
+    assert goods_typed("p me") is None  # Potion or Plant?
+    assert goods_typed("bread") is None  # one word: a choice's text, not a set
+
+
+def test_a_choice_keeps_its_number_while_it_is_offered() -> None:
+    """Within a decision of the turn (firing dragons up one at a time), a choice made takes
+    its number with it: the others keep theirs, none is given a number used before."""
+    seen = 0
+    for g in range(12):
+        s = start(2, 900 + g)
+        table = LocalTable(s, 900 + g, [PlayerSeat("A", "human"), PlayerSeat("B", "human")])
+        rng = random.Random(g)
+        while not table.state.over and seen < 5:
+            numbered = table.choices_now()
+            kind = table.state.stack[-1][0]
+            pick = numbered[rng.randrange(len(numbered))][1]
+            before = {c.text: n for n, c in numbered}
+            table.play_choice(pick)
+            if table.state.over or table.state.stack[-1][0] != kind:
+                continue
+            after = {c.text: n for n, c in table.choices_now()}
+            common = before.keys() & after.keys()
+            if common:
+                seen += 1
+                assert all(before[t] == after[t] for t in common)
+                assert pick.text not in after or after[pick.text] == before[pick.text]
+                new = set(after) - set(before)
+                assert all(after[t] > max(before.values()) for t in new)
+    assert seen
+
+
+def test_gain_set_choices_exist_to_be_typed() -> None:
+    """A set of Goods to gain is one choice whose Goods can be typed (its mask)."""
+    sets = [s for s in STATES if any(a[0] == GAIN_SET for a in legal_actions(s))]
+    assert sets
+    s = sets[0]
+    mask = next(a[1] for a in legal_actions(s) if a[0] == GAIN_SET)
+    words = " ".join(["br", "me", "ir", "po", "cr", "pl"][g] for g in range(6) if mask >> g & 1)
+    assert goods_typed(words) == mask
+
+
+def _game_at(s: GameState, lang: str = "en") -> Game:
+    p = to_act(s)
+    seats = [PlayerSeat(f"P{q}", "human" if q == p else "random") for q in range(s.n)]
+    term = Terminal(io.StringIO(), io.StringIO(), False, False, lang=lang)
+    return Game(LocalTable(s, 1, seats), term)
+
+
+def test_the_terminal_reads_a_typed_set_of_goods_and_refuses_a_number_gone() -> None:
+    """At a choice of different Goods to gain, ``br me pl`` (or the Japanese names, spaces
+    between) picks the set; a number not shown is refused with the ones that are."""
+    ja = translator("ja", "game").gettext
+    at_sets = [s for s in STATES if s.stack and s.stack[-1][0] == D_GAIN_SET]
+    assert at_sets, "no choice of Goods sets"
+    s = at_sets[0]
+    sets = {c.first[1]: c for c in compose.choices(s) if c.first[0] == GAIN_SET}
+    assert len(sets) > 2
+    mask, made = sorted(sets.items())[-1]
+    names = [g for g in range(6) if mask >> g & 1]
+    typed = " ".join(["br", "me", "ir", "po", "cr", "pl"][g] for g in names)
+    game = _game_at(s)
+    assert game.match_choice(to_act(s), typed) == made
+    said = " ".join(ja(GOOD_NAMES[g]) for g in names)
+    assert goods_typed(said, ja) == mask
+    shown = [n for n, _ in game.table.choices_now()]
+    with pytest.raises(ChoiceError, match="there is no choice 99 now"):
+        game.match_choice(to_act(s), "99")
+    assert game.match_choice(to_act(s), str(shown[-1])) == game.table.choices_now()[-1][1]
