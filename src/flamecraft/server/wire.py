@@ -16,7 +16,7 @@ from typing import Any
 
 from ..core.describe import fancy_goals
 from ..core.engine import describe_decision, to_act, winners
-from ..core.events import Event, log_text
+from ..core.events import Event
 from ..core.kinds import ACTION_KINDS
 from ..core.setup_game import seeded_start
 from ..core.state import GameState, Options
