@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .tr import Translate, same
+from .tr import N_, Translate, same
 
 # Values of an error's parameters that are msgids themselves (translated when shown): the
 # decision being made, the kind of card a saved file names, json's reason for a bad file, the
@@ -62,3 +62,20 @@ def error_text(exc: BaseException, tr: Translate = same) -> str:
         return tr(msgid)
     values = {k: tr(v) if k in TRANSLATED_PARAMS else v for k, v in params.items()}
     return tr(msgid).format(**values)
+
+
+def action_error(number: int, typed: str, exc: FlamecraftError) -> StateFormatError:
+    """Why a record's action ``number`` (its text ``typed``) does not replay, in one
+    sentence: who was choosing what, and what was legal there (the cards may have changed
+    since the record was made); ``exc`` is the engine's refusal."""
+    where = {"number": str(number), "typed": repr(typed)}
+    if isinstance(exc, GameOverError):
+        return StateFormatError(N_("action {number} ({typed}) cannot be replayed: the game is "
+                                   "already over"), where)
+    if isinstance(exc, IllegalActionError) and {"player", "decision", "legal"} <= set(exc.params):
+        return StateFormatError(N_("action {number} ({typed}) is not legal at its point of the "
+                                   "game: {player} is choosing {decision}; legal: {legal}"),
+                                {**where, **{k: exc.params[k]
+                                             for k in ("player", "decision", "legal")}})
+    return StateFormatError(N_("action {number} ({typed}) cannot be replayed: {error}"),
+                            {**where, "error": str(exc)})

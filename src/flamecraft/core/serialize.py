@@ -18,7 +18,8 @@ from . import kinds as K
 from .actions import Action, action_text, normalize
 from .board import CATALOG
 from .cards import Catalog
-from .errors import FlamecraftError, GameOverError, IllegalActionError, StateFormatError
+from .errors import FlamecraftError, StateFormatError
+from .errors import action_error as action_error  # re-exported: where a record's error is
 from .goods import GOOD_BY_KEY, GOOD_KEYS
 from .invariants import problems
 from .kinds import FRAME_KINDS, frame_named
@@ -614,23 +615,6 @@ def load_record(text: str) -> GameRecord:
     except json.JSONDecodeError as exc:
         raise json_error(exc) from None
     return GameRecord.from_json(obj)
-
-
-def action_error(number: int, typed: str, exc: FlamecraftError) -> StateFormatError:
-    """Why a record's action ``number`` (its text ``typed``) does not replay, in one
-    sentence: who was choosing what, and what was legal there (the cards may have changed
-    since the record was made); ``exc`` is the engine's refusal."""
-    where = {"number": str(number), "typed": repr(typed)}
-    if isinstance(exc, GameOverError):
-        return StateFormatError(N_("action {number} ({typed}) cannot be replayed: the game is "
-                                   "already over"), where)
-    if isinstance(exc, IllegalActionError) and {"player", "decision", "legal"} <= set(exc.params):
-        return StateFormatError(N_("action {number} ({typed}) is not legal at its point of the "
-                                   "game: {player} is choosing {decision}; legal: {legal}"),
-                                {**where, **{k: exc.params[k]
-                                             for k in ("player", "decision", "legal")}})
-    return StateFormatError(N_("action {number} ({typed}) cannot be replayed: {error}"),
-                            {**where, "error": str(exc)})
 
 
 def replay(record: GameRecord) -> GameState:

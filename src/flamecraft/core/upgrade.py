@@ -15,7 +15,7 @@ engine asks it (docs/state-format.md, "Saved before ruling 20"):
   it (every turn ends at `end turn`, which does), before the next recorded action.
 
 A game whose turn no longer plays out the same (a goal broken before its reveal) is refused
-by the first action that does not replay, in one sentence (``serialize.action_error``).
+by the first action that does not replay, in one sentence (``errors.action_error``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,13 @@ from . import actions as A
 from .actions import Action, normalize
 from .board import COMPANIONS
 from .engine import apply_in_place, legal_actions, text
-from .errors import FlamecraftError, GameOverError, IllegalActionError, StateFormatError
+from .errors import (
+    FlamecraftError,
+    GameOverError,
+    IllegalActionError,
+    StateFormatError,
+    action_error,
+)
 from .events import Event
 from .frames import asked_alone
 from .kinds import ACTION_KINDS
@@ -91,8 +97,6 @@ class _Replay:
     def turn_over_with_reveals(self, turn: int) -> StateFormatError | None:
         if self.pending and (self.s.turn != turn or self.s.over):
             number, typed = self.pending[0]
-            from .serialize import action_error
-
             return action_error(number, typed, IllegalActionError(
                 N_("its Sun Dragon can no longer be revealed in that turn")))
         return None
@@ -103,8 +107,6 @@ def upgrade(s: GameState, texts: Sequence[str],
     """Today's action texts for the game that ``texts`` played from ``s`` under the decision
     points before ruling 20 (``parse`` reads them: a record's reads its own card names).
     Raises StateFormatError naming the first action that does not replay."""
-    from .serialize import action_error
-
     game = _Replay(s)
     for number, typed in enumerate(texts, 1):
         turn = game.s.turn
