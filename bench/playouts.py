@@ -22,7 +22,8 @@ def main() -> None:
         s = start(4, seed)
         rng = random.Random(seed)
         while not s.over:
-            apply_in_place(s, rng.choice(legal_actions(s)))
+            actions = legal_actions(s)  # a lone action (an `end turn`) needs no draw
+            apply_in_place(s, actions[0] if len(actions) == 1 else rng.choice(actions))
             decisions += 1
     print(f"{games} games, {decisions} decisions")
 

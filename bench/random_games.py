@@ -45,7 +45,9 @@ def play_random_game(players: int, seed: int, deck: str,
         actions = legal_actions(s)
         if keep is not None and keep_every and decisions % keep_every == 0:
             keep.append(s.copy())
-        apply_in_place(s, actions[chooser.randrange(len(actions))])
+        # A lone action (an `end turn`, a decline asked alone) needs no draw.
+        apply_in_place(s, actions[0] if len(actions) == 1
+                       else actions[chooser.randrange(len(actions))])
         decisions += 1
     return GameStats(decisions, s.turn)
 

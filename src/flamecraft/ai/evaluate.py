@@ -19,6 +19,7 @@ from typing import Final
 
 from ..core.board import ART_TYPE, CATALOG, dragons_at
 from ..core.cards import ICON_COIN, ICON_DRAGON, ICON_RAINBOW
+from ..core.engine import apply_in_place, legal_actions, to_act
 from ..core.frames import (
     CAST_FINISH_ENCHANTMENT,
     CAST_FINISH_SETS,
@@ -595,6 +596,19 @@ def public_value(s: GameState, q: int) -> float:
     goods = sum(min(g, 7) for g in s.goods[q])
     return (s.rep[q] + s.coins[q] + ph * (0.45 * goods + DEFAULT.dragon * min(len(s.hand[q]), 6)
                                           + DEFAULT.fancy_base * 1.5 * len(s.fancy[q])))
+
+
+def settle(s: GameState, p: int) -> GameState:
+    """``s`` (a state the caller owns: changed in place) past p's decisions that have a single
+    action — the `end turn` asked every turn, a lone decline (docs/rules.md, ruling 20) —:
+    where a search values a move is p's next real choice, or the end of its turn with the
+    limits and refills done, as before the engine asked such decisions."""
+    while not s.over and to_act(s) == p:
+        actions = legal_actions(s)
+        if len(actions) != 1:
+            break
+        apply_in_place(s, actions[0])
+    return s
 
 
 def relative(s: GameState, p: int, w: Weights = DEFAULT) -> float:

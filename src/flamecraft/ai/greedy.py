@@ -11,7 +11,7 @@ import random
 
 from ..core.actions import Action
 from ..core.engine import apply
-from .evaluate import DEFAULT, Weights, relative
+from .evaluate import DEFAULT, Weights, relative, settle
 from .interface import Seat, pick_best
 
 
@@ -33,5 +33,5 @@ class GreedyBot:
         for _ in range(self.samples):
             t = seat.sample(rng)
             for i, a in enumerate(actions):
-                scores[i] += relative(apply(t, a), p, self.weights)
+                scores[i] += relative(settle(apply(t, a), p), p, self.weights)
         return actions[pick_best(scores, rng)]

@@ -41,7 +41,7 @@ from ..core.engine import text as action_text
 from ..core.errors import GameOverError
 from ..core.state import COMPLETED, EMPTY, GameState
 from ..core.tr import Translate, same
-from .evaluate import TERM_NAMES, TERMS, targets, value_terms
+from .evaluate import TERM_NAMES, TERMS, settle, targets, value_terms
 from .interface import SealedSeat, Seat
 from .planner import PlannerBot
 from .winchance import WinModel, default_model
@@ -253,14 +253,14 @@ def _plan(t: GameState, first: Action, line: tuple[Action, ...], p: int,
     """The planned rest of the turn as texts (in ``game``'s words; the stable texts with
     ``same``), up to the first card drawn from a hidden pile (the sample made it up, so what
     follows is not what the seat will see)."""
-    s = apply(t, first)
+    s = settle(apply(t, first), p)  # the planner's line skips the lone decisions
     out: list[str] = []
     for a in line:
         if _drew(t, s) or to_act(s) != p:
             out.append(tr("… (then it depends on the card drawn)"))
             break
         out.append(action_text(s, a) if game is same else describe(s, a, game).words)
-        t, s = s, apply(s, a)
+        t, s = s, settle(apply(s, a), p)
     return tuple(out)
 
 

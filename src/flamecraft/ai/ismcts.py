@@ -44,7 +44,7 @@ from ..core.engine import apply, apply_in_place, legal_actions, to_act, winners
 from ..core.goods import NUM_GOODS
 from ..core.state import GameState
 from ..core.turn import affordable
-from .evaluate import DEFAULT, Weights, ench_reward, public_value, squash, value
+from .evaluate import DEFAULT, Weights, ench_reward, public_value, settle, squash, value
 from .interface import Seat
 from .planner import PlannerBot
 
@@ -339,7 +339,7 @@ class ISMCTSBot:
         me, w = self._me, self.weights
         out = []
         for a in actions:
-            u = apply(t, a)
+            u = settle(apply(t, a), me)
             out.append(self._margin(u, value(u, me, w)))
         return out
 
@@ -408,7 +408,7 @@ class ISMCTSBot:
             grown: list[tuple[float, GameState]] = []
             for st in frontier:
                 for a in legal_actions(st):
-                    u = apply(st, a)
+                    u = settle(apply(st, a), me)
                     m = self._margin(u, value(u, me, self.weights))
                     if mine(u):
                         grown.append((m, u))

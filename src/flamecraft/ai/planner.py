@@ -22,7 +22,7 @@ from typing import Final
 from ..core.actions import Action
 from ..core.engine import apply, legal_actions
 from ..core.state import GameState
-from .evaluate import Weights, relative
+from .evaluate import Weights, relative, settle
 from .interface import Seat, mine_this_turn, pick_best
 
 PLANNER_WEIGHTS: Final = Weights()
@@ -75,7 +75,7 @@ class PlannerBot:
             actions)
         frontier: list[tuple[float, int, GameState, tuple[Action, ...]]] = []
         for i, a in enumerate(actions):
-            u = apply(t, a)
+            u = settle(apply(t, a), p)
             v = relative(u, p, w)
             if mine_this_turn(u, p, turn):
                 frontier.append((v, i, u, none))
@@ -88,7 +88,7 @@ class PlannerBot:
             grown: list[tuple[float, int, GameState, tuple[Action, ...]]] = []
             for _v, i, st, line in frontier:
                 for a in legal_actions(st):
-                    u = apply(st, a)
+                    u = settle(apply(st, a), p)
                     v = relative(u, p, w)
                     longer = (*line, a) if lines else none
                     if mine_this_turn(u, p, turn):

@@ -22,7 +22,7 @@ from .cards import Reward
 from .companions import free_actions, use_free_action
 from .errors import GameOverError, IllegalActionError
 from .events import Event, event
-from .frames import DECISIONS, PHASES, Frame, asked_alone
+from .frames import DECISIONS, PHASES, Decision, Frame, decision_asked_alone
 from .goals import FANCIES, fancy_value, revealable_suns
 from .goods import NUM_GOODS
 from .kinds import FRAME_KINDS
@@ -34,19 +34,27 @@ __all__ = ["apply", "apply_in_place", "is_over", "legal_actions", "new_game", "t
 
 
 def _decision_actions(s: GameState, f: Frame) -> list[Action]:
+    return _actions_of(DECISIONS[f[0]], s, f)
+
+
+def _actions_of(decision: Decision, s: GameState, f: Frame) -> list[Action]:
     """The frame's actions, with the owner's Sun reveals and free Companion actions where
     they are offered: reveals only at a decision asked anyway (more than one other action,
     or a frame asked alone), so that a met Sun Dragon, which is hidden, never makes a decision
     be asked."""
-    decision = DECISIONS[f[0]]
     actions = decision.legal(s, f)
     if decision.sun_reveals and actions:
         p = f[1]
-        free = free_actions(s, p) if s.companion[p] != EMPTY else []
-        if s.fancy[p] and (len(actions) + len(free) > 1 or asked_alone(s, f)):
+        if s.companion[p] != EMPTY:
+            free = free_actions(s, p)
+            if s.fancy[p] and (len(actions) + len(free) > 1
+                               or decision_asked_alone(decision, s, f)):
+                for card in revealable_suns(s, p):
+                    actions.append((A.REVEAL, card, -1, -1))
+            actions.extend(free)
+        elif s.fancy[p] and (len(actions) > 1 or decision_asked_alone(decision, s, f)):
             for card in revealable_suns(s, p):
                 actions.append((A.REVEAL, card, -1, -1))
-        actions.extend(free)
     return actions
 
 
@@ -72,10 +80,11 @@ def advance(s: GameState, trace: list[Event] | None = None) -> None:
             stack.pop()
             PHASES[kind](s, f)
             continue
-        actions = _decision_actions(s, f)
+        decision = DECISIONS[kind]
+        actions = _actions_of(decision, s, f)
         if not actions:
             stack.pop()
-        elif len(actions) == 1 and not asked_alone(s, f):
+        elif len(actions) == 1 and not decision_asked_alone(decision, s, f):
             if trace is not None:
                 _trace(trace, s, actions[0], True)
             _resolve(s, actions[0])

@@ -244,6 +244,7 @@ class Decision:
     resolve: Callable[[GameState, Frame, Action], None]
     sun_reveals: bool  # the declaration's, kept here for the engine's hot path
     asked_alone: Callable[[GameState, Frame], bool] | None = None
+    asked_always: bool = False  # ``asked_alone`` is ``always``: read without a call
 
 
 def always(s: GameState, f: Frame) -> bool:
@@ -262,12 +263,20 @@ def register(kind: int, legal: Callable[[GameState, Frame], list[Action]],
     which of its frames are asked even with one legal action (``Decision.asked_alone``)."""
     declared = FRAME_KINDS[kind]
     assert declared.decision, declared.name
-    DECISIONS[kind] = Decision(legal, resolve, declared.sun_reveals, asked_alone)
+    DECISIONS[kind] = Decision(legal, resolve, declared.sun_reveals, asked_alone,
+                               asked_alone is always)
 
 
 def asked_alone(s: GameState, f: Frame) -> bool:
     """Whether this decision frame is asked even when it has a single legal action."""
-    check = DECISIONS[f[0]].asked_alone
+    return decision_asked_alone(DECISIONS[f[0]], s, f)
+
+
+def decision_asked_alone(decision: Decision, s: GameState, f: Frame) -> bool:
+    """``asked_alone`` for a frame whose decision is at hand (the engine's hot path)."""
+    if decision.asked_always:
+        return True
+    check = decision.asked_alone
     return check is not None and check(s, f)
 
 
