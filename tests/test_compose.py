@@ -242,3 +242,19 @@ def test_a_saved_game_keeps_one_undo_point_a_choice(tmp_path: Path) -> None:
     loaded.history.undo()
     table.history.undo()
     assert loaded.actions == table.actions
+
+
+def test_the_terminal_refuses_a_choice_no_longer_open_and_changes_nothing() -> None:
+    """A composite's text typed after it was made (a choice of a state gone by) is refused
+    with the current choices on screen, and the game is where it was."""
+    s = start(2, 21)
+    game = _game_at(s)
+    game.table.play_automatic()
+    made = game.table.choices_now()[0][1]
+    game.table.play_choice(made)
+    game.table.play_automatic()
+    before = (game.table.state, list(game.table.actions))
+    assert made.text not in [c.text for _, c in game.table.choices_now()]
+    with pytest.raises(ChoiceError):
+        game.match_choice(to_act(game.table.state), made.text)
+    assert (game.table.state, game.table.actions) == before
