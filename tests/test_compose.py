@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import random
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +24,7 @@ from flamecraft.terminal.console import Terminal
 from flamecraft.terminal.game_loop import Game
 from flamecraft.terminal.local_table import LocalTable
 from flamecraft.terminal.newgame import PlayerSeat
+from flamecraft.terminal.saves import load_table, save_text
 from flamecraft.terminal.typed_input import ChoiceError, goods_typed
 
 
@@ -154,7 +156,7 @@ def test_a_choice_keeps_its_number_while_it_is_offered() -> None:
     seen = 0
     for g in range(12):
         s = start(2, 900 + g)
-        table = LocalTable(s, 900 + g, [PlayerSeat("A", "human"), PlayerSeat("B", "human")])
+        table = LocalTable(s, 900 + g, [PlayerSeat("human", "A"), PlayerSeat("human", "B")])
         rng = random.Random(g)
         while not table.state.over and seen < 5:
             numbered = table.choices_now()
@@ -187,7 +189,7 @@ def test_gain_set_choices_exist_to_be_typed() -> None:
 
 def _game_at(s: GameState, lang: str = "en") -> Game:
     p = to_act(s)
-    seats = [PlayerSeat(f"P{q}", "human" if q == p else "random") for q in range(s.n)]
+    seats = [PlayerSeat("human" if q == p else "random", f"P{q}") for q in range(s.n)]
     term = Terminal(io.StringIO(), io.StringIO(), False, False, lang=lang)
     return Game(LocalTable(s, 1, seats), term)
 
@@ -212,3 +214,47 @@ def test_the_terminal_reads_a_typed_set_of_goods_and_refuses_a_number_gone() -> 
     with pytest.raises(ChoiceError, match="there is no choice 99 now"):
         game.match_choice(to_act(s), "99")
     assert game.match_choice(to_act(s), str(shown[-1])) == game.table.choices_now()[-1][1]
+
+
+def test_a_saved_game_keeps_one_undo_point_a_choice(tmp_path: Path) -> None:
+    """Saved mid-turn after a choice of several actions and loaded again, undo goes back
+    over the whole choice, as before the save."""
+    for g in range(40):
+        s = start(2, 600 + g)
+        seats = [PlayerSeat("human", "A"), PlayerSeat("human", "B")]
+        table = LocalTable(s, 600 + g, seats)
+        table.play_automatic()
+        while not table.state.over:
+            several = [c for _, c in table.choices_now() if len(c.actions) > 1]
+            if several and not any(reveals(t, u) for t, u in _pairs(table.state, several[0])):
+                table.play_choice(several[0])
+                break
+            table.play_choice(table.choices_now()[0][1])
+            table.play_automatic()
+        if table.history.can_undo(to_act(table.state)) and len(several[0].actions) > 1:
+            break
+    else:
+        pytest.fail("no choice of several actions to undo")
+    path = tmp_path / "mid.json"
+    path.write_text(save_text(table), encoding="utf-8")
+    loaded = load_table(str(path))
+    assert loaded.history.marks() == table.history.marks()
+    loaded.history.undo()
+    table.history.undo()
+    assert loaded.actions == table.actions
+
+
+def test_the_terminal_refuses_a_choice_no_longer_open_and_changes_nothing() -> None:
+    """A composite's text typed after it was made (a choice of a state gone by) is refused
+    with the current choices on screen, and the game is where it was."""
+    s = start(2, 21)
+    game = _game_at(s)
+    game.table.play_automatic()
+    made = game.table.choices_now()[0][1]
+    game.table.play_choice(made)
+    game.table.play_automatic()
+    before = (game.table.state, list(game.table.actions))
+    assert made.text not in [c.text for _, c in game.table.choices_now()]
+    with pytest.raises(ChoiceError):
+        game.match_choice(to_act(game.table.state), made.text)
+    assert (game.table.state, game.table.actions) == before

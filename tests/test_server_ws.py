@@ -436,3 +436,38 @@ def test_a_composite_choice_is_played_whole_and_a_stale_one_changes_nothing(
                 assert [ch["text"] for ch in back["choices"]] == [
                     ch["text"] for ch in msg["choices"]]
                 assert stored(tmp_path / "games.sqlite3", game["game_id"]) == steps
+
+
+def test_after_a_restart_undo_takes_back_a_whole_composite_choice(tmp_path: Path) -> None:
+    """The undo points come back from the store one a choice: the actions of one composite
+    were stored with one version, so after a restart an undo still takes them all back."""
+    s = settings(tmp_path)
+    rng = random.Random(5)
+    with client_for(s) as c:
+        game = new_game(c, "human,human", start=True)
+        with c.websocket_connect(ws_url(game, 0)) as w0, \
+                c.websocket_connect(ws_url(game, 1)) as w1:
+            msgs = {0: next_state(w0), 1: next_state(w1)}
+            ws = {0: w0, 1: w1}
+            made = None
+            for _ in range(200):
+                acting = msgs[0]["view"]["to_act"]
+                msg = msgs[acting]
+                listed = msg["choices"]
+                several = [ch for ch in listed if ch["steps"] > 1 and not ch["confirm"]]
+                pick = several[0] if several and msg["can_undo"] else listed[
+                    rng.randrange(len(listed))]
+                ws[acting].send_json({"type": "act", "version": msg["version"],
+                                      "choice": pick["text"]})
+                msgs = {0: next_state(w0), 1: next_state(w1)}
+                if pick["steps"] > 1 and msgs[acting]["can_undo"] and msg["can_undo"]:
+                    made, seat, before = pick, acting, msg
+                    break
+            assert made is not None, "no undoable choice of several steps"
+            step = msgs[seat]["step"]
+    with client_for(s) as c, c.websocket_connect(ws_url(game, seat)) as again:
+        now = next_state(again)
+        assert now["step"] == step and now["can_undo"]
+        again.send_json({"type": "undo", "version": now["version"]})
+        back = next_state(again)
+        assert back["step"] == step - made["steps"] == before["step"]

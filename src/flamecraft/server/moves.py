@@ -96,11 +96,15 @@ class Moves:
                                 choices="; ".join(exc.choices)) from None
             history = session.table.history
             assert history is not None
-            await self.commit_all(session, compose.prepare(history, made))
+            # a choice the page takes by itself is no undo point (undo would only come back
+            # to it, and the page take it again)
+            await self.commit_all(session, compose.prepare(history, made),
+                                  asked=compose.automatic(s) is None)
 
-    async def commit_all(self, session: Session, played: list[Played]) -> None:
+    async def commit_all(self, session: Session, played: list[Played],
+                         asked: bool = True) -> None:
         """``commit`` for the actions of one composite choice: stored in one transaction,
-        all or none, and one undo point (before the first)."""
+        all or none, and one undo point (before the first; none when not ``asked``)."""
         t = session.table
         expected = session.version
         row = t.row.copy()
@@ -114,7 +118,7 @@ class Moves:
             raise GameError("stale", N_("another move was made first: look again and choose "
                                         "anew"))
         for i, (one, stored) in enumerate(zip(played, rows, strict=True)):
-            t.commit(one, stored, undo_point=i == 0)
+            t.commit(one, stored, undo_point=asked and i == 0)
         t.row = row
         self.changed(session)
 

@@ -20,6 +20,7 @@ from ..core.setup_game import GameStart, seeded_start
 from ..core.state import GameState
 from ..core.tr import N_
 from ..core.upgrade import DECISION_RULES, upgrade
+from ..session import compose
 from ..session.history import History, Played, ReplayError
 from .gameerror import GameError
 from .language import DEFAULT as DEFAULT_LANGUAGE
@@ -171,7 +172,20 @@ class Table:
                                          "replays with this server's card data"), 500,
                             game=self.row.id, number=exc.number) from None
         self.actions.extend(actions)
+        self._choice_points()
         self._added(first)
+
+    def _choice_points(self) -> None:
+        """The undo points a replay gives, one a person's choice as when it was made: the
+        actions of one composite choice (``session/compose.py``) were stored with one
+        version, so only the first of each version is a point, and a choice the page took
+        by itself (``compose.automatic``) is none."""
+        assert self.history is not None
+        versions = [a.version for a in self.actions]
+        self.history.undo_points = [
+            snap for snap in self.history.undo_points
+            if (snap.actions == 0 or versions[snap.actions] != versions[snap.actions - 1])
+            and compose.automatic(snap.state) is None]
 
     def _added(self, first: int) -> None:
         """The log grew from ``first`` on: its English lines are made now, the others when

@@ -75,7 +75,7 @@ def load_table(path: str, tr: Callable[[str], str] = same,
         raise SetupError(f"{path}: {error_text(exc, game)}") from None
     names = list(s.options.player_names())
     seats = _saved_seats(obj.get("seats"), names, path)
-    _undo_points(obj.get("undo"), len(record.actions), len(names), path)  # refused if malformed
+    points, _ = _undo_points(obj.get("undo"), len(record.actions), len(names), path)
     table = LocalTable(s, record.seed, seats, deal=record.deal)
     try:
         # read in the card names the record was written with; the undo points come back by
@@ -84,6 +84,11 @@ def load_table(path: str, tr: Callable[[str], str] = same,
     except ReplayError as exc:
         error = action_error(exc.number, exc.action, exc.cause)
         raise SetupError(f"{path}: {error_text(error, game)}") from None
+    if obj.get("undo") is not None:
+        # a choice of several actions (session/compose.py) is one point: the policy gives
+        # one per action, the save says which of them were choices
+        history = table.history
+        history.undo_points = [snap for snap in history.undo_points if snap.actions in points]
     return table
 
 
