@@ -114,8 +114,8 @@ def upgrade(s: GameState, texts: Sequence[str],
             game.reveal_waiting(parse)
             try:
                 action = parse(game.s, typed)
-            except GameOverError as exc:
-                raise action_error(number, typed, exc) from None
+            except GameOverError as over:  # (its own name: compiled, one name has one type)
+                raise action_error(number, typed, over) from None
             except IllegalActionError as exc:
                 lone = game.lone()
                 if lone is not None:
