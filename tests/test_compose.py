@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from flamecraft.core.actions import END_TURN, GAIN_SET, GIVE, PAY, VISIT
+from flamecraft.core.actions import END_TURN, GAIN_SET, GIFT_EACH, GIVE, PAY, VISIT
 from flamecraft.core.engine import apply, legal_actions, start, to_act
 from flamecraft.core.frames import D_END_TURN, D_GAIN_SET, D_GIVE_TO, D_PAY, D_VISIT
 from flamecraft.core.goods import GOOD_NAMES, NUM_GOODS
@@ -261,24 +261,28 @@ def test_the_terminal_refuses_a_choice_no_longer_open_and_changes_nothing() -> N
     assert (game.table.state, game.table.actions) == before
 
 
-def _visits_with_gifts(games: int = 3) -> list[GameState]:
+def _with_gifts(games: int = 3) -> tuple[list[GameState], list[GameState]]:
     """States of random 4-player games at a visit where some occupied Shop asks which gift
-    to give (a seat holding more than one kind of thing to give)."""
-    out = []
+    to give (a seat holding more than one kind of thing to give), and where a "gift each"
+    is listed with its gifts."""
+    visits, each = [], []
     for g in range(games):
         s = start(4, 50 + g)
         rng = random.Random(g)
         while not s.over:
-            if s.stack[-1][0] == D_VISIT and any(
-                    c.default and c.first[0] == VISIT for c in compose.choices(s)):
-                out.append(s)
             listed = compose.choices(s)
+            if s.stack[-1][0] == D_VISIT and any(
+                    c.default and c.first[0] == VISIT for c in listed):
+                visits.append(s)
+            if any(GIFT_EACH in [a[0] for a in c.actions] and c.actions[-1][0] == GIVE
+                   for c in listed):
+                each.append(s)
             for a in listed[rng.randrange(len(listed))].actions:
                 s = apply(s, a)
-    return out
+    return visits, each
 
 
-VISITS = _visits_with_gifts()
+VISITS, GIFTS_EACH = _with_gifts()
 
 
 def _kept(s: GameState, gift: tuple[int, int, int, int], p: int, shop: int) -> tuple[int, int]:
@@ -340,3 +344,29 @@ def test_the_plain_visit_stays_listed_so_a_person_chooses_each_gift() -> None:
             other += any(g != compose.default_gift(t) for g in gifts)
             assert compose.find(s, compose.choices(s)[plain[0]].text).actions == (c.first,)
     assert other
+
+
+def test_a_gift_to_each_is_listed_with_its_default_gifts_and_without() -> None:
+    """A "gift each" is one choice with a default gift to every other Flamekeeper, and also
+    listed alone (each gift then chosen); the composite applies as one choice."""
+    assert GIFTS_EACH
+    for s in GIFTS_EACH:
+        listed = compose.choices(s)
+        texts = [c.text for c in listed]
+        for c in listed:
+            if c.actions[-1][0] != GIVE or GIFT_EACH not in [a[0] for a in c.actions]:
+                continue
+            at = [a[0] for a in c.actions].index(GIFT_EACH)
+            plain = compose.SEP.join(c.texts[:at + 1])
+            assert plain in texts and texts.index(plain) > texts.index(c.text)
+            t, given = s, []
+            for a in c.actions:
+                assert a in legal_actions(t)
+                if a[0] == GIVE:
+                    assert a == compose.default_gift(t)
+                    given.append(a[2])
+                t = apply(t, a)
+            assert sorted(given) == [q for q in range(s.n) if q != to_act(s)]
+            history = History(s, [to_act(s)])
+            compose.play(history, compose.find(s, c.text))
+            assert history.state == t

@@ -19,7 +19,9 @@ composed:
   asked as one choice with what follows, while the list stays short: see below). The visit
   list is a Shop a line or two already; the gifts add the one plain visit a Shop where
   there is a gift to choose, and where the whole list would pass ``ONE_PATH_MAX`` the
-  default-gift lines are left out, the largest Shops' first (the plain visits stay);
+  default-gift lines are left out, the largest Shops' first (the plain visits stay); the
+  same for any other step that leads to gifts owed ("gift each": one to every other
+  Flamekeeper), with the list's own bound (``LIST_MAX``);
 - an optional step and its own choice ("use the ability" and which Goods, "fire up" and what
   the dragon does), when that choice has a few options, and a declined optional step of a
   Gather with the next one ("do not place; fire up Wingnut"), and while the list stays short
@@ -186,7 +188,8 @@ def _expand(s: GameState, p: int, turn: int, depth: int = 0,
         alone = Composite(tuple(path), tuple(texts))
         follow: list[Composite] = []
         optional = False
-        if clear and depth < 6 and not leaf and top == D_VISIT and t.stack[-1][0] == D_GIVE_TO:
+        if (clear and depth < 6 and not leaf and top != D_GIVE_TO
+                and t.stack[-1][0] == D_GIVE_TO):
             gifts = _with_default_gifts(t, p, turn)
             rows.append((alone, [Composite((*path, *c.actions), (*texts, *c.texts), i == 0)
                                  for i, c in enumerate(gifts)] + [alone], True))
@@ -237,7 +240,7 @@ def default_gift(s: GameState) -> Action:
     goods = [a for a in legal if a[1] != NUM_GOODS] or legal
 
     def key(a: Action) -> tuple[int, int, int, int]:
-        left = castable(apply(s, a), p, shop)
+        left = castable(apply(s, a), p, shop) if shop >= 0 else []
         held = s.goods[p][a[1]] if a[1] != NUM_GOODS else 0
         return len({e for e, _ in left}), len(left), held, -a[1]
 
@@ -245,20 +248,21 @@ def default_gift(s: GameState) -> Action:
 
 
 def _with_default_gifts(s: GameState, p: int, turn: int) -> list[Composite]:
-    """From a visit's first gift owed (``s``), the default gifts (``default_gift``) with
-    their forced steps, then gather or enchant where both are possible (each with its forced
-    steps, as a visit is composed): the composites to list after the visit."""
+    """From the first gift owed (``s``: on a visit, or a "gift each"), the default gifts
+    (``default_gift``) with their forced steps, then, after a visit, gather or enchant where
+    both are possible (each with its forced steps, as a visit is composed): the composites
+    to list after the step that owes the gifts."""
     path: list[Action] = []
     texts: list[str] = []
     clear = True
-    while clear and s.stack[-1][0] == D_GIVE_TO:
+    while clear and s.stack and s.stack[-1][0] == D_GIVE_TO:
         a = default_gift(s)
         path.append(a)
         texts.append(text(s, a))
         s, clear = _step(s, a)
         if clear:
             s, clear = _follow(s, p, turn, path, texts)
-    if clear and s.stack[-1][0] == D_ACTION and len(legal_actions(s)) > 1:
+    if clear and s.stack and s.stack[-1][0] == D_ACTION and len(legal_actions(s)) > 1:
         return [Composite((*path, *c.actions), (*texts, *c.texts))
                 for c in _expand(s, p, turn, 1, leaf=True)]
     return [Composite(tuple(path), tuple(texts))]
