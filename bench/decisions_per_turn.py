@@ -8,9 +8,11 @@ every decision that person is asked is counted, per turn:
 - ``before``: the engine's raw decisions (every one asked, as the interfaces did);
 - ``terminal`` / ``web``: the choices each interface lists (``session/compose.py``, through
   ``LocalTable.choices_now`` and ``wire.choices_json``): the composite that starts with the
-  hint's action is taken (its default where there are several), and what the interface
-  answers by itself is not counted; the end of turn's confirm is (``confirm`` column: how
-  many of the counted decisions it is).
+  hint's action is taken (the first listed: its default where there are several, as the
+  web's hint button plays and the terminal's hint shows it; a visit to an occupied Shop is
+  so the visit with the default gifts, the plain visit being listed after it), and what
+  the interface answers by itself is not counted; the end of turn's confirm is
+  (``confirm`` column: how many of the counted decisions it is).
 
     PYTHONPATH=src python bench/decisions_per_turn.py --games 6 --players 3
 """

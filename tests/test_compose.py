@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from flamecraft.core.actions import END_TURN, GAIN_SET, PAY
+from flamecraft.core.actions import END_TURN, GAIN_SET, GIFT_EACH, GIVE, PAY, VISIT
 from flamecraft.core.engine import apply, legal_actions, start, to_act
-from flamecraft.core.frames import D_END_TURN, D_GAIN_SET, D_PAY
-from flamecraft.core.goods import GOOD_NAMES
+from flamecraft.core.frames import D_END_TURN, D_GAIN_SET, D_GIVE_TO, D_PAY, D_VISIT
+from flamecraft.core.goods import GOOD_NAMES, NUM_GOODS
 from flamecraft.core.state import GameState
+from flamecraft.core.turn import castable, occupants
 from flamecraft.display.i18n import translator
 from flamecraft.session import compose
 from flamecraft.session.history import History
@@ -258,3 +259,114 @@ def test_the_terminal_refuses_a_choice_no_longer_open_and_changes_nothing() -> N
     with pytest.raises(ChoiceError):
         game.match_choice(to_act(game.table.state), made.text)
     assert (game.table.state, game.table.actions) == before
+
+
+def _with_gifts(games: int = 3) -> tuple[list[GameState], list[GameState]]:
+    """States of random 4-player games at a visit where some occupied Shop asks which gift
+    to give (a seat holding more than one kind of thing to give), and where a "gift each"
+    is listed with its gifts."""
+    visits, each = [], []
+    for g in range(games):
+        s = start(4, 50 + g)
+        rng = random.Random(g)
+        while not s.over:
+            listed = compose.choices(s)
+            if s.stack[-1][0] == D_VISIT and any(
+                    c.default and c.first[0] == VISIT for c in listed):
+                visits.append(s)
+            if any(GIFT_EACH in [a[0] for a in c.actions] and c.actions[-1][0] == GIVE
+                   for c in listed):
+                each.append(s)
+            for a in listed[rng.randrange(len(listed))].actions:
+                s = apply(s, a)
+    return visits, each
+
+
+VISITS, GIFTS_EACH = _with_gifts()
+
+
+def _kept(s: GameState, gift: tuple[int, int, int, int], p: int, shop: int) -> tuple[int, int]:
+    """What the seat can still cast at the Shop after a gift: Enchantments, with their sets."""
+    left = castable(apply(s, gift), p, shop)
+    return len({e for e, _ in left}), len(left)
+
+
+def test_a_visit_to_an_occupied_shop_is_one_choice_with_its_default_gifts() -> None:
+    """A composite visit gives each Flamekeeper there the default gift (a Good while the
+    seat holds one, keeping what it can cast there) and is applied as one choice, one undo
+    point, its text the engine texts joined by ``SEP``."""
+    assert VISITS
+    for s in VISITS:
+        p = to_act(s)
+        listed = compose.choices(s)
+        for c in (c for c in listed if c.default and c.first[0] == VISIT):
+            shop = c.first[1]
+            t, given = s, []
+            for a in c.actions:
+                assert a in legal_actions(t) and to_act(t) == p
+                if a[0] == GIVE:
+                    assert a == compose.default_gift(t)
+                    held = [g for g in range(NUM_GOODS) if t.goods[p][g]]
+                    assert (a[1] < NUM_GOODS) == bool(held)
+                    assert all(_kept(t, a, p, shop) >= _kept(t, b, p, shop)
+                               for b in legal_actions(t) if b[1] < NUM_GOODS)
+                    given.append(a[2])
+                t = apply(t, a)
+            assert sorted(given) == occupants(s, p, shop)
+            assert c.text == compose.SEP.join(c.texts)
+            assert compose.find(s, c.text) == c
+            history = History(s, [p])
+            compose.play(history, c)
+            assert history.actions == list(c.texts) and history.state == t
+            with pytest.raises(compose.StaleChoiceError):  # made: no longer a choice
+                compose.find(history.state, c.text)
+            if history.can_undo(p):
+                history.undo()
+                assert history.state is s
+
+
+def test_the_plain_visit_stays_listed_so_a_person_chooses_each_gift() -> None:
+    """Next to the visit with default gifts, the visit alone is listed after it; taken, the
+    gifts are asked, among them others than the default."""
+    assert VISITS
+    other = 0
+    for s in VISITS:
+        listed = compose.choices(s)
+        for i, c in enumerate(listed):
+            if not (c.default and c.first[0] == VISIT):
+                continue
+            plain = [j for j, d in enumerate(listed) if d.actions == (c.first,)]
+            assert plain and plain[0] > i
+            t = apply(s, c.first)
+            assert t.stack[-1][0] == D_GIVE_TO
+            gifts = {d.first for d in compose.choices(t)}
+            assert gifts == set(legal_actions(t)) and len(gifts) > 1
+            other += any(g != compose.default_gift(t) for g in gifts)
+            assert compose.find(s, compose.choices(s)[plain[0]].text).actions == (c.first,)
+    assert other
+
+
+def test_a_gift_to_each_is_listed_with_its_default_gifts_and_without() -> None:
+    """A "gift each" is one choice with a default gift to every other Flamekeeper, and also
+    listed alone (each gift then chosen); the composite applies as one choice."""
+    assert GIFTS_EACH
+    for s in GIFTS_EACH:
+        listed = compose.choices(s)
+        texts = [c.text for c in listed]
+        for c in listed:
+            if c.actions[-1][0] != GIVE or GIFT_EACH not in [a[0] for a in c.actions]:
+                continue
+            at = [a[0] for a in c.actions].index(GIFT_EACH)
+            plain = compose.SEP.join(c.texts[:at + 1])
+            assert plain in texts and texts.index(plain) > texts.index(c.text)
+            t, given = s, []
+            for a in c.actions:
+                assert a in legal_actions(t)
+                if a[0] == GIVE:
+                    assert a == compose.default_gift(t)
+                    given.append(a[2])
+                t = apply(t, a)
+            assert sorted(given) == [q for q in range(s.n) if q != to_act(s)]
+            history = History(s, [to_act(s)])
+            compose.play(history, compose.find(s, c.text))
+            assert history.state == t

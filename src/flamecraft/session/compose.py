@@ -12,6 +12,16 @@ composed:
   first as the default), and a cast with its split when the list stays short;
 - visiting and then gathering or enchanting, where both are possible (elsewhere the one
   action left is simply taken);
+- visiting an occupied Shop with its gifts (one to each other Flamekeeper there) and then
+  gathering or enchanting: "visit Smith Mart + give Bread to Ember + give Meat to Ash +
+  gather", with a default gift for each (``default_gift``), listed first and marked
+  ``default``; the plain visit stays listed after them, to choose each gift oneself (then
+  asked as one choice with what follows, while the list stays short: see below). The visit
+  list is a Shop a line or two already; the gifts add the one plain visit a Shop where
+  there is a gift to choose, and where the whole list would pass ``ONE_PATH_MAX`` the
+  default-gift lines are left out, the largest Shops' first (the plain visits stay); the
+  same for any other step that leads to gifts owed ("gift each": one to every other
+  Flamekeeper), with the list's own bound (``LIST_MAX``);
 - an optional step and its own choice ("use the ability" and which Goods, "fire up" and what
   the dragon does), when that choice has a few options, and a declined optional step of a
   Gather with the next one ("do not place; fire up Wingnut"), and while the list stays short
@@ -49,9 +59,11 @@ from ..core.frames import (
     D_PLACE,
     D_VISIT,
 )
+from ..core.goods import NUM_GOODS
 from ..core.kinds import ACTION_KINDS
 from ..core.state import GameState
 from ..core.tr import Translate, same
+from ..core.turn import castable
 from .history import History, Played
 from .undo import reveals
 
@@ -176,6 +188,12 @@ def _expand(s: GameState, p: int, turn: int, depth: int = 0,
         alone = Composite(tuple(path), tuple(texts))
         follow: list[Composite] = []
         optional = False
+        if (clear and depth < 6 and not leaf and top != D_GIVE_TO
+                and t.stack[-1][0] == D_GIVE_TO):
+            gifts = _with_default_gifts(t, p, turn)
+            rows.append((alone, [Composite((*path, *c.actions), (*texts, *c.texts), i == 0)
+                                 for i, c in enumerate(gifts)] + [alone], True))
+            continue
         if clear and depth < 6 and not leaf:
             nxt = t.stack[-1][0]
             if nxt in _LEADS_TO.get(top, ()) and not (top == D_VISIT and len(
@@ -195,7 +213,7 @@ def _expand(s: GameState, p: int, turn: int, depth: int = 0,
     # and then to whom it gifts what, is one choice)
     total = sum(len(composed) or 1 for _, composed, _ in rows)
     doing = [row for row in rows if not ACTION_KINDS[row[0].first[0]].decline]
-    most = ONE_PATH_MAX if len(doing) == 1 else LIST_MAX
+    most = ONE_PATH_MAX if len(doing) == 1 or top == D_VISIT else LIST_MAX
     for i in sorted(range(len(rows)), key=lambda i: -len(rows[i][1])):
         alone, composed, optional = rows[i]
         if total <= most:
@@ -207,6 +225,47 @@ def _expand(s: GameState, p: int, turn: int, depth: int = 0,
     if top in (D_PAY, D_CAST):
         out = _defaults(out)
     return out
+
+
+def default_gift(s: GameState) -> Action:
+    """The gift a composed visit gives at ``s`` (a ``D_GIVE_TO`` decision): a Good while the
+    seat holds one (a Coin only when it holds no Good: Coins pay for what Goods cannot,
+    and a Good is what the rules' gift usually is); among the Goods, first one that leaves
+    every Enchantment the seat can cast at this Shop castable (as many of them, and of their
+    sets, as any gift would), then the one it holds most of (giving from plenty), then the
+    first in the Goods' order, so the default is the same for every seat and every run."""
+    f = s.stack[-1]
+    p, shop = f[1], f[2]
+    legal = legal_actions(s)
+    goods = [a for a in legal if a[1] != NUM_GOODS] or legal
+
+    def key(a: Action) -> tuple[int, int, int, int]:
+        left = castable(apply(s, a), p, shop) if shop >= 0 else []
+        held = s.goods[p][a[1]] if a[1] != NUM_GOODS else 0
+        return len({e for e, _ in left}), len(left), held, -a[1]
+
+    return max(goods, key=key)
+
+
+def _with_default_gifts(s: GameState, p: int, turn: int) -> list[Composite]:
+    """From the first gift owed (``s``: on a visit, or a "gift each"), the default gifts
+    (``default_gift``) with their forced steps, then, after a visit, gather or enchant where
+    both are possible (each with its forced steps, as a visit is composed): the composites
+    to list after the step that owes the gifts."""
+    path: list[Action] = []
+    texts: list[str] = []
+    clear = True
+    while clear and s.stack and s.stack[-1][0] == D_GIVE_TO:
+        a = default_gift(s)
+        path.append(a)
+        texts.append(text(s, a))
+        s, clear = _step(s, a)
+        if clear:
+            s, clear = _follow(s, p, turn, path, texts)
+    if clear and s.stack and s.stack[-1][0] == D_ACTION and len(legal_actions(s)) > 1:
+        return [Composite((*path, *c.actions), (*texts, *c.texts))
+                for c in _expand(s, p, turn, 1, leaf=True)]
+    return [Composite(tuple(path), tuple(texts))]
 
 
 def _composed_with_next(s: GameState, t: GameState, a: Action, top: int, nxt: int) -> bool:
