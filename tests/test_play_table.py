@@ -350,10 +350,15 @@ def test_a_resize_draws_the_screen_again_at_the_new_size(tmp_path: Path) -> None
     child.expect("Player 1> ")
     assert max(visible_len(line) for line in child.before.split("\r\n")) > 64
     child.setwinsize(24, 64)  # the pty sends SIGWINCH to the program
-    child.expect("Player 1> ")
-    screen = child.before.split("\r\n")
+    widths: list[int] = []
+    for _ in range(2):  # (a screen already being drawn at 80 when it narrowed may come first)
+        child.expect("Player 1> ")
+        screen = child.before.split("\r\n")
+        widths.append(max(visible_len(strip_ansi(line)) for line in screen))
+        if widths[-1] <= 64:
+            break
     assert any("choose" in line for line in screen)  # the whole screen, drawn again
-    assert max(visible_len(strip_ansi(line)) for line in screen) <= 64
+    assert widths[-1] <= 64, widths
     child.sendline("1")  # and the game goes on
     child.expect("Player 1> ")
     _quit(child)

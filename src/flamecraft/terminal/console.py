@@ -71,7 +71,10 @@ class Terminal:
         """The terminal's new size taken (SIGWINCH): while a line is read, the read is
         interrupted so that ``ask`` draws the screen again at that size and asks again."""
         size = shutil.get_terminal_size((self.width, self.height))
-        self.width, self.height = max(60, size.columns), max(16, size.lines)
+        width, height = max(60, size.columns), max(16, size.lines)
+        if (width, height) == (self.width, self.height):
+            return  # a signal without a change (one sent as the terminal opens): nothing to draw
+        self.width, self.height = width, height
         if self.asking:
             raise Resized
 
