@@ -4,6 +4,7 @@ which draws the screen again at the new size."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from collections.abc import Callable, Sequence
@@ -70,7 +71,10 @@ class Terminal:
     def resize(self) -> None:
         """The terminal's new size taken (SIGWINCH): while a line is read, the read is
         interrupted so that ``ask`` draws the screen again at that size and asks again."""
-        size = shutil.get_terminal_size((self.width, self.height))
+        try:  # the terminal's own size: a COLUMNS set in the environment is stale after a resize
+            size = os.get_terminal_size(self.out.fileno())
+        except (AttributeError, OSError, ValueError):
+            size = shutil.get_terminal_size((self.width, self.height))
         width, height = max(60, size.columns), max(16, size.lines)
         if (width, height) == (self.width, self.height):
             return  # a signal without a change (one sent as the terminal opens): nothing to draw
