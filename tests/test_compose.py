@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from flamecraft.core.actions import END_TURN, GAIN_SET, GIFT_EACH, GIVE, PAY, VISIT
+from flamecraft.core.actions import END_TURN, GAIN_SET, GIFT, GIFT_EACH, GIVE, PAY, REVEAL, VISIT
 from flamecraft.core.engine import apply, legal_actions, start, to_act
 from flamecraft.core.frames import D_END_TURN, D_GAIN_SET, D_GIVE_TO, D_PAY, D_VISIT
 from flamecraft.core.goods import GOOD_NAMES, NUM_GOODS
@@ -20,7 +20,7 @@ from flamecraft.core.turn import castable, occupants
 from flamecraft.display.i18n import translator
 from flamecraft.session import compose
 from flamecraft.session.history import History
-from flamecraft.session.undo import reveals
+from flamecraft.session.undo import hidden_marks, reveals
 from flamecraft.terminal.console import Terminal
 from flamecraft.terminal.game_loop import Game
 from flamecraft.terminal.local_table import LocalTable
@@ -48,7 +48,9 @@ STATES = _states(6)
 
 def test_a_composite_is_its_engine_actions_of_one_seat_never_past_something_hidden() -> None:
     """Each choice applies as the engine's legal actions, in order, all the seat's own, in
-    one turn; only its last action may show something hidden or use chance."""
+    one turn; only its last action may show something hidden or use chance, except the
+    seat's own Sun Dragon revealed with the end of the turn (what it shows others, the seat
+    knew; it draws nothing and uses no chance)."""
     for s in STATES[::3]:
         p, turn = to_act(s), s.turn
         for c in compose.choices(s):
@@ -57,7 +59,9 @@ def test_a_composite_is_its_engine_actions_of_one_seat_never_past_something_hidd
                 assert not t.over and to_act(t) == p and t.turn == turn
                 assert a in legal_actions(t)
                 after = apply(t, a)
-                assert i == len(c.actions) - 1 or not reveals(t, after), c.text
+                own_sun = (a[0] == REVEAL and c.confirm
+                           and hidden_marks(t)[:-1] == hidden_marks(after)[:-1])
+                assert i == len(c.actions) - 1 or own_sun or not reveals(t, after), c.text
                 t = after
             assert compose.find(s, c.text) == c
 
@@ -90,8 +94,8 @@ def test_the_end_of_the_turn_is_asked_and_a_lone_step_is_not() -> None:
         listed = compose.choices(s)
         assert any(c.confirm and c.actions == ((END_TURN, -1, -1, -1),) for c in listed)
         assert compose.automatic(s) is None
-        assert compose.label(s, next(c for c in listed if c.confirm)) == (
-            "confirm the end of your turn")
+        end = next(c for c in listed if c.actions == ((END_TURN, -1, -1, -1),))
+        assert compose.label(s, end) == "confirm the end of your turn"
     lone = []  # met in the engine's own steps (random raw actions)
     s, rng = start(3, 8), random.Random(8)
     while not s.over:
@@ -100,6 +104,32 @@ def test_the_end_of_the_turn_is_asked_and_a_lone_step_is_not() -> None:
             lone.append(s)
         s = apply(s, rng.choice(legal_actions(s)))
     assert lone and all(compose.automatic(s) == compose.choices(s)[0] for s in lone)
+
+
+def test_a_sun_revealed_at_the_end_is_one_choice_with_the_confirm() -> None:
+    """Rules, Fancy Dragons: a Sun Dragon is revealed at the end of the turn. Where no other
+    Sun is left to reveal, the reveal and the end of the turn are one confirm choice (a
+    reveal cannot be undone: a confirm after it would take nothing back), named by the
+    reveal and its Reputation; with two Suns to reveal, each is asked alone first."""
+    seen = 0
+    for s in STATES:
+        if not (s.stack and s.stack[-1][0] == D_END_TURN):
+            continue
+        for c in compose.choices(s):
+            if c.first[0] != REVEAL:
+                continue
+            t = apply(s, c.first)
+            left = legal_actions(t) if not t.over and to_act(t) == to_act(s) else []
+            if left == [(END_TURN, -1, -1, -1)]:
+                seen += 1
+                assert c.confirm and c.actions == (c.first, (END_TURN, -1, -1, -1))
+                said = compose.label(s, c)
+                assert said.startswith("reveal ") and "Rep" in said
+                assert said.endswith("confirm the end of your turn")
+                assert apply_all(s, c).turn == s.turn + 1 or apply_all(s, c).over
+            else:
+                assert c.actions == (c.first,) and not c.confirm
+    assert seen
 
 
 def test_a_stale_choice_is_refused_with_the_current_ones_and_changes_nothing() -> None:
@@ -312,7 +342,9 @@ def test_a_visit_to_an_occupied_shop_is_one_choice_with_its_default_gifts() -> N
                                for b in legal_actions(t) if b[1] < NUM_GOODS)
                     given.append(a[2])
                 t = apply(t, a)
-            assert sorted(given) == occupants(s, p, shop)
+            # every gift owed is given: by the choice, or by the engine where one was left
+            assert set(given) <= set(occupants(s, p, shop))
+            assert not any(f[0] == D_GIVE_TO for f in t.stack)
             assert c.text == compose.SEP.join(c.texts)
             assert compose.find(s, c.text) == c
             history = History(s, [p])
@@ -370,3 +402,41 @@ def test_a_gift_to_each_is_listed_with_its_default_gifts_and_without() -> None:
             history = History(s, [to_act(s)])
             compose.play(history, compose.find(s, c.text))
             assert history.state == t
+
+
+def test_a_fire_up_gift_that_must_be_given_comes_with_its_default() -> None:
+    """Fire-up ability (Plant: "gift 1 Good to another player, then gain 2 Reputation"): the
+    fire-up is listed with its default gift first (``compose.default_gift``: a Good, to the
+    Flamekeeper with the least Reputation, the next in turn order on a tie), and alone after
+    it, to choose the gift oneself; both apply as the engine's actions."""
+    seen = 0
+    for g in range(8):
+        s, rng = start(4, 900 + g), random.Random(g)
+        while not s.over:
+            listed = compose.choices(s)
+            for i, c in enumerate(listed):
+                steps = [a[0] for a in c.actions]
+                if GIFT not in steps or c.first[0] == GIFT:
+                    continue
+                t, p = s, to_act(s)
+                for a in c.actions[:steps.index(GIFT)]:
+                    t = apply(t, a)
+                if not compose.owes_gift(t):  # an optional gift: its own choices
+                    continue
+                seen += 1
+                assert c.default
+                assert any(o.actions == c.actions[:steps.index(GIFT)] for o in listed[i:])
+                t = s
+                for a in c.actions:
+                    if a[0] == GIFT:
+                        assert a == compose.default_gift(t) and compose.owes_gift(t)
+                        others = [q for q in range(t.n) if q != p]
+                        least = min(t.rep[q] for q in others)
+                        first = next(q for q in sorted(others, key=lambda q: (q - p) % t.n)
+                                     if t.rep[q] == least)
+                        assert a[2] == first
+                        assert (a[1] < NUM_GOODS) == any(t.goods[p])
+                    t = apply(t, a)
+            for a in listed[rng.randrange(len(listed))].actions:
+                s = apply(s, a)
+    assert seen

@@ -45,16 +45,12 @@ def _actions_of(decision: Decision, s: GameState, f: Frame) -> list[Action]:
     actions = decision.legal(s, f)
     if decision.sun_reveals and actions:
         p = f[1]
-        if s.companion[p] != EMPTY:
-            free = free_actions(s, p)
-            if s.fancy[p] and (len(actions) + len(free) > 1
-                               or decision_asked_alone(decision, s, f)):
-                for card in revealable_suns(s, p):
-                    actions.append((A.REVEAL, card, -1, -1))
-            actions.extend(free)
-        elif s.fancy[p] and (len(actions) > 1 or decision_asked_alone(decision, s, f)):
+        free = free_actions(s, p) if s.companion[p] != EMPTY else []
+        if s.fancy[p] and (len(actions) + len(free) > 1
+                           or decision_asked_alone(decision, s, f)):
             for card in revealable_suns(s, p):
                 actions.append((A.REVEAL, card, -1, -1))
+        actions.extend(free)
     return actions
 
 

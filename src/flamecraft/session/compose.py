@@ -12,6 +12,9 @@ composed:
   first as the default), and a cast with its split when the list stays short;
 - visiting and then gathering or enchanting, where both are possible (elsewhere the one
   action left is simply taken);
+- a fire-up's gift that must be given (Plant: "gift 1 Good, then gain 2 Reputation") with
+  its default (``default_gift``: to whoever has the least Reputation), listed before the
+  fire-up alone, as a visit's gifts are (below);
 - visiting an occupied Shop with its gifts (one to each other Flamekeeper there) and then
   gathering or enchanting: "visit Smith Mart + give Bread to Ember + give Meat to Ash +
   gather", with a default gift for each (``default_gift``), listed first and marked
@@ -29,7 +32,9 @@ composed:
 - every step after a choice that has one legal action for the person (taken through the
   engine, so every seat sees the same sequence), except the end of the turn, which is always
   asked: it is the turn's confirm point (``confirm``), where undo can still take the turn's
-  choices back.
+  choices back; a Sun Dragon revealed there is one choice with the end of the turn, when no
+  other Sun is left to reveal (a reveal cannot be undone: a confirm after it would take
+  nothing back).
 
 A composition never looks past something hidden or random (``undo.reveals``: a card drawn,
 a Shop turned, a shuffle) nor past another seat's decision, so a choice says nothing the
@@ -43,7 +48,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..core.actions import END_TURN, PAY, Action, normalize
+from ..core.actions import END_TURN, PAY, REVEAL, SKIP, Action, normalize
 from ..core.describe import describe
 from ..core.engine import apply, legal_actions, text, to_act
 from ..core.errors import FlamecraftError
@@ -54,6 +59,7 @@ from ..core.frames import (
     D_END_TURN,
     D_FIRE_ALL,
     D_FIRE_ONE,
+    D_GIFT,
     D_GIVE_TO,
     D_PAY,
     D_PLACE,
@@ -90,10 +96,12 @@ _DECLINE_THEN: dict[int, tuple[int, ...]] = {
     D_FIRE_ONE: (D_ABILITY,),
 }
 # Steps composed with the next when the list stays short (LIST_MAX): a gift owed on a visit
-# with the next gift or gather/enchant, a placement with the fire-up that follows it.
+# with the next gift or gather/enchant, a placement with the fire-up that follows it, a
+# fire-up (with nothing of its own to choose) with the Shop's ability after it.
 _THEN_IF_SHORT: dict[int, tuple[int, ...]] = {
     D_GIVE_TO: (D_GIVE_TO, D_ACTION),
     D_PLACE: (D_FIRE_ONE,),
+    D_FIRE_ONE: (D_ABILITY,),
 }
 
 
@@ -176,10 +184,16 @@ def _expand(s: GameState, p: int, turn: int, depth: int = 0,
     or two lines a Shop)."""
     top = s.stack[-1][0]
     legal = sorted(legal_actions(s), key=lambda a: ACTION_KINDS[a[0]].decline)
-    rows: list[tuple[Composite, list[Composite], bool]] = []  # (alone, composed, optional)
+    # (alone, composed, bound): an optional composition is listed while the whole list
+    # stays within its bound (0: not optional; the default gifts: ONE_PATH_MAX, as visits)
+    rows: list[tuple[Composite, list[Composite], int]] = []
     for a in legal:
         if _is_confirm(s, a):
-            rows.append((Composite((a,), (text(s, a),), confirm=True), [], False))
+            rows.append((Composite((a,), (text(s, a),), confirm=True), [], 0))
+            continue
+        ending = _reveal_and_end(s, a, p, turn)
+        if ending is not None:
+            rows.append((ending, [], 0))
             continue
         t, clear = _step(s, a)
         path, texts = [a], [text(s, a)]
@@ -187,12 +201,12 @@ def _expand(s: GameState, p: int, turn: int, depth: int = 0,
             t, clear = _follow(t, p, turn, path, texts)
         alone = Composite(tuple(path), tuple(texts))
         follow: list[Composite] = []
-        optional = False
-        if (clear and depth < 6 and not leaf and top != D_GIVE_TO
-                and t.stack[-1][0] == D_GIVE_TO):
+        optional = 0
+        if (clear and depth < 6 and not leaf and top not in (D_GIVE_TO, D_GIFT)
+                and owes_gift(t)):
             gifts = _with_default_gifts(t, p, turn)
             rows.append((alone, [Composite((*path, *c.actions), (*texts, *c.texts), i == 0)
-                                 for i, c in enumerate(gifts)] + [alone], True))
+                                 for i, c in enumerate(gifts)] + [alone], ONE_PATH_MAX))
             continue
         if clear and depth < 6 and not leaf:
             nxt = t.stack[-1][0]
@@ -202,7 +216,7 @@ def _expand(s: GameState, p: int, turn: int, depth: int = 0,
                 if top == D_CAST and len(follow) * len(legal) > CAST_MAX:
                     follow = []
             elif _composed_with_next(s, t, a, top, nxt):
-                follow, optional = _expand(t, p, turn, depth + 1), True
+                follow, optional = _expand(t, p, turn, depth + 1), LIST_MAX
                 if len(follow) > ONE_PATH_MAX or any(c.confirm for c in follow):
                     follow = []
         rows.append((alone, [Composite((*path, *c.actions), (*texts, *c.texts), c.default)
@@ -215,47 +229,84 @@ def _expand(s: GameState, p: int, turn: int, depth: int = 0,
     doing = [row for row in rows if not ACTION_KINDS[row[0].first[0]].decline]
     most = ONE_PATH_MAX if len(doing) == 1 or top == D_VISIT else LIST_MAX
     for i in sorted(range(len(rows)), key=lambda i: -len(rows[i][1])):
-        alone, composed, optional = rows[i]
+        alone, composed, bound = rows[i]
         if total <= most:
             break
-        if optional and len(composed) > 1:
+        if bound and len(composed) > 1 and total > max(bound, most):
             total -= len(composed) - 1
-            rows[i] = (alone, [], optional)
+            rows[i] = (alone, [], bound)
     out = [c for alone, composed, _ in rows for c in (composed or [alone])]
     if top in (D_PAY, D_CAST):
         out = _defaults(out)
     return out
 
 
+def _reveal_and_end(s: GameState, a: Action, p: int, turn: int) -> Composite | None:
+    """A Sun Dragon revealed at the end of the turn, with the end of the turn when that is
+    all there is left (no other Sun to reveal): one choice, and a confirm (it ends the
+    turn; a reveal cannot be undone anyway, so a confirm after it would take nothing back).
+    None for any other action."""
+    if a[0] != REVEAL or s.stack[-1][0] != D_END_TURN:
+        return None
+    t = apply(s, a)
+    if t.over or to_act(t) != p or t.turn != turn or t.stack[-1][0] != D_END_TURN:
+        return None
+    left = legal_actions(t)
+    if len(left) != 1 or left[0][0] != END_TURN:
+        return None
+    return Composite((a, left[0]), (text(s, a), text(t, left[0])), confirm=True)
+
+
+def owes_gift(s: GameState) -> bool:
+    """Whether the decision at ``s`` is a gift that must be given: one owed on a visit (or a
+    "gift each"), or a fire-up's gift that cannot be declined (Plant: "gift 1 Good")."""
+    if not s.stack or s.over:
+        return False
+    top = s.stack[-1][0]
+    if top == D_GIVE_TO:
+        return True
+    return top == D_GIFT and all(a[0] != SKIP for a in legal_actions(s))
+
+
 def default_gift(s: GameState) -> Action:
-    """The gift a composed visit gives at ``s`` (a ``D_GIVE_TO`` decision): a Good while the
-    seat holds one (a Coin only when it holds no Good: Coins pay for what Goods cannot,
+    """The gift a composed choice gives at ``s`` (a gift owed: ``owes_gift``): a Good while
+    the seat holds one (a Coin only when it holds no Good: Coins pay for what Goods cannot,
     and a Good is what the rules' gift usually is); among the Goods, first one that leaves
     every Enchantment the seat can cast at this Shop castable (as many of them, and of their
     sets, as any gift would), then the one it holds most of (giving from plenty), then the
-    first in the Goods' order, so the default is the same for every seat and every run."""
+    first in the Goods' order; where the seat chooses to whom (a fire-up's gift), to the
+    Flamekeeper with the least Reputation (helping whoever is furthest behind), the next in
+    turn order on a tie. So the default is the same for every seat and every run, and reads
+    only what the table shows."""
     f = s.stack[-1]
     p, shop = f[1], f[2]
-    legal = legal_actions(s)
+    legal = [a for a in legal_actions(s) if a[0] != SKIP]
     goods = [a for a in legal if a[1] != NUM_GOODS] or legal
+    left: dict[int, tuple[int, int]] = {}
+    for item in {a[1] for a in goods}:
+        one = next(a for a in goods if a[1] == item)
+        cast = castable(apply(s, one), p, shop) if shop >= 0 else []
+        left[item] = (len({e for e, _ in cast}), len(cast))
 
-    def key(a: Action) -> tuple[int, int, int, int]:
-        left = castable(apply(s, a), p, shop) if shop >= 0 else []
+    def key(a: Action) -> tuple[int, int, int, int, int, int]:
         held = s.goods[p][a[1]] if a[1] != NUM_GOODS else 0
-        return len({e for e, _ in left}), len(left), held, -a[1]
+        to = a[2]
+        rep = s.rep[to] if 0 <= to < s.n else 0
+        return (*left[a[1]], held, -a[1], -rep, -((to - p) % s.n if 0 <= to < s.n else 0))
 
     return max(goods, key=key)
 
 
 def _with_default_gifts(s: GameState, p: int, turn: int) -> list[Composite]:
-    """From the first gift owed (``s``: on a visit, or a "gift each"), the default gifts
+    """From the first gift owed (``s``: on a visit, a "gift each", a fire-up's gift), the
+    default gifts
     (``default_gift``) with their forced steps, then, after a visit, gather or enchant where
     both are possible (each with its forced steps, as a visit is composed): the composites
     to list after the step that owes the gifts."""
     path: list[Action] = []
     texts: list[str] = []
     clear = True
-    while clear and s.stack and s.stack[-1][0] == D_GIVE_TO:
+    while clear and owes_gift(s):
         a = default_gift(s)
         path.append(a)
         texts.append(text(s, a))
@@ -346,8 +397,12 @@ def words(s: GameState, c: Composite, tr: Translate = same) -> str:
 def label(s: GameState, c: Composite, tr: Translate = same) -> str:
     """A composite as a list shows it: its words and the first step's facts (what it
     costs and gives)."""
-    if c.confirm:
+    if c.confirm and len(c.actions) == 1:
         return tr("confirm the end of your turn")
+    if c.confirm:  # a Sun revealed with it (_reveal_and_end)
+        first = describe(s, c.first, tr)
+        said = " ".join(x for x in (first.words or first.text, first.facts) if x)
+        return tr("; ").join([said, tr("confirm the end of your turn")])
     first = describe(s, c.first, tr)
     said = first.words or first.text
     if first.facts:

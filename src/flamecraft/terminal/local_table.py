@@ -230,7 +230,7 @@ class LocalTable:
 
     def _label(self, s: GameState, c: Composite, style: Style) -> str:
         """A choice as the list shows it; the end of the turn says that undo is still open."""
-        if c.confirm and self.history.can_undo(to_act(s)):
+        if c.confirm and len(c.actions) == 1 and self.history.can_undo(to_act(s)):
             return style.tr("confirm the end of your turn (or type 'undo')")
         return compose.label(s, c, style.game)
 
