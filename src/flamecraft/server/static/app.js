@@ -6,7 +6,7 @@
 
 import { Attention } from "./attention.js";
 import { Catalog } from "./cards.js";
-import { api, fill, h, languageSwitch } from "./dom.js";
+import { api, brand, fill, h, languageSwitch } from "./dom.js";
 import { language, loadLanguage, t } from "./i18n.js";
 import { Live } from "./live.js";
 import {
@@ -19,7 +19,7 @@ import { Table } from "./table.js";
 const root = document.getElementById("app");
 
 function problem(text) {
-  fill(root, h("header", { class: "topbar" }, h("a", { class: "brand", href: "/" }, "Flamecraft"),
+  fill(root, h("header", { class: "topbar" }, brand(),
     languageSwitch()),
   h("main", { class: "waiting" }, h("p", { class: "error", role: "alert" }, text),
     h("p", {}, h("a", { href: "/" }, t("← Back to the lobby")))));

@@ -85,3 +85,8 @@ export function languageSwitch() {
       dataset: { lang: code },
       onclick: () => { if (code !== language()) setLanguage(code); } }, name)));
 }
+
+/** The page's one level-1 heading: the game's name, a link to the lobby (in every top bar). */
+export function brand() {
+  return h("h1", { class: "brand-h" }, h("a", { class: "brand", href: "/" }, "Flamecraft"));
+}

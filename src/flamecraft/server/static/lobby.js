@@ -1,7 +1,7 @@
 // The lobby: create a game (seats, deck, Companions, a name), share invite links, see the
 // open, running and finished games; and the waiting room of one game before it starts.
 
-import { api, copyText, fill, h, languageSwitch } from "./dom.js";
+import { api, brand, copyText, fill, h, languageSwitch } from "./dom.js";
 import { t } from "./i18n.js";
 import { SEAT_MARKS } from "./cards.js";
 
@@ -219,7 +219,7 @@ export async function showLobby(root) {
 
   const list = h("div", { class: "game-list", "aria-live": "polite" }, t("Loading games…"));
   const mineBox = h("section", { class: "my-games", "aria-label": t("My games"), hidden: true });
-  fill(root, h("header", { class: "topbar" }, h("a", { class: "brand", href: "/" }, "Flamecraft"),
+  fill(root, h("header", { class: "topbar" }, brand(),
     h("span", { class: "muted" }, t("play in the browser")), languageSwitch()),
   h("main", { class: "lobby" }, form,
     h("div", { class: "lobby-lists" },
@@ -373,7 +373,7 @@ export function waitingRoom(root, info, seat, token) {
           } }, t("Start the game")));
         }
       }
-      fill(root, h("header", { class: "topbar" }, h("a", { class: "brand", href: "/" }, "Flamecraft"),
+      fill(root, h("header", { class: "topbar" }, brand(),
         h("span", { class: "game-name" }, game.name || ""), languageSwitch()),
       h("main", { class: "waiting" },
         h("h2", {}, t("{game}: waiting to start", { game: untitled(game) })),

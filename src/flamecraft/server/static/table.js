@@ -9,7 +9,7 @@
 // their texts are listed as buttons. Things that are not on the board (Fancy Dragons being
 // drawn, Goods from the supply, a Companion on offer) are drawn as tiles in the prompt.
 
-import { h, fill, languageSwitch } from "./dom.js";
+import { brand, h, fill, languageSwitch } from "./dom.js";
 import {
   GOODS, SEAT_MARKS, SOURCE_LABELS, acceptsOf, artisanCard, companionCard, details,
   enchCard, fancyCard, goodName, icon, rewardIcons,
@@ -470,8 +470,8 @@ export class Table {
       // a decision about the Town: on a phone the Town comes first (style.css)
       where: this.myTurn && this.legal.some((a) => a.kind === "visit") ? "town" : "" });
     this.root.classList.toggle("is-busy", this.busy);
-    fill(this.root,
-      this.drawTop(view),
+    // the top bar, then the table as the page's main landmark
+    fill(this.root, this.drawTop(view), h("main", { class: "table-main" },
       h("section", { class: "prompt", "aria-live": "polite", "aria-label": t("What to do now") },
         this.drawPrompt(view)),
       h("div", { class: "notice", role: "alert" }),
@@ -484,20 +484,24 @@ export class Table {
           this.drawTown(view), this.drawRows(view), this.drawTrack(view)),
         h("div", { class: "col-side" },
           h("section", { class: "details", role: "region", "aria-label": t("Card details") }),
-          this.drawMe(view), this.drawOthers(view), this.drawLegal(), this.drawLog())));
+          this.drawMe(view), this.drawOthers(view), this.drawLegal(), this.drawLog()))));
     this.drawNotice(this.root.querySelector(".notice"));
     this.drawDetail(this.root.querySelector(".details"));
     this.decorate();
-    // keep the keyboard where it was; if that thing is gone (or a keyboard player's turn
-    // comes round again), go to the first choice
+    // keep the keyboard where it was; if that thing is gone, or a move was made (a new
+    // decision: the same key may now be another choice, a decline even), or a keyboard
+    // player's turn comes round again, go to the first choice
+    const moved = this.drawnVersion !== undefined && this.drawnVersion !== this.msg.version;
+    this.drawnVersion = this.msg.version;
     let target = null;
     if (focusKey) {
       const el = [...this.root.querySelectorAll("[data-focus], [data-key]")]
         .find((e) => (e.dataset.focus || e.dataset.key) === focusKey);
-      if (el && el.tabIndex >= 0) target = el;
+      const choice = el && el.matches(".choice, .can, .legal-item");
+      if (el && el.tabIndex >= 0 && !(moved && choice && this.myTurn)) target = el;
     }
     if (!target && (focusKey || this.lastInput === "key") && this.myTurn && !this.busy) {
-      target = this.root.querySelector(".prompt button:not(.hint-button), .can, .legal-item");
+      target = this.firstChoice();
     }
     if (target) target.focus({ preventScroll: true });
   }
@@ -514,6 +518,16 @@ export class Table {
       ontoggle: (e) => { if (e.target.open !== first) this.soloIntroOpen = e.target.open; } },
     h("summary", {}, t("How solo works")),
     view.solo_intro.map((line) => h("p", {}, line)));
+  }
+
+  /** The first choice of this decision that is not a decline (Enter on it must not skip a
+   * step): a listed choice, else a highlighted thing, else a choice in the full list; a
+   * decline only when nothing else is offered. */
+  firstChoice() {
+    const r = this.root;
+    return r.querySelector(".prompt .choices button:not(.decline):not(.cancel)")
+      || r.querySelector(".can") || r.querySelector(".legal-item:not(.decline)")
+      || r.querySelector(".prompt .choices button, .prompt button:not(.hint-button), .legal-item");
   }
 
   /** What has the keyboard focus in the table, to find it again after a redraw. */
@@ -546,8 +560,7 @@ export class Table {
       const label = cands.length === 1 ? labelOf(cands[0])
         : t("{n} choices: {list}", { n: cands.length, list: cands.slice(0, 4).map(labelOf)
           .join(t("; ")) });
-      el.setAttribute("aria-label", label);
-      el.title = label;
+      nameAndChoices(el, label);
     }
     const offer = this.root.querySelector(".offer");
     if (!offer) return;
@@ -560,8 +573,7 @@ export class Table {
       if (tile.tagName !== "BUTTON") tile.setAttribute("role", "button");
       const label = cands.length === 1 ? labelOf(cands[0])
         : t("{n} choices", { n: cands.length });
-      tile.setAttribute("aria-label", label);
-      tile.title = label;
+      nameAndChoices(tile, label);
       tiles.push(tile);
     }
     fill(offer, tiles);
@@ -607,7 +619,7 @@ export class Table {
         : t("You are {name}", { name: view.players[me].name });
     const first = view.players[view.first_player];
     return h("header", { class: "topbar" },
-      h("a", { class: "brand", href: "/" }, "Flamecraft"),
+      brand(),
       h("span", { class: "game-name" }, this.opts.title || ""),
       h("span", { class: "turn" }, view.turn ? t("Turn {n}", { n: view.turn }) : t("Setup")),
       first ? h("span", { class: "first-player" }, first.name === "You"
@@ -973,7 +985,9 @@ export class Table {
     const others = view.players.map((p, i) => ({ p, i })).filter(({ i }) => i !== seat);
     if (!others.length) return null;
     return h("section", { class: "others", "aria-label": t("Other players") },
-      others.map(({ p, i }) => h("article", { class: `player other seat-${i}`
+      // a div, not an article: a seat to give to is a button (role="button" is not allowed
+      // on an article)
+      others.map(({ p, i }) => h("div", { class: `player other seat-${i}`
         + `${view.to_act === i ? " acting" : ""}`, dataset: { key: `player:${i}` } },
       h("h3", {}, `${SEAT_MARKS[i]} ${p.name}`, view.to_act === i
         ? h("span", { class: "tag" }, t("to act")) : null),
@@ -1002,7 +1016,7 @@ export class Table {
     return h("details", { class: "legal", open: true },
       h("summary", {}, t("All choices ({n}) — or press its number", { n: this.legal.length })),
       h("ol", {}, this.legal.map((a, i) => h("li", {}, h("button", {
-        class: "legal-item", disabled: this.busy,
+        class: `legal-item${isDecline(a) ? " decline" : ""}`, disabled: this.busy,
         dataset: { focus: `l${a.index}`, ...(a.detail ? { detail: a.detail } : {}) },
         onclick: () => this.send(a.index) }, h("span", { class: "num" }, `${i + 1}`),
       " ", shownText(a), a.facts ? h("span", { class: "facts" }, ` ${a.facts}`) : null)))));
@@ -1031,7 +1045,7 @@ export class Table {
     return h("section", { class: "scores", "aria-label": t("Final scores") },
       h("h2", {}, t("Final scores")),
       h("div", { class: "table-wrap" }, h("table", {},
-        h("thead", {}, h("tr", {}, h("th", {}, ""), view.players.map((p, i) =>
+        h("thead", {}, h("tr", {}, h("td", {}, ""), view.players.map((p, i) =>
           h("th", { scope: "col" }, `${SEAT_MARKS[i]} ${p.name}`, winners.has(i) ? " ★" : "")))),
         h("tbody", {},
           sources.map((s) => h("tr", {}, h("th", { scope: "row" }, t(SOURCE_LABELS[s])),
@@ -1065,4 +1079,14 @@ function isDecline(action) {
 
 function capital(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+/** What a clickable thing does, for the mouse (its title) and for screen readers: a thing with
+ * visible text keeps that text as its accessible name (a Good is "Bread 2", not "10 choices":
+ * the name includes what is seen), and what it does becomes its description (the title); a
+ * thing without text is named by what it does. */
+function nameAndChoices(el, label) {
+  el.title = label;
+  if ((el.textContent || "").trim()) el.removeAttribute("aria-label");
+  else el.setAttribute("aria-label", label);
 }
