@@ -720,6 +720,24 @@ def test_every_opponents_last_turn_is_on_the_first_screen(server: str, tabs: Any
         box = lines.nth(k).bounding_box()
         assert box is not None and box["y"] + box["height"] <= viewport["height"], (k, box)
     tab.shot(f"first-screen-last-turns-{name}")
+    # Issue 22 item 3: no word is broken inside a dragon's name in its slot, none overflows
+    broken = page.evaluate("""() => [...document.querySelectorAll('.slot .card.artisan .name')]
+      .flatMap((el) => {
+        const text = el.firstChild;
+        if (!text || text.nodeType !== 3) return [];
+        const out = [];
+        let at = 0;
+        for (const word of text.textContent.split(' ')) {
+          const r = document.createRange();
+          r.setStart(text, at); r.setEnd(text, at + word.length); at += word.length + 1;
+          const lines = new Set([...r.getClientRects()].map((b) => Math.round(b.top)));
+          if (lines.size > 1) out.push(word);
+        }
+        const slot = el.closest('.slot').getBoundingClientRect(), me = el.getBoundingClientRect();
+        if (me.left < slot.left - 1 || me.right > slot.right + 1) out.push(text.textContent);
+        return out; })""")
+    assert page.locator(".slot .card.artisan .name").count() > 3
+    assert broken == [], broken
     page.click(".turns .full-log")
     page.wait_for_function("() => { const r = document.querySelector('.log')"
                            ".getBoundingClientRect(); return r.top >= -1"

@@ -324,6 +324,10 @@ def test_the_pure_wheel_is_built_when_asked_and_says_so(tmp_path: Path) -> None:
     assert wheel.name == f"flamecraft-{VERSION}-py3-none-any.whl"
     members = _members(wheel)
     assert not [m for m in members if "_native" in m or m.endswith(".so")]
+    # the browser client ships whole: its page, scripts, style sheet and art
+    static = ROOT / "src/flamecraft/server/static"
+    for f in [*static.glob("*.*"), *static.glob("art/*.svg")]:
+        assert f"flamecraft/server/static/{f.relative_to(static)}" in members
     bin_dir = _install(tmp_path, wheel)
     version = _run(tmp_path, bin_dir / "python", "-m", "flamecraft", "--version")
     assert version.startswith(f"flamecraft {VERSION} (rules core: pure Python (no compiled "

@@ -57,9 +57,17 @@ export class Catalog {
 }
 
 /** A Good / Coin / Rainbow / Dragon icon: letter or symbol, colour, and a spoken name. */
+// The Goods and the Coin drawn as pictures (static/art/*.svg, the project's own art: see
+// art/README.md); the style sheet paints them, the element carries the name.
+const ART = new Set(["BREAD", "MEAT", "IRON", "POTION", "CRYSTAL", "PLANT", "COIN"]);
+
 export function icon(key, extra = "") {
   const k = String(key).toUpperCase();
   const name = goodName(k);
+  if (ART.has(k)) {
+    return h("span", { class: `icon icon-art icon-${k} ${extra}`, title: name,
+      "aria-label": name, role: "img" });
+  }
   return h("span", { class: `icon icon-${k} ${extra}`, title: name, "aria-label": name,
     role: "img" }, ICON_TEXT[k] ? t(ICON_TEXT[k]) : k.slice(0, 2));
 }
