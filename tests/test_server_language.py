@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from flamecraft.display.i18n import translator
 from flamecraft.server.language import accept_language, client_language
-from flamecraft.server.pages import PAGE_TEXTS
+from flamecraft.server.pages import PAGE_TEXTS, linked
 from test_server_api import client, new_game, next_state, play_out, ws_url  # noqa: F401
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -83,14 +83,17 @@ class _Texts(HTMLParser):
 
 
 def test_the_page_is_served_in_the_asked_language(client: TestClient) -> None:  # noqa: F811
-    """index.html: English byte for byte as the file; in Japanese, <html lang="ja"> and every
-    text of it translated (every text it holds is a marked msgid, PAGE_TEXTS)."""
+    """index.html: English byte for byte as the file (but for its links, under the static
+    files' version: pages.linked); in Japanese, <html lang="ja"> and every text of it
+    translated (every text it holds is a marked msgid, PAGE_TEXTS)."""
     index = Path(__file__).resolve().parents[1] / "src/flamecraft/server/static/index.html"
     html = index.read_text(encoding="utf-8")
     parser = _Texts()
     parser.feed(html)
     assert set(parser.texts) - {"Flamecraft"} == set(PAGE_TEXTS)  # the <title> is the name
-    assert client.get("/").content == index.read_bytes()
+    en = client.get("/").text
+    version = re.search(r'src="/static/([0-9a-f]+)/app\.js"', en)
+    assert version is not None and en == linked(html, version.group(1))
     ja = client.get("/play/abc", headers=JA).text
     assert '<html lang="ja">' in ja
     for text in PAGE_TEXTS:

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -45,6 +46,8 @@ log = logging.getLogger("flamecraft.server")
 WS_MAX_FRAME = 65536  # uvicorn drops larger frames outright; larger than 8 KiB gets "too_big"
 FINISHED_LISTED = 20
 LISTED = 100
+# Smaller answers go as they are: gzip's header and framing cost more than it saves.
+GZIP_MINIMUM = 500
 
 
 # ---------------------------------------------------------------- request bodies
@@ -316,9 +319,13 @@ def create_app(settings: Settings | None = None, *,
     app.state.games = games
     app.state.settings = settings
     _add_error_handlers(app)
-    # The last added runs first: the headers go on every answer, the limit's too.
+    # The last added runs first: the headers go on every answer, the limit's too; gzip
+    # (Starlette's own) outermost, on every HTTP answer of GZIP_MINIMUM bytes or more whose
+    # client accepts it: pages, static files, JSON. It passes WebSockets by untouched, and
+    # compresses a streamed body chunk by chunk (docs/server.md, "Compression and caching").
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=6)
     add_pages(app, settings)
     _add_catalogue_api(app, games)
     _add_lobby_api(app, games, settings, clock)
