@@ -72,6 +72,30 @@ export function icon(key, extra = "") {
     role: "img" }, ICON_TEXT[k] ? t(ICON_TEXT[k]) : k.slice(0, 2));
 }
 
+// The Goods' short forms in the server's texts (core/describe.py's GOOD_ICONS, in English
+// and in Japanese), drawn as the Goods' icons wherever the page shows such a text.
+const TOKENS = {
+  "[Br]": "BREAD", "[Me]": "MEAT", "[Ir]": "IRON", "[Po]": "POTION", "[Cr]": "CRYSTAL",
+  "[Pl]": "PLANT", "[パ]": "BREAD", "[肉]": "MEAT", "[鉄]": "IRON", "[ポ]": "POTION",
+  "[ク]": "CRYSTAL", "[植]": "PLANT",
+};
+const TOKEN_RE = /\[(?:Br|Me|Ir|Po|Cr|Pl|パ|肉|鉄|ポ|ク|植)\]/g;
+
+/** A text with its Good tokens ("[Po][Po]") as icons: an array of strings and icon spans
+ * (each named by its Good for screen readers). */
+export function withIcons(text) {
+  const s = String(text);
+  const out = [];
+  let at = 0;
+  for (const m of s.matchAll(TOKEN_RE)) {
+    if (m.index > at) out.push(s.slice(at, m.index));
+    out.push(icon(TOKENS[m[0]], "in-text"));
+    at = m.index + m[0].length;
+  }
+  if (at < s.length) out.push(s.slice(at));
+  return out;
+}
+
 /** A reward ({rep, coins, artisan, fancy, good_choice}) as icons with words for screen readers. */
 export function rewardIcons(reward) {
   const out = [];

@@ -12,7 +12,7 @@
 import { brand, h, fill, languageSwitch } from "./dom.js";
 import {
   GOODS, SEAT_MARKS, SOURCE_LABELS, acceptsOf, artisanCard, companionCard, details,
-  enchCard, fancyCard, goodName, icon, rewardIcons,
+  enchCard, fancyCard, goodName, icon, rewardIcons, withIcons,
 } from "./cards.js";
 import { N_, t } from "./i18n.js";
 
@@ -446,8 +446,8 @@ export class Table {
     const cands = key ? this.clickableKeys().get(key) : null;
     if (!cands || !cands.length) return null;
     return h("ul", { class: "detail-choices", "aria-label": t("Choices here") },
-      cands.slice(0, 6).map((a) => h("li", {}, shownText(a),
-        a.facts ? h("span", { class: "facts" }, ` ${a.facts}`) : null)),
+      cands.slice(0, 6).map((a) => h("li", {}, withIcons(shownText(a)),
+        a.facts ? h("span", { class: "facts" }, " ", withIcons(a.facts)) : null)),
       cands.length > 6 ? h("li", { class: "muted" },
         t("… {n} more", { n: cands.length - 6 })) : null);
   }
@@ -694,7 +694,7 @@ export class Table {
       out.push(h("p", { class: "hint" }, t("Now click a highlighted thing, or pick one:")));
       out.push(h("div", { class: "choices" },
         this.sel.cands.map((a) => h("button", { class: "choice", dataset: { focus: `c${a.index}` },
-          onclick: () => this.send(a.index) }, labelOf(a))),
+          onclick: () => this.send(a.index) }, withIcons(labelOf(a)))),
         h("button", { class: "choice cancel", onclick: () => { this.sel = null; this.render(); } },
           t("Cancel"))));
     } else if (this.myTurn) {
@@ -706,7 +706,7 @@ export class Table {
         out.push(h("div", { class: "choices" }, buttons.map((a) => h("button", {
           class: `choice kind-${a.kind}${a.confirm ? " confirm" : isDecline(a) ? " decline" : ""}`,
           dataset: { focus: `c${a.index}`, ...(a.detail ? { detail: a.detail } : {}) },
-          onclick: () => this.send(a.index) }, capital(labelOf(a)))),
+          onclick: () => this.send(a.index) }, withIcons(capital(labelOf(a))))),
         skip ? h("button", { class: "choice decline skip-rest", dataset: { focus: "skip-rest" },
           title: t("Declines this step and every optional one after it in this turn "
             + "(placing, firing up, the Shop ability); stops at any other choice"),
@@ -728,7 +728,8 @@ export class Table {
     if (!got) {
       box.appendChild(h("button", { class: "hint-button", dataset: { focus: "hint" },
         title: t("The three best choices as a bot sees them from your view (your cards only)"),
-        onclick: () => this.askHint() }, t("💡 Hint")));
+        onclick: () => this.askHint() },
+        h("span", { class: "icon icon-art icon-HINT", "aria-hidden": "true" }), t("Hint")));
       return box;
     }
     if (got.loading) {
@@ -750,10 +751,10 @@ export class Table {
         h("div", { class: "hint-line" },
           action ? h("button", { class: "choice hint-play", dataset: { focus: `h${rank}` },
             title: t("Make this choice"), onclick: () => this.send(action.index) },
-          capital(labelOf(action))) : h("strong", {}, hint.action),
+          withIcons(capital(labelOf(action)))) : h("strong", {}, withIcons(hint.action)),
           " ", h("span", { class: "hint-gap" }, gap),
           win ? h("span", { class: "hint-win" }, win) : null),
-        h("p", { class: "hint-reason" }, hint.reason));
+        h("p", { class: "hint-reason" }, withIcons(hint.reason)));
     })));
     return box;
   }
@@ -1019,7 +1020,8 @@ export class Table {
         class: `legal-item${isDecline(a) ? " decline" : ""}`, disabled: this.busy,
         dataset: { focus: `l${a.index}`, ...(a.detail ? { detail: a.detail } : {}) },
         onclick: () => this.send(a.index) }, h("span", { class: "num" }, `${i + 1}`),
-      " ", shownText(a), a.facts ? h("span", { class: "facts" }, ` ${a.facts}`) : null)))));
+      " ", withIcons(shownText(a)),
+      a.facts ? h("span", { class: "facts" }, " ", withIcons(a.facts)) : null)))));
   }
 
   drawLog() {
