@@ -130,7 +130,8 @@ def test_the_extras_keep_players_libraries_apart_from_the_test_tools() -> None:
     extras: dict[str, list[str]] = PYPROJECT["project"]["optional-dependencies"]
     assert _names(extras["web"]) == {"fastapi", "uvicorn"}
     assert _names(extras["postgres"]) == {"psycopg"}
-    tools = {"pytest", "pytest-xdist", "pexpect", "playwright", "httpx", "websockets"}
+    tools = {"pytest", "pytest-xdist", "pexpect", "playwright", "axe-playwright-python", "httpx",
+             "websockets"}
     assert _names(extras["test"]) == tools
     assert "flamecraft[test]" in extras["dev"]
     assert _names(extras["dev"]) == {"mypy", "ruff", "setuptools"}
