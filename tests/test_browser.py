@@ -570,6 +570,56 @@ def test_phone_screen(server: str, tabs: Any) -> None:
     assert page.locator(".details.pinned").count() == 0
 
 
+def _long_press(page: Page, selector: str, ms: int) -> None:
+    """Holds a finger on the element's middle for ``ms``, then lifts it (real touch events
+    through the browser's own input, as a phone sends them)."""
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None
+    point = [{"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}]
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": point})
+    page.wait_for_timeout(ms)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    page.wait_for_timeout(300)
+
+
+def test_a_long_press_opens_the_card_and_makes_no_move(server: str, tabs: Any) -> None:
+    """Issue 22 item 3: on a touch screen, holding a finger 0.8 s on a highlighted Shop (a
+    move, if tapped) opens its details and makes no move; the details close when the turn
+    changes; a short tap on it still plays."""
+    tab = tabs(PHONE)
+    page = tab.page
+    game = post(server, "/api/games", {"seats": [{"kind": "human", "name": "Ada"},
+                                                 {"kind": "bot", "bot": "random"}],
+                                       "seed": 21, "start": True})
+    page.goto(server + game["seats"][0]["link"])
+    rng = random.Random(5)
+    assert wait_my_turn_or_end(page)
+    while data(page).get("where") != "town":  # to a visit: the Shops are the moves
+        click_once(page, rng)
+        assert wait_my_turn_or_end(page)
+    shop = ".town .can[data-key][data-detail]"
+    page.wait_for_selector(shop)
+    before = data(page)
+    _long_press(page, shop, 800)
+    box = page.locator(".details.pinned")
+    box.wait_for()
+    assert box.inner_text().strip()
+    after = data(page)
+    assert after.get("version") == before.get("version"), (before, after)  # no move made
+    assert page.locator(".details.pinned").count() == 1
+    tab.shot("phone-long-press")
+    turn = page.inner_text(".topbar .turn")
+    page.locator(shop).first.tap()  # a tap plays: the visit
+    page.wait_for_function("v => document.getElementById('app').dataset.version !== v",
+                           arg=before.get("version"))
+    while page.inner_text(".topbar .turn") == turn and wait_my_turn_or_end(page):
+        if page.inner_text(".topbar .turn") != turn:
+            break
+        click_once(page, rng)
+    page.wait_for_function("() => !document.querySelector('.details.pinned')")
+
+
 def test_keyboard(server: str, tabs: Any) -> None:
     """Keyboard only: Tab reaches the highlighted things, Enter and Space activate them, and
     number keys pick from the list of all choices."""

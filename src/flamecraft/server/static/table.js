@@ -98,6 +98,9 @@ const ERROR_TEXT = {
   too_many: N_("The server is full for now (too many open tables or spectators): try again later."),
 };
 
+// How long a touch is held to open a card's details instead of tapping it.
+const LONG_PRESS_MS = 500;
+
 export class Table {
   /**
    * @param {HTMLElement} root
@@ -124,6 +127,15 @@ export class Table {
     root.addEventListener("mouseover", (e) => this.onHover(e));
     root.addEventListener("focusin", (e) => this.onHover(e));
     root.addEventListener("contextmenu", (e) => this.onLongPress(e));
+    // a long press (touch or pen) opens a card's details and makes no move: a timer on
+    // pointer events, since iOS Safari fires no contextmenu on touch and Chromium's turns
+    // into a tap (LONG_PRESS_MS; a move or a lift before it is an ordinary tap)
+    root.addEventListener("pointerdown", (e) => this.pressStart(e));
+    for (const end of ["pointerup", "pointercancel", "pointerleave"]) {
+      root.addEventListener(end, () => this.pressEnd());
+    }
+    root.addEventListener("pointermove", (e) => this.pressMove(e));
+    root.addEventListener("click", (e) => this.swallowPressClick(e), true);
     this.keyHandler = (e) => this.onGlobalKey(e);
     this.pointerHandler = () => { this.lastInput = "pointer"; };
     document.addEventListener("keydown", this.keyHandler);
@@ -165,6 +177,12 @@ export class Table {
   /** A new state message from the server. */
   update(msg) {
     const sameDecision = this.msg && msg.version === this.msg.version;
+    // details opened on a card (a tap or a long press) close when the turn changes
+    const turn = msg.view ? msg.view.turn : undefined;
+    if (this.detailPinned && this.msg && this.msg.view && this.msg.view.turn !== turn) {
+      this.detail = null;
+      this.detailPinned = false;
+    }
     this.msg = msg;
     this.busy = false;
     if (!sameDecision) this.sel = null;
@@ -396,7 +414,39 @@ export class Table {
     const card = event.target.closest && event.target.closest("[data-detail]");
     if (!card) return;
     event.preventDefault();
+    if (this.pressed) return; // the long press's timer has shown it already
     this.showDetail(card.dataset.detail, true);
+  }
+
+  pressStart(event) {
+    this.pressEnd();
+    this.pressed = false;
+    if (event.pointerType === "mouse" || !event.isPrimary) return;
+    const card = event.target.closest && event.target.closest("[data-detail]");
+    if (!card) return;
+    this.press = { x: event.clientX, y: event.clientY,
+      timer: setTimeout(() => {
+        this.pressed = true;
+        this.showDetail(card.dataset.detail, true);
+      }, LONG_PRESS_MS) };
+  }
+
+  pressMove(event) {
+    if (this.press && Math.hypot(event.clientX - this.press.x,
+      event.clientY - this.press.y) > 10) this.pressEnd();
+  }
+
+  pressEnd() {
+    if (this.press) clearTimeout(this.press.timer);
+    this.press = null;
+  }
+
+  /** The click that ends a long press opened the details: it chooses nothing. */
+  swallowPressClick(event) {
+    if (!this.pressed) return;
+    this.pressed = false;
+    event.preventDefault();
+    event.stopPropagation();
   }
 
   showDetail(spec, pin, key = null) {
