@@ -455,9 +455,26 @@ def test_lobby_and_a_whole_game_against_a_bot(server: str, tabs: Any) -> None:
     page.wait_for_function("() => document.querySelector('.replay-step').textContent"
                            ".startsWith('Step 1 ')")
     assert page.locator("#app .can").count() == 0  # a replay is read-only
-    page.click("button[aria-label='Last step']")
+    # issue 22 item 5: the seat's key came along, so its own hand shows as it was
+    assert "#seat=0&token=" in page.url
+    assert "Hand (" in page.inner_text("#app")
+    # by turn: Page Down to the step at which the next turn begins, Home and End
+    page.keyboard.press("PageDown")
+    page.wait_for_function("() => !document.querySelector('.replay-step').textContent"
+                           ".startsWith('Step 1 ')")
+    turn_at = page.inner_text(".topbar .turn")
+    page.keyboard.press("PageDown")
+    page.wait_for_function("t => document.querySelector('.topbar .turn').textContent !== t",
+                           arg=turn_at)
+    page.keyboard.press("Home")
+    page.wait_for_function("() => document.querySelector('.replay-step').textContent"
+                           ".startsWith('Step 0 ')")
+    page.keyboard.press("End")
     page.wait_for_selector(".scores")
     tab.shot("replay-final")
+    # and back to the table as the seat, not as a spectator
+    page.get_by_role("link", name="Final table").click()
+    page.get_by_role("button", name="Play again").wait_for()
 
     # play again: a new game with the same seats, this seat's own link
     page.goto(seat_url)

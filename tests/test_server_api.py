@@ -305,6 +305,35 @@ def test_record_and_replay(client: TestClient) -> None:
     assert client.get(f"/api/games/{gid}/replay/{end['step'] + 1}").status_code == 400
 
 
+def test_a_seat_replays_with_its_own_cards_and_by_turn(client: TestClient) -> None:
+    """Issue 22 item 5: with its key (POST, in the body) a seat's replay shows its own hand
+    and Fancy Dragons as they were at each step, never another seat's; a wrong key is
+    refused and changes nothing; ``turn_steps`` are the steps at which each turn begins."""
+    game = new_game(client, "human,random", seed=13, start=True)
+    gid = game["game_id"]
+    with client.websocket_connect(ws_url(game, 0)) as ws:
+        end = play_out(ws, random.Random(4))
+    steps = end["step"]
+    token = game["seats"][0]["token"]
+    middle = steps // 2
+    mine = client.post(f"/api/games/{gid}/replay/{middle}", json={"seat": 0, "token": token})
+    assert mine.status_code == 200, mine.text
+    seen = mine.json()
+    assert seen["seat"] == 0 and seen["view"]["observer"] == 0
+    players = seen["view"]["players"]
+    assert "hand" in players[0] and all("hand" not in p for p in players[1:])
+    public = client.get(f"/api/games/{gid}/replay/{middle}").json()
+    assert public["view"]["observer"] is None
+    assert all("hand" not in p for p in public["view"]["players"])
+    assert len(seen["log"]) >= len(public["log"])  # its own private lines too
+    wrong = client.post(f"/api/games/{gid}/replay/{middle}", json={"seat": 1, "token": token})
+    assert wrong.status_code == 403 and wrong.json()["code"] == "bad_token"
+    turns = seen["turn_steps"]
+    assert turns[0] == 0 and turns == sorted(set(turns)) and turns[-1] <= steps
+    at = [client.get(f"/api/games/{gid}/replay/{k}").json()["view"]["turn"] for k in turns[:4]]
+    assert at == sorted(set(at))  # each a new turn
+
+
 def test_log_lines_name_the_things_of_public_moves(client: TestClient) -> None:
     """Issue 13, the last move on the board: a log line carries its action's kind and things
     (by id) when the whole table reads the action in full, and nothing for a masked one (a

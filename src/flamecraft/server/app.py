@@ -39,6 +39,7 @@ from .live import add_live_route
 from .pages import add_pages
 from .settings import Settings
 from .store import FINISHED, OPEN, RUNNING, require_driver
+from .tokens import check_token
 from .wire import entry_json, view_in
 
 log = logging.getLogger("flamecraft.server")
@@ -266,8 +267,11 @@ def _add_game_api(app: FastAPI, games: Games) -> None:
         session = await games.need(game_id)
         return await games.advice.review(session, request_language(request))
 
-    @app.get("/api/games/{game_id}/replay/{step}")
-    async def replay(game_id: str, step: int, request: Request) -> dict[str, Any]:
+    async def replayed(game_id: str, step: int, request: Request,
+                       seat: int | None) -> dict[str, Any]:
+        """The table after ``step`` actions, as ``seat`` saw it (None: as a spectator): its
+        view, its log, the lines of this step, who acted, and the step at which each turn
+        begins (``turn_steps``)."""
         session = await finished(game_id)
         lang = request_language(request)
         tr = game_tr(lang)
@@ -278,17 +282,36 @@ def _add_game_api(app: FastAPI, games: Games) -> None:
             raise GameError("malformed", N_("step must be 0–{last}, not {step}"), 400,
                             last=steps, step=step)
         shown = table.log[:table.log_ends[step - 1]] if step else []
-        # the public log with each step's results (core/summary.event_line), as in a game
+        # the log with each step's results (core/summary.event_line), as the seat read it in
+        # the game (its own private lines too; a spectator's is the public log)
         log_lines = [{"turn": e.turn, "player": e.seat, "text": line, **event_things(e)}
-                     for e in shown if (line := event_line(e, None, tr)) is not None]
-        # what happened at this step, as the table read it: its own lines of the public log
-        # (none for a decline that changed nothing on the table), and who acted
+                     for e in shown if (line := event_line(e, seat, tr)) is not None]
+        # what happened at this step, as the table read it: its own lines of the log (none
+        # for a decline that changed nothing on the table), and who acted
         began = table.log_ends[step - 2] if step > 1 else 0
-        happened = sum(event_line(e, None) is not None
+        happened = sum(event_line(e, seat) is not None
                        for e in table.log[began:table.log_ends[step - 1]]) if step else 0
         actor = table.actions[step - 1].seat if step else None
-        return {"step": step, "steps": steps, "view": view_in(states[step], None, lang),
-                "log": log_lines, "step_lines": happened, "actor": actor}
+        # the steps at which a turn begins (nothing of it done yet): to jump by turn
+        turn_steps = [k for k in range(steps + 1)
+                      if k == 0 or states[k].turn != states[k - 1].turn]
+        return {"step": step, "steps": steps, "view": view_in(states[step], seat, lang),
+                "log": log_lines, "step_lines": happened, "actor": actor, "seat": seat,
+                "turn_steps": turn_steps}
+
+    @app.get("/api/games/{game_id}/replay/{step}")
+    async def replay(game_id: str, step: int, request: Request) -> dict[str, Any]:
+        """A finished game's table after ``step`` actions, as a spectator saw it."""
+        return await replayed(game_id, step, request, None)
+
+    @app.post("/api/games/{game_id}/replay/{step}")
+    async def replay_as_seat(game_id: str, step: int, body: SeatAuth,
+                             request: Request) -> dict[str, Any]:
+        """The same, as the seat whose key is in the body saw it: its own hand and Fancy
+        Dragons as they were, never another seat's."""
+        session = await finished(game_id)
+        check_token(session.table.row, body.seat, body.token)
+        return await replayed(game_id, step, request, body.seat)
 
 
 # ---------------------------------------------------------------- the app

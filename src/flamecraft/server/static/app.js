@@ -39,7 +39,7 @@ async function showGame(gameId, params) {
     return;
   }
   if (params.get("replay")) {
-    await showReplay(root, cat, info);
+    await showReplay(root, cat, info, seat, token);
     return;
   }
   if (info.status === "open") info = await waitingRoom(root, info, seat, token);
@@ -67,7 +67,9 @@ function startTable(cat, info, seat, token) {
   const finishedButtons = () => h("div", { class: "choices" },
     seat !== null ? h("button", { class: "choice primary", onclick: () => rematch(gameId, seat, token, table) },
       t("Play again")) : null,
-    h("a", { class: "button", href: `/play/${gameId}?replay=1` }, t("Watch the replay")),
+    // a seat's replay shows its own cards as they were: the key goes with it (the fragment)
+    h("a", { class: "button", href: `/play/${gameId}?replay=1${seat !== null && token
+      ? `#${new URLSearchParams({ seat, token })}` : ""}` }, t("Watch the replay")),
     review ? null : h("button", { class: "choice review-button", onclick: askReview,
       title: t("Every decision valued by a bot, the biggest mistakes, and the win chances") },
     t("Review")),

@@ -1,13 +1,18 @@
-// Replaying a finished game step by step: the server gives the spectators' view after any
-// number of actions (GET /api/games/{id}/replay/{step}); this draws it read-only with
-// first / previous / slider / next / last controls (and the ← → keys).
+// Replaying a finished game step by step: the server gives the view after any number of
+// actions — a spectator's (GET /api/games/{id}/replay/{step}), or, with a seat's key, that
+// seat's own (POST, the key in the body: its hand and Fancy Dragons as they were, never
+// another seat's); this draws it read-only with first / previous turn / previous / slider /
+// next / next turn / last controls, and the keys ← → (a step), Page Up / Page Down (a
+// turn), Home / End.
 
 import { api, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { Table } from "./table.js";
 
-export async function showReplay(root, cat, info) {
+export async function showReplay(root, cat, info, seat = null, token = null) {
   const gameId = info.game_id;
+  const key = seat !== null && token ? `#${new URLSearchParams({ seat, token })}` : "";
+  let turnSteps = [0];
   let step = 0;
   let steps = 0;
   let loading = false;
@@ -15,6 +20,7 @@ export async function showReplay(root, cat, info) {
   let current = null; // the step's answer: its view, log, lines of this step and actor
   const table = new Table(root, cat, {
     readOnly: true,
+    seatView: Boolean(key),
     title: info.name || "",
     replayLabel: t("Replay"),
     extraTop: () => controls(),
@@ -39,6 +45,17 @@ export async function showReplay(root, cat, info) {
       ? ` — ${said}` : t(" made a choice that changes nothing on the table (a decline).")];
   }
 
+  /** The step at which the turn after this step's begins (the last step at the end). */
+  function turnAfter() {
+    return turnSteps.find((k) => k > step) ?? steps;
+  }
+
+  /** The step at which this step's turn began, or the turn before's if it is there. */
+  function turnBefore() {
+    const before = turnSteps.filter((k) => k < step);
+    return before.length ? before[before.length - 1] : 0;
+  }
+
   async function go(target) {
     if (loading) return;
     const k = Math.max(0, Math.min(steps || target, target));
@@ -46,13 +63,16 @@ export async function showReplay(root, cat, info) {
     try {
       let data = cache.get(k);
       if (!data) {
-        data = await api("GET", `/api/games/${gameId}/replay/${k}`);
+        data = key ? await api("POST", `/api/games/${gameId}/replay/${k}`, { seat, token })
+          : await api("GET", `/api/games/${gameId}/replay/${k}`);
         cache.set(k, data);
       }
       step = data.step;
       steps = data.steps;
+      turnSteps = data.turn_steps || [0];
       current = data;
-      table.update({ type: "state", version: step, seat: null, view: data.view, legal: [],
+      table.update({ type: "state", version: step, seat: data.seat ?? null, view: data.view,
+        legal: [],
         log: data.log || [], choosing: data.choosing || "", can_undo: false,
         status: "finished" });
     } catch (err) {
@@ -80,16 +100,21 @@ export async function showReplay(root, cat, info) {
     return h("nav", { class: "replay-controls", "aria-label": t("Replay controls") },
       h("button", { onclick: () => go(0), disabled: step === 0, dataset: { focus: "r-first" },
         "aria-label": t("First step") }, arrowed(t("« First"))),
+      h("button", { onclick: () => go(turnBefore()), disabled: step === 0,
+        dataset: { focus: "r-prev-turn" }, "aria-label": t("Previous turn") },
+      t("◀ Turn")),
       h("button", { onclick: () => go(step - 1), disabled: step === 0,
         dataset: { focus: "r-prev" }, "aria-label": t("Previous step") }, t("◀ Prev")),
       slider,
       h("button", { onclick: () => go(step + 1), disabled: step >= steps,
         dataset: { focus: "r-next" }, "aria-label": t("Next step") }, t("Next ▶")),
+      h("button", { onclick: () => go(turnAfter()), disabled: step >= steps,
+        dataset: { focus: "r-next-turn" }, "aria-label": t("Next turn") }, t("Turn ▶")),
       h("button", { onclick: () => go(steps), disabled: step >= steps,
         dataset: { focus: "r-last" }, "aria-label": t("Last step") }, arrowed(t("Last »"))),
       h("span", { class: "replay-step", "aria-live": "polite" },
         t("Step {n} of {steps}", { n: step, steps })),
-      h("a", { class: "button", href: `/play/${gameId}` }, t("Final table")),
+      h("a", { class: "button", href: `/play/${gameId}${key}` }, t("Final table")),
       h("a", { class: "button", href: "/" }, t("Lobby")));
   }
 
@@ -97,6 +122,12 @@ export async function showReplay(root, cat, info) {
     if (!root.isConnected || e.target.tagName === "INPUT") return;
     if (e.key === "ArrowRight") go(step + 1);
     else if (e.key === "ArrowLeft") go(step - 1);
+    else if (e.key === "PageDown") go(turnAfter());
+    else if (e.key === "PageUp") go(turnBefore());
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(steps);
+    else return;
+    e.preventDefault();
   });
   await go(0);
 }

@@ -106,7 +106,9 @@ export class Table {
    * @param {HTMLElement} root
    * @param {import("./cards.js").Catalog} cat
    * @param {{send?: (msg: object) => boolean, readOnly?: boolean, title?: string,
-   *          extraTop?: () => Node[], onRematch?: () => void, gameId?: string}} opts
+   *          extraTop?: () => Node[], onRematch?: () => void, gameId?: string,
+   *          seatView?: boolean}} opts (seatView: a read-only table seen as the message's
+   *          seat, its own side drawn: a seat's replay)
    */
   constructor(root, cat, opts = {}) {
     this.root = root;
@@ -999,7 +1001,9 @@ export class Table {
 
   drawMe(view) {
     const seat = this.msg.seat;
-    if (seat === null || seat === undefined || this.opts.readOnly) return null;
+    if (seat === null || seat === undefined || (this.opts.readOnly && !this.opts.seatView)) {
+      return null;
+    }
     const p = view.players[seat];
     const hand = (p.hand || []).map((d) => artisanCard(this.cat, d,
       { dataset: { key: `artisan:${d}`, detail: `artisan:${d}` } }));
@@ -1057,7 +1061,7 @@ export class Table {
   }
 
   readOnlySeat() {
-    if (this.opts.readOnly) return null;
+    if (this.opts.readOnly && !this.opts.seatView) return null;
     const seat = this.msg.seat;
     return seat === undefined ? null : seat;
   }
