@@ -189,6 +189,20 @@ def data(page: Page) -> dict[str, str]:
     return result
 
 
+def open_review_of_a_bot_game(page: Page, server: str) -> dict[str, Any]:
+    """Watches a 2-bot game (Ann and Bo, seed 5) to its end and opens its review (the win
+    chart drawn); returns the game as created."""
+    bots = post(server, "/api/games", {"seats": [{"kind": "bot", "bot": "random", "name": "Ann"},
+                                                 {"kind": "bot", "bot": "random", "name": "Bo"}],
+                                       "seed": 5})
+    page.goto(server + bots["spectate"])
+    page.wait_for_function("() => document.getElementById('app').dataset.over === '1'",
+                           timeout=60000)
+    page.get_by_role("button", name="Review").click()
+    page.wait_for_selector(".review svg.win-chart polyline", timeout=60000)
+    return bots
+
+
 def wait_my_turn_or_end(page: Page, timeout: float = 20000) -> bool:
     """Waits until this seat must choose (True) or the game is over (False)."""
     page.wait_for_function("() => { const d = document.getElementById('app').dataset;"
@@ -943,14 +957,7 @@ def test_hint_and_review_buttons(server: str, tabs: Any) -> None:
     assert "hints off" in page.inner_text(".topbar")
     assert page.locator(".hint-button").count() == 0
 
-    bots = post(server, "/api/games", {"seats": [{"kind": "bot", "bot": "random", "name": "Ann"},
-                                                 {"kind": "bot", "bot": "random", "name": "Bo"}],
-                                       "seed": 5})
-    page.goto(server + bots["spectate"])
-    page.wait_for_function("() => document.getElementById('app').dataset.over === '1'",
-                           timeout=60000)
-    page.get_by_role("button", name="Review").click()
-    page.wait_for_selector(".review svg.win-chart polyline", timeout=60000)
+    open_review_of_a_bot_game(page, server)
     review = page.inner_text(".review")
     assert "Biggest mistakes" in review and "Ann" in review and "Bo" in review
     assert page.locator(".review polyline.seat-line").count() == 2

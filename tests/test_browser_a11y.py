@@ -30,6 +30,7 @@ from test_browser import (  # noqa: F401  (server and browser are fixtures)
     click_once,
     create_in_lobby,
     data,
+    open_review_of_a_bot_game,
     post,
     server,
     tabs,
@@ -139,14 +140,7 @@ def test_axe_table_japanese(server: str, tabs: Any) -> None:  # noqa: F811
 
 def test_axe_replay_and_review(server: str, tabs: Any) -> None:  # noqa: F811
     page = tabs(DESKTOP).page
-    bots = post(server, "/api/games", {"seats": [{"kind": "bot", "bot": "random", "name": "Ann"},
-                                                 {"kind": "bot", "bot": "random", "name": "Bo"}],
-                                       "seed": 5})
-    page.goto(server + bots["spectate"])
-    page.wait_for_function("() => document.getElementById('app').dataset.over === '1'",
-                           timeout=60000)
-    page.get_by_role("button", name="Review").click()
-    page.wait_for_selector(".review svg.win-chart polyline", timeout=60000)
+    bots = open_review_of_a_bot_game(page, server)
     found: list[str] = []
     axe_check(page, "review", found)
     page.goto(server + f"/play/{bots['game_id']}?replay=1")

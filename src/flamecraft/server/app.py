@@ -267,12 +267,11 @@ def _add_game_api(app: FastAPI, games: Games) -> None:
         session = await games.need(game_id)
         return await games.advice.review(session, request_language(request))
 
-    async def replayed(game_id: str, step: int, request: Request,
+    async def replayed(session: Session, step: int, request: Request,
                        seat: int | None) -> dict[str, Any]:
         """The table after ``step`` actions, as ``seat`` saw it (None: as a spectator): its
         view, its log, the lines of this step, who acted, and the step at which each turn
         begins (``turn_steps``)."""
-        session = await finished(game_id)
         lang = request_language(request)
         tr = game_tr(lang)
         table = session.table
@@ -302,7 +301,7 @@ def _add_game_api(app: FastAPI, games: Games) -> None:
     @app.get("/api/games/{game_id}/replay/{step}")
     async def replay(game_id: str, step: int, request: Request) -> dict[str, Any]:
         """A finished game's table after ``step`` actions, as a spectator saw it."""
-        return await replayed(game_id, step, request, None)
+        return await replayed(await finished(game_id), step, request, None)
 
     @app.post("/api/games/{game_id}/replay/{step}")
     async def replay_as_seat(game_id: str, step: int, body: SeatAuth,
@@ -311,7 +310,7 @@ def _add_game_api(app: FastAPI, games: Games) -> None:
         Dragons as they were, never another seat's."""
         session = await finished(game_id)
         check_token(session.table.row, body.seat, body.token)
-        return await replayed(game_id, step, request, body.seat)
+        return await replayed(session, step, request, body.seat)
 
 
 # ---------------------------------------------------------------- the app

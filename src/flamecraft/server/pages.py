@@ -130,8 +130,10 @@ class StaticVersion:
         return self.current().version
 
     def etag(self, name: str) -> str | None:
-        """The ETag of the file at ``name`` (relative to the folder), if it is one of them."""
-        return self.current().etags.get(name)
+        """The ETag of the file at ``name`` (relative to the folder), if it is one of them,
+        as the last ``current()`` saw it (a request looks at the folder once)."""
+        seen = self._seen if self._seen is not None else self.current()
+        return seen.etags.get(name)
 
 
 class VersionedStatic(StaticFiles):
@@ -144,11 +146,12 @@ class VersionedStatic(StaticFiles):
         self.versions = versions
 
     async def get_response(self, path: str, scope: Scope) -> Response:
+        seen = self.versions.current()  # once a request: file_response's ETag reads it
         head, sep, rest = path.partition(os.sep)
         cache = REVALIDATE
         if sep and rest and VERSION.fullmatch(head):
             path = rest
-            if head == self.versions.version:
+            if head == seen.version:
                 cache = IMMUTABLE
         response = await super().get_response(path, scope)
         response.headers["Cache-Control"] = cache

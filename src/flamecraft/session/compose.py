@@ -290,19 +290,18 @@ def default_gift(s: GameState) -> Action:
 
     def key(a: Action) -> tuple[int, int, int, int, int, int]:
         held = s.goods[p][a[1]] if a[1] != NUM_GOODS else 0
-        to = a[2]
-        rep = s.rep[to] if 0 <= to < s.n else 0
-        return (*left[a[1]], held, -a[1], -rep, -((to - p) % s.n if 0 <= to < s.n else 0))
+        to = a[2]  # a seat, or the supply (a solo game's gift)
+        behind = (-s.rep[to], -((to - p) % s.n)) if 0 <= to < s.n else (0, 0)
+        return (*left[a[1]], held, -a[1], *behind)
 
     return max(goods, key=key)
 
 
 def _with_default_gifts(s: GameState, p: int, turn: int) -> list[Composite]:
     """From the first gift owed (``s``: on a visit, a "gift each", a fire-up's gift), the
-    default gifts
-    (``default_gift``) with their forced steps, then, after a visit, gather or enchant where
-    both are possible (each with its forced steps, as a visit is composed): the composites
-    to list after the step that owes the gifts."""
+    default gifts (``default_gift``) with their forced steps, then, after a visit, gather or
+    enchant where both are possible (each with its forced steps, as a visit is composed):
+    the composites to list after the step that owes the gifts."""
     path: list[Action] = []
     texts: list[str] = []
     clear = True
@@ -399,14 +398,12 @@ def label(s: GameState, c: Composite, tr: Translate = same) -> str:
     costs and gives)."""
     if c.confirm and len(c.actions) == 1:
         return tr("confirm the end of your turn")
-    if c.confirm:  # a Sun revealed with it (_reveal_and_end)
-        first = describe(s, c.first, tr)
-        said = " ".join(x for x in (first.words or first.text, first.facts) if x)
-        return tr("; ").join([said, tr("confirm the end of your turn")])
     first = describe(s, c.first, tr)
     said = first.words or first.text
     if first.facts:
         said = f"{said} {first.facts}"
+    if c.confirm:  # a Sun revealed with it (_reveal_and_end)
+        return tr("; ").join([said, tr("confirm the end of your turn")])
     if len(c.actions) > 1:
         said = tr("; ").join([said, words(apply(s, c.first), Composite(
             c.actions[1:], c.texts[1:]), tr)])
