@@ -127,11 +127,13 @@ class Tab:
     """One browser page and the JavaScript errors it raised (a test fails on any)."""
 
     def __init__(self, browser: Browser, viewport: dict[str, int], shots: Path,
-                 locale: str | None = None):
+                 locale: str | None = None, reduced_motion: str | None = None):
         phone = viewport["width"] < 600
-        # locale: the browser's language (navigator.languages; test_browser_ja.py)
+        # locale: the browser's language (navigator.languages; test_browser_ja.py);
+        # reduced_motion: "reduce" as a system that asks for less motion
         self.context = browser.new_context(viewport=viewport,  # type: ignore[arg-type]
-                                           has_touch=phone, is_mobile=phone, locale=locale)
+                                           has_touch=phone, is_mobile=phone, locale=locale,
+                                           reduced_motion=reduced_motion)  # type: ignore[arg-type]
         self.page: Page = self.context.new_page()
         self.page.set_default_timeout(15000)
         self.errors: list[str] = []
@@ -163,8 +165,9 @@ def tabs(browser: Browser, tmp_path: Path) -> Iterator[Any]:
     errors."""
     opened: list[Tab] = []
 
-    def open_tab(viewport: dict[str, int] = LAPTOP, locale: str | None = None) -> Tab:
-        tab = Tab(browser, viewport, tmp_path, locale)
+    def open_tab(viewport: dict[str, int] = LAPTOP, locale: str | None = None,
+                 reduced_motion: str | None = None) -> Tab:
+        tab = Tab(browser, viewport, tmp_path, locale, reduced_motion)
         opened.append(tab)
         return tab
 
@@ -201,6 +204,13 @@ def open_review_of_a_bot_game(page: Page, server: str) -> dict[str, Any]:
     page.get_by_role("button", name="Review").click()
     page.wait_for_selector(".review svg.win-chart polyline", timeout=60000)
     return bots
+
+
+def settle(page: Page) -> None:
+    """Waits for the motion on the page to end (a box measured mid-slide is not where it
+    stays)."""
+    page.evaluate("() => Promise.all(document.getAnimations().map("
+                  "(a) => a.finished.catch(() => null)))")
 
 
 def wait_my_turn_or_end(page: Page, timeout: float = 20000) -> bool:
@@ -793,6 +803,7 @@ def test_every_opponents_last_turn_is_on_the_first_screen(server: str, tabs: Any
             break
         click_once(page, rng)
     page.evaluate("() => window.scrollTo(0, 0)")
+    settle(page)
     lines = page.locator(".turns li")
     said = lines.all_inner_texts()
     assert [line.split(" ")[0:2] for line in said] == [["Bot", "1"], ["Bot", "2"], ["Bot", "3"]]
@@ -908,6 +919,7 @@ def test_phone_names_whole_and_the_town_first_at_a_visit(server: str, tabs: Any)
     visits = names = 0
     for _ in range(40):
         assert wait_my_turn_or_end(page)
+        settle(page)
         assert page.evaluate(CLIPPED) == []
         names = max(names, page.locator("#app .slot .card.artisan .name").count())
         if "which Shop to visit" in page.inner_text(".prompt"):
@@ -1006,3 +1018,124 @@ def test_the_end_of_the_turn_is_confirmed_and_can_be_taken_back(server: str,
         if undone:
             break
     assert undone and confirmed
+
+
+# Counts the animations the page starts (Element.animate: all of motion.js's) in
+# window.__animations, before any script of the page runs.
+_COUNT_ANIMATIONS = """(() => { window.__animations = 0; const animate = Element.prototype.animate;
+  Element.prototype.animate = function (...args) { window.__animations += 1;
+    return animate.apply(this, args); }; })()"""
+
+DESKTOP = {"width": 1366, "height": 768}
+
+
+def _four_seats_to_a_visit(server: str, page: Page, seed: int, turn: int) -> random.Random:
+    """A 4-seat game (Ada and three random bots) played by clicks to Ada's first visit
+    decision at or after ``turn``."""
+    game = post(server, "/api/games", {"seats": [{"kind": "human", "name": "Ada"}, *[
+        {"kind": "bot", "bot": "random", "name": f"Bot {i}"} for i in (1, 2, 3)]],
+        "seed": seed, "start": True})
+    page.goto(server + game["seats"][0]["link"])
+    rng = random.Random(seed)
+    while True:
+        assert wait_my_turn_or_end(page)
+        now = page.inner_text(".topbar .turn").split()[-1]
+        if now.isdigit() and int(now) >= turn and data(page).get("where") == "town":
+            return rng
+        click_once(page, rng)
+
+
+def test_the_first_screen_holds_the_table(server: str, tabs: Any) -> None:
+    """Issue 22 item 3: at 1366×768, at a visit in the middle of a 4-seat game, the first
+    screen (not scrolled) holds the Town's Shops, your Goods and hand, each opponent's Goods
+    and Reputation, the Reputation track and the choices, and the prompt covers at most 15%
+    of the window; the Shops, dragons and tokens are drawn with the art (no letter badges)."""
+    tab = tabs(DESKTOP)
+    page = tab.page
+    _four_seats_to_a_visit(server, page, 12, 9)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    settle(page)
+
+    def inside(selector: str) -> None:
+        boxes = [page.locator(selector).nth(k).bounding_box()
+                 for k in range(page.locator(selector).count())]
+        assert boxes, f"nothing matches {selector}"
+        for box in boxes:
+            assert box is not None and box["width"] > 0, selector
+            assert box["y"] >= 0 and box["y"] + box["height"] <= DESKTOP["height"] + 1, \
+                (selector, box)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= DESKTOP["width"] + 1, \
+                (selector, box)
+
+    for part in (".town .shops", ".me .goods", ".me .hand", ".others .player .goods",
+                 ".others .player .rep", ".rep-track", ".rep-track .rep-token",
+                 "#app .town .shop.can"):
+        inside(part)
+    assert page.locator(".others .player").count() == 3
+    assert page.locator(".rep-track .rep-token").count() == 4  # a token per seat
+    prompt = page.locator(".prompt").bounding_box()
+    assert prompt is not None and prompt["height"] <= 0.15 * DESKTOP["height"], prompt
+    # the art: a dragon figure per type, the tokens' dragon mask, the facades, the Fountain
+    styles = page.evaluate("""() => ({
+      dragon: getComputedStyle(document.querySelector('.slot .icon.dragon')).backgroundImage,
+      token: getComputedStyle(document.querySelector('.seat-token'), '::before').maskImage
+        || getComputedStyle(document.querySelector('.seat-token'), '::before').webkitMaskImage,
+      facade: getComputedStyle(document.querySelector('.shop .shop-head')).backgroundImage,
+      fountain: getComputedStyle(document.querySelector('.fountain')).backgroundImage,
+      badges: [...document.querySelectorAll('.card.artisan .icon')].filter(
+        (e) => e.textContent.trim()).length })""")
+    assert "dragon-" in styles["dragon"] and "token.svg" in styles["token"], styles
+    assert "facade-" in styles["facade"] and "fountain.svg" in styles["fountain"], styles
+    assert styles["badges"] == 0, styles  # no two-letter badge left on a dragon
+    tab.shot("web-table-first-screen")
+
+
+def test_motion_plays_and_never_holds_up_a_choice(server: str, tabs: Any) -> None:
+    """Issue 22 item 2: moves animate (a dragon slides, a count ticks, Goods fly), and the
+    next choice is clickable while they play; the Animations switch turns them off and is
+    remembered."""
+    tab = tabs(DESKTOP)
+    page = tab.page
+    page.add_init_script(_COUNT_ANIMATIONS)
+    rng = _four_seats_to_a_visit(server, page, 7, 3)
+    assert page.evaluate("() => window.__animations") > 0  # the bots' moves moved things
+    # a move of ours: while its motion plays, the next decision is already clickable
+    before = data(page)["version"]
+    click_once(page, rng)
+    state = page.evaluate("""(v) => ({ running: document.getAnimations().filter(
+        (a) => a.playState === 'running').length,
+      version: document.getElementById('app').dataset.version,
+      clickable: document.querySelectorAll('#app .can, #app .prompt .choices button').length,
+      myturn: document.getElementById('app').dataset.myturn })""", before)
+    assert state["version"] != before
+    if state["myturn"] == "1":
+        assert state["clickable"] > 0, state
+    switch = page.locator(".topbar .motion-switch")
+    assert switch.inner_text() == "Animations on"
+    switch.click()
+    assert page.locator(".topbar .motion-switch").inner_text() == "Animations off"
+    assert page.evaluate("() => localStorage.getItem('flamecraft-animations')") == "off"
+    page.reload()  # (the counting script runs again: a fresh count)
+    for _ in range(6):
+        assert wait_my_turn_or_end(page)
+        click_once(page, rng)
+    assert page.evaluate("() => window.__animations") == 0
+    assert page.locator(".topbar .motion-switch").inner_text() == "Animations off"
+
+
+def test_reduced_motion_plays_no_animation(server: str, tabs: Any) -> None:
+    """Issue 22 item 2: a system that asks for reduced motion gets none (the switch says
+    off), through whole turns of its own and the bots'; turned on by hand, it plays."""
+    tab = tabs(DESKTOP, reduced_motion="reduce")
+    page = tab.page
+    page.add_init_script(_COUNT_ANIMATIONS)
+    rng = _four_seats_to_a_visit(server, page, 3, 3)
+    assert page.evaluate("() => window.__animations") == 0
+    assert page.evaluate("() => document.getAnimations().length") == 0
+    assert page.locator(".topbar .motion-switch").inner_text() == "Animations off"
+    tab.shot("reduced-motion")
+    page.locator(".topbar .motion-switch").click()
+    for _ in range(8):
+        assert wait_my_turn_or_end(page)
+        click_once(page, rng)
+    assert page.evaluate("() => window.__animations") > 0

@@ -32,6 +32,15 @@ export const SOURCE_LABELS = {
 // Seat markers: a distinct shape per seat, so tokens are told apart without colour.
 export const SEAT_MARKS = ["●", "▲", "■", "◆", "✚"];
 
+/** A seat's token: a dragon's head (art/token.svg) in the seat's colour, with the seat's
+ * shape on it (colour is never the only cue); `label` names it for screen readers. */
+export function seatToken(seat, label = "", extra = {}) {
+  return h("span", { class: `seat-token seat-${seat}`, role: label ? "img" : undefined,
+    "aria-label": label || undefined, "aria-hidden": label ? undefined : "true",
+    title: label || undefined, ...extra },
+  h("span", { class: "seat-shape" }, SEAT_MARKS[seat] || ""));
+}
+
 /** The catalog, indexed by id for every card kind. */
 export class Catalog {
   constructor(data) {
@@ -215,12 +224,23 @@ export function details(cat, kind, id) {
   return { title: id, lines: [] };
 }
 
-/** A small artisan-dragon card: type icon + name. */
+/** An Artisan Dragon's figure (art/dragon-*.svg: a silhouette per type, as well as its
+ * colour), named by its type for screen readers; the type's icon where there is no figure. */
+export function dragonIcon(type) {
+  if (!GOODS.includes(type)) return icon(type);
+  const name = t("{good} dragon", { good: goodName(type) });
+  return h("span", { class: `icon icon-art dragon dragon-${type}`, title: name,
+    "aria-label": name, role: "img" });
+}
+
+/** A small artisan-dragon card: the type's dragon figure + name. Carries data-anim (the
+ * same on the hand, the Park and a slot), so the motion can follow it from one to another. */
 export function artisanCard(cat, id, extra = {}) {
   const card = cat.artisans[id];
   const type = cat.artisanType(id);
-  return h("div", { class: `card artisan type-${type}`, ...extra },
-    icon(type), h("span", { class: "name" }, card ? card.name : id));
+  const dataset = { anim: `artisan:${id}`, ...(extra.dataset || {}) };
+  return h("div", { class: `card artisan type-${type}`, ...extra, dataset },
+    dragonIcon(type), h("span", { class: "name" }, card ? card.name : id));
 }
 
 /** An Enchantment card: icon, name, cost and reward. */
@@ -235,7 +255,8 @@ export function enchCard(cat, id, extra = {}) {
     body.push(h("div", { class: "ench-cost" }, costIcons(card.cost)));
     body.push(h("div", { class: "ench-reward" }, rewardIcons(card.reward)));
   }
-  return h("div", { class: "card ench", ...extra },
+  const dataset = { anim: `ench:${id}`, ...(extra.dataset || {}) };
+  return h("div", { class: "card ench", ...extra, dataset },
     h("div", { class: "card-head" }, icon(card.icon), h("span", { class: "name" }, card.name),
       card.no_coins ? h("span", { class: "nocoin", title: t("Coins may not be spent") }, "⊘¢") : null),
     body);
@@ -251,8 +272,9 @@ export function fancyCard(cat, id, extra = {}, scored = false, now = undefined, 
       now > 0 ? t("✓ met: {n} Rep now", { n: now }) : t("✗ not met yet"));
   return h("div", { class: `card fancy ${card.sun ? "sun" : "moon"}${scored ? " scored" : ""}`, ...extra },
     h("div", { class: "card-head" },
-      h("span", { class: "fancy-kind", title: card.sun ? t("Sun Dragon") : t("Moon Dragon") },
-        card.sun ? "☀" : "☾"),
+      h("span", { class: `fancy-kind fancy-art ${card.sun ? "sun" : "moon"}`, role: "img",
+        title: card.sun ? t("Sun Dragon") : t("Moon Dragon"),
+        "aria-label": card.sun ? t("Sun Dragon") : t("Moon Dragon") }),
       h("span", { class: "name" }, card.name), scored ? h("span", { class: "tag" }, t("scored")) : null,
       met),
     goal ? h("div", { class: "fancy-goal" }, goal) : null,

@@ -12,9 +12,10 @@
 import { brand, h, fill, languageSwitch } from "./dom.js";
 import {
   GOODS, SEAT_MARKS, SOURCE_LABELS, acceptsOf, artisanCard, companionCard, details,
-  enchCard, fancyCard, goodName, icon, rewardIcons, withIcons,
+  enchCard, fancyCard, goodName, icon, rewardIcons, seatToken, withIcons,
 } from "./cards.js";
 import { N_, t } from "./i18n.js";
+import { animationsOn, play, setAnimations, snapshot } from "./motion.js";
 
 // Actions that gain something from the supply: their Good is a supply tile, not your own Good.
 const GAIN_KINDS = new Set(["take_good", "gain_good", "gain_two", "gain_set", "choose_type"]);
@@ -469,6 +470,7 @@ export class Table {
   /** The card-details box: what the hovered, focused or tapped card does. */
   drawDetail(box) {
     box.classList.toggle("pinned", Boolean(this.detail && this.detail.pin));
+    box.classList.toggle("empty", !this.detail);
     if (!this.detail) {
       fill(box, h("p", { class: "muted" },
         t("Point at a card (or tap and hold it) to read it here.")));
@@ -515,6 +517,9 @@ export class Table {
     const focusKey = this.focusedKey() || this.refocus;
     this.refocus = null;
     const view = this.msg.view;
+    // what is where before the redraw, for the motion after it (a new state only)
+    const newState = this.drawnVersion !== this.msg.version;
+    const before = newState && this.drawnView ? snapshot(this.root) : null;
     // for tests and styling: which state is drawn, and whether a choice is awaited here
     Object.assign(this.root.dataset, { version: String(this.msg.version),
       myturn: this.myTurn && !this.busy ? "1" : "0", busy: this.busy ? "1" : "0",
@@ -533,13 +538,15 @@ export class Table {
       view.over ? this.drawScores(view) : null,
       h("div", { class: "board" },
         h("div", { class: "col-main" },
-          this.drawTown(view), this.drawRows(view), this.drawTrack(view)),
+          this.drawTown(view), this.drawRows(view)),
         h("div", { class: "col-side" },
           h("section", { class: "details", role: "region", "aria-label": t("Card details") }),
           this.drawMe(view), this.drawOthers(view), this.drawLegal(), this.drawLog()))));
     this.drawNotice(this.root.querySelector(".notice"));
     this.drawDetail(this.root.querySelector(".details"));
     this.decorate();
+    if (before) play(this.root, before, { gained: gains(this.drawnView, view) });
+    this.drawnView = view;
     // keep the keyboard where it was; if that thing is gone, or a move was made (a new
     // decision: the same key may now be another choice, a decline even), or a keyboard
     // player's turn comes round again, go to the first choice
@@ -689,6 +696,11 @@ export class Table {
         title: t("A short sound when your turn comes (off unless you turn it on)"),
         onclick: () => { this.opts.sound.toggle(); this.render(); } },
       this.opts.sound.on() ? t("♪ Sound on") : t("♪ Sound off")) : null,
+      h("button", { class: "link motion-switch", "aria-pressed": String(animationsOn()),
+        title: t("Pieces slide, flip and fly to show each move (off: the table just changes)"),
+        dataset: { focus: "motion" },
+        onclick: () => { setAnimations(!animationsOn()); this.render(); } },
+      animationsOn() ? t("Animations on") : t("Animations off")),
       this.msg.can_undo && !this.opts.readOnly
         ? h("button", { class: "undo", onclick: () => this.undo(), disabled: this.busy,
           dataset: { focus: "undo" } }, t("↶ Undo")) : null,
@@ -726,11 +738,12 @@ export class Table {
         this.msg.can_undo ? h("button", { class: "undo-turn", onclick: () => this.undo(),
           disabled: this.busy, dataset: { focus: "undo-turn" } }, t("↶ Undo")) : null));
     } else if (this.myTurn) {
-      out.push(h("p", { class: "prompt-text mine" },
-        h("strong", {}, t("Your turn")), t(" — choose {what}.", { what: choosing })));
       const kinds = [...new Set(this.legal.map((a) => a.kind))];
       const hints = kinds.map((k) => HINTS[k]).filter(Boolean).map((x) => t(x));
-      if (hints.length) out.push(h("p", { class: "hint" }, hints.slice(0, 2).join(" ")));
+      // one line: the question, and how to answer it in a smaller hand after it
+      out.push(h("p", { class: "prompt-text mine" },
+        h("strong", {}, t("Your turn")), t(" — choose {what}.", { what: choosing }),
+        hints.length ? h("span", { class: "hint" }, " ", hints.slice(0, 2).join(" ")) : null));
     } else if (actor !== undefined && actor >= 0) {
       const who = names[actor] || t("seat {n}", { n: actor + 1 });
       // What another seat is deciding is not sent (it can depend on its hidden cards).
@@ -754,17 +767,22 @@ export class Table {
       // a decline is never the first button (a quick click must not skip a choice)
       buttons.sort((a, b) => Number(isDecline(a)) - Number(isDecline(b)));
       const skip = this.skippable();
+      const hintBox = this.msg.hints && this.opts.hint ? this.drawHints() : null;
+      const asked = this.hinted && this.hinted.version === this.msg.version;
       if (buttons.length) {
-        out.push(h("div", { class: "choices" }, buttons.map((a) => h("button", {
+        // the Hint button at the row's end, until asked (then its answer below the row)
+        out.push(h("div", { class: "choice-row" }, h("div", { class: "choices" },
+          buttons.map((a) => h("button", {
           class: `choice kind-${a.kind}${a.confirm ? " confirm" : isDecline(a) ? " decline" : ""}`,
           dataset: { focus: `c${a.index}`, ...(a.detail ? { detail: a.detail } : {}) },
           onclick: () => this.send(a.index) }, withIcons(capital(labelOf(a))))),
         skip ? h("button", { class: "choice decline skip-rest", dataset: { focus: "skip-rest" },
           title: t("Declines this step and every optional one after it in this turn "
             + "(placing, firing up, the Shop ability); stops at any other choice"),
-          onclick: () => this.skipRest() }, t("Skip the rest of my turn")) : null));
+          onclick: () => this.skipRest() }, t("Skip the rest of my turn")) : null),
+        asked ? null : hintBox));
       }
-      if (this.msg.hints && this.opts.hint) out.push(this.drawHints());
+      if (hintBox && (asked || !buttons.length)) out.push(hintBox);
     }
     out.push(h("div", { class: "offer", hidden: true }));
     return out;
@@ -775,8 +793,8 @@ export class Table {
   drawHints() {
     const version = this.msg.version;
     const got = this.hinted && this.hinted.version === version ? this.hinted : null;
-    const box = h("section", { class: "hints-box", "aria-label": t("Hints"),
-      "aria-live": "polite" });
+    const box = h("section", { class: `hints-box${got ? " answered" : ""}`,
+      "aria-label": t("Hints"), "aria-live": "polite" });
     if (!got) {
       box.appendChild(h("button", { class: "hint-button", dataset: { focus: "hint" },
         title: t("The three best choices as a bot sees them from your view (your cards only)"),
@@ -901,12 +919,27 @@ export class Table {
       }
       shops.push(this.drawShop(view, space, i));
     });
-    return h("section", { class: "town", "aria-label": t("Town") },
-      h("h2", {}, t("Town "), h("span", { class: "muted small" },
-        (view.decks.shop === 1 ? t("{n} Shop in the deck", { n: 1 })
-          : t("{n} Shops in the deck", { n: view.decks.shop })) + " · "
-        + (empty === 1 ? t("{n} empty space", { n: 1 }) : t("{n} empty spaces", { n: empty })))),
-      h("div", { class: "shops" }, shops));
+    // the Town mat: the Fountain at its head, the Shops, the Park, the Reputation track
+    return h("section", { class: "town mat", "aria-label": t("Town") },
+      h("h2", { class: "mat-head" }, h("span", { class: "fountain", "aria-hidden": "true" }),
+        t("Town "), h("span", { class: "muted small" },
+          (view.decks.shop === 1 ? t("{n} Shop in the deck", { n: 1 })
+            : t("{n} Shops in the deck", { n: view.decks.shop })) + " · "
+          + (empty === 1 ? t("{n} empty space", { n: 1 }) : t("{n} empty spaces", { n: empty })))),
+      h("div", { class: "shops" }, shops),
+      this.drawPark(view),
+      this.drawTrack(view));
+  }
+
+  drawPark(view) {
+    const park = view.park.map((d) => artisanCard(this.cat, d,
+      { dataset: { key: `artisan:${d}`, detail: `artisan:${d}` } }));
+    return h("section", { class: "park", "aria-label": t("Park") },
+      h("h2", {}, h("span", { class: "park-art", "aria-hidden": "true" }), t("Park")),
+      h("div", { class: "row-cards", dataset: { place: "park" } }, park,
+        h("div", { class: "card deck", dataset: { key: "deck:artisan", anim: "deck:artisan" } },
+          h("span", { class: "name" }, t("Artisan deck")),
+          h("span", { class: "count" }, t("{n} left", { n: view.decks.artisan })))));
   }
 
   drawShop(view, shop) {
@@ -926,17 +959,17 @@ export class Table {
       h("span", { class: "reward" }, rewardIcons(def.reward)));
     });
     const here = shop.visitors.map((p) => h("span", { class: `token seat-${p}`,
-      title: t("{name} is here", { name: view.players[p].name }) },
-    `${SEAT_MARKS[p]} ${view.players[p].name}`));
+      title: t("{name} is here", { name: view.players[p].name }), dataset: { anim: `tok:${p}` } },
+    seatToken(p), " ", view.players[p].name));
     const amount = card.icon_amount && card.icon_amount > 1 ? `${card.icon_amount}×` : "";
     return h("article", { class: `shop icon-bg-${card.icon}`,
-      dataset: { key: `shop:${shop.id}`, detail: `shop:${shop.id}` } },
+      dataset: { key: `shop:${shop.id}`, detail: `shop:${shop.id}`, anim: `shop:${shop.id}` } },
     h("div", { class: "shop-head" }, amount, icon(card.icon), h("span", { class: "name" }, card.name),
       h("span", { class: "tokens" }, here)),
     h("div", { class: "slots" }, slots),
     shop.enchantments.length ? h("div", { class: "shop-ench" }, shop.enchantments.map((e) => {
       const ench = this.cat.enchantments[e] || { name: e, icon: "RAINBOW" };
-      return h("span", { class: "ench-chip", dataset: { detail: `ench:${e}` } },
+      return h("span", { class: "ench-chip", dataset: { detail: `ench:${e}`, anim: `ench:${e}` } },
         icon(ench.icon), ench.name);
     })) : null,
     card.ability_name ? h("div", { class: "ability", dataset: { key: `ability:${shop.id}` } },
@@ -944,55 +977,65 @@ export class Table {
   }
 
   drawRows(view) {
-    const park = view.park.map((d) => artisanCard(this.cat, d,
-      { dataset: { key: `artisan:${d}`, detail: `artisan:${d}` } }));
     const row = view.enchantment_row.map((e) => enchCard(this.cat, e,
       { dataset: { key: `ench:${e}`, detail: `ench:${e}` } }));
     return h("div", { class: "rows" },
-      h("section", { class: "park", "aria-label": t("Park") },
-        h("h2", {}, t("Park")),
-        h("div", { class: "row-cards" }, park,
-          h("div", { class: "card deck", dataset: { key: "deck:artisan" } },
-            h("span", { class: "name" }, t("Artisan deck")),
-            h("span", { class: "count" }, t("{n} left", { n: view.decks.artisan }))))),
       h("section", { class: "ench-row", "aria-label": t("Enchantments") },
         h("h2", {}, t("Enchantments "), h("span", { class: "muted small" },
           t("{n} in the deck · {fancy} Fancy Dragons in their deck",
             { n: view.decks.enchantment, fancy: view.decks.fancy }))),
-        h("div", { class: "row-cards" }, row)));
+        h("div", { class: "row-cards", dataset: { place: "ench-row" } }, row)));
   }
 
+  /** The Reputation track along the mat's foot: a space per point, each seat's dragon token
+   * on its score (several on a space stack); past the last space it goes round again. */
   drawTrack(view) {
-    const top = Math.max(30, ...view.players.map((p) => p.reputation + 5));
-    return h("section", { class: "track", "aria-label": t("Reputation track") },
-      h("h2", {}, t("Reputation")),
-      view.players.map((p, i) => h("div", { class: "track-row" },
-        h("span", { class: "track-name" }, `${SEAT_MARKS[i]} ${p.name}`),
-        h("span", { class: "track-bar" }, h("span", { class: `track-fill seat-${i}`,
-          style: { width: `${Math.min(100, (100 * p.reputation) / top)}%` } })),
-        h("span", { class: "track-num", "aria-label": t("{n} Reputation", { n: p.reputation }) },
-          `♥${p.reputation}`))));
+    const top = Math.max(40, ...view.players.map((p) => 10 * Math.ceil((p.reputation + 1) / 10)));
+    const at = new Map();
+    view.players.forEach((p, i) => {
+      if (!at.has(p.reputation)) at.set(p.reputation, []);
+      at.get(p.reputation).push(i);
+    });
+    const spaces = [];
+    for (let n = 0; n < top; n += 1) {
+      const here = at.get(n) || [];
+      spaces.push(h("li", { class: `rep-space${n % 5 === 0 ? " five" : ""}`,
+        dataset: { place: `rep:${n}` } },
+        n % 5 === 0 ? h("span", { class: "rep-n", "aria-hidden": "true" }, String(n)) : null,
+        here.map((i) => seatToken(i, t("{name}: {n} Reputation",
+          { name: view.players[i].name, n: view.players[i].reputation }),
+        { class: `seat-token rep-token seat-${i}`, dataset: { anim: `rep:${i}` } }))));
+    }
+    return h("section", { class: "rep-track", "aria-label": t("Reputation track") },
+      h("h2", { class: "visually-hidden" }, t("Reputation")),
+      h("ol", { class: "rep-spaces" }, spaces));
   }
 
-  goodsRow(p, mine) {
+  goodsRow(p, mine, seat) {
     const items = GOODS.map((g) => h(mine ? "button" : "span", {
       class: `good${p.goods[g] ? "" : " zero"}`, type: mine ? "button" : undefined,
       dataset: mine ? { key: `good:${g}`, detail: `good:${g}` } : { detail: `good:${g}` },
       tabindex: mine ? -1 : undefined },
-    icon(g), h("span", { class: "n" }, String(p.goods[g] || 0))));
+    icon(g), h("span", { class: "n", dataset: { count: `goods:${seat}:${g}` } },
+      String(p.goods[g] || 0))));
     items.push(h(mine ? "button" : "span", { class: `good coin${p.coins ? "" : " zero"}`,
       type: mine ? "button" : undefined, tabindex: mine ? -1 : undefined,
       dataset: mine ? { key: "good:COIN", detail: "good:COIN" } : { detail: "good:COIN" } },
-    icon("COIN"), h("span", { class: "n" }, String(p.coins))));
+    icon("COIN"), h("span", { class: "n", dataset: { count: `goods:${seat}:COIN` } },
+      String(p.coins))));
     return h("div", { class: "goods", "aria-label": t("Goods and Coins") }, items);
   }
 
-  publicBits(view, p) {
+  publicBits(view, p, seat, short = false) {
     const shop = p.position ? this.cat.shops[p.position] : null;
+    const inHand = p.hand_count === 1 ? t("{n} dragon in hand", { n: 1 })
+      : t("{n} dragons in hand", { n: p.hand_count });
     const bits = [
-      h("span", {}, `♥${p.reputation}`),
-      h("span", {}, p.hand_count === 1 ? t("{n} dragon in hand", { n: 1 })
-        : t("{n} dragons in hand", { n: p.hand_count })),
+      h("span", { class: "rep", title: t("{n} Reputation", { n: p.reputation }) }, "♥",
+        h("span", { dataset: { count: `rep:${seat}` } }, String(p.reputation))),
+      // (said short, to keep each seat's facts on one line; the whole words in its title)
+      short ? h("span", { title: inHand }, t("{n} in hand", { n: p.hand_count }))
+        : h("span", {}, inHand),
       h("span", {}, t("{n} Fancy", { n: p.fancy_count })),
       shop ? h("span", {}, t("at {shop}", { shop: shop.name })) : null,
     ];
@@ -1015,16 +1058,15 @@ export class Table {
       { dataset: { key: `fancy:${f}`, detail: `fancy:${f}` } }, true));
     return h("section", { class: `player me seat-${seat}${view.to_act === seat ? " acting" : ""}`,
       "aria-label": t("Your side") },
-    h("h2", {}, `${SEAT_MARKS[seat]} ${p.name} `, h("span", { class: "tag" }, t("you"))),
-    this.publicBits(view, p),
-    this.goodsRow(p, true),
+    h("h2", {}, seatToken(seat), ` ${p.name} `, h("span", { class: "tag" }, t("you"))),
+    this.publicBits(view, p, seat, true),
+    this.goodsRow(p, true, seat),
     h("h3", {}, t("Hand ({n}/6)", { n: hand.length })),
-    h("div", { class: "hand" }, hand.length ? hand
+    h("div", { class: "hand", dataset: { place: "hand" } }, hand.length ? hand
       : h("span", { class: "muted" }, t("no dragons"))),
-    h("h3", {}, t("Fancy Dragons")),
-    h("p", { class: "muted small" },
-      t("Secret goals: ☀ reveal on your turn once met, ☾ scored at the end.")),
-    h("div", { class: "fancies" }, fancy, scored),
+    h("h3", { title: t("Secret goals: ☀ reveal on your turn once met, ☾ scored at the end.") },
+      t("Fancy Dragons")),
+    h("div", { class: "fancies", dataset: { place: "fancies" } }, fancy, scored),
     p.reserved ? [h("h3", {}, t("Reserved Enchantment")),
       enchCard(this.cat, p.reserved, { dataset: { key: `ench:${p.reserved}`,
         detail: `ench:${p.reserved}` } })] : null,
@@ -1044,10 +1086,11 @@ export class Table {
       // on an article)
       others.map(({ p, i }) => h("div", { class: `player other seat-${i}`
         + `${view.to_act === i ? " acting" : ""}`, dataset: { key: `player:${i}` } },
-      h("h3", {}, `${SEAT_MARKS[i]} ${p.name}`, view.to_act === i
-        ? h("span", { class: "tag" }, t("to act")) : null),
-      this.publicBits(view, p),
-      this.goodsRow(p, false),
+      h("div", { class: "other-head" },
+        h("h3", {}, seatToken(i), ` ${p.name}`, view.to_act === i
+          ? h("span", { class: "tag" }, t("to act")) : null),
+        this.publicBits(view, p, i, true)),
+      h("div", { class: "goods-line" }, this.goodsRow(p, false, i),
       p.reserved ? h("div", { class: "small" }, t("Reserved: "),
         h("span", { class: "ench-chip", dataset: { detail: `ench:${p.reserved}` } },
           (this.cat.enchantments[p.reserved] || { name: p.reserved }).name)) : null,
@@ -1057,7 +1100,7 @@ export class Table {
       p.companion ? h("div", { class: "small" }, t("Companion: "),
         h("span", { class: "ench-chip", dataset: { detail: `companion:${p.companion}` },
           tabindex: 0 }, (this.cat.companions[p.companion] || { name: p.companion }).name))
-        : null)));
+        : null))));
   }
 
   readOnlySeat() {
@@ -1145,4 +1188,20 @@ function nameAndChoices(el, label) {
   el.title = label;
   if ((el.textContent || "").trim()) el.removeAttribute("aria-label");
   else el.setAttribute("aria-label", label);
+}
+
+/** The Goods and Coins each seat gained between two views, with the Shop it stands at (where
+ * they fly from); none when the seats differ (another game). */
+function gains(was, now) {
+  if (!was || !now || was.players.length !== now.players.length) return [];
+  const out = [];
+  now.players.forEach((p, i) => {
+    const q = was.players[i];
+    if (!p.position) return;
+    for (const g of [...GOODS, "COIN"]) {
+      const n = g === "COIN" ? p.coins - q.coins : (p.goods[g] || 0) - (q.goods[g] || 0);
+      if (n > 0) out.push({ player: i, good: g, n, shop: p.position });
+    }
+  });
+  return out;
 }
