@@ -123,7 +123,8 @@ def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
 def wait_turn(page: Page) -> bool:
     page.wait_for_function("() => { const d = document.getElementById('app').dataset;"
                            " return d.myturn === '1' || d.over === '1'; }", timeout=60000)
-    return page.evaluate("() => document.getElementById('app').dataset.over") != "1"
+    over = page.evaluate("() => document.getElementById('app').dataset.over")
+    return bool(over != "1")
 
 
 def play(page: Page, base: str, players: int, seed: int, rng: random.Random,
