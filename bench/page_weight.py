@@ -4,7 +4,9 @@ Why: the issue's budget is a first load of the table of at most 400 KB transferr
 starts the app in-process (a test client, a throwaway SQLite file), creates a two-seat game,
 and fetches what a browser fetches for its table page: the page shell, every file it links
 (``src=``/``href=`` under ``/static``), every module those import (``import … from "./x.js"``,
-followed recursively, resolved relative to the importing module as a browser does), and the
+followed recursively, resolved relative to the importing module as a browser does), every
+picture the style sheet paints (``url(art/….svg)``: the art, all of it, as if every card were
+on the table at once), and the
 JSON the table reads before it draws (the cards, the game's entry, the page language's texts).
 Each is fetched once with ``Accept-Encoding: gzip`` and once without; the bytes are the body
 as sent on the wire (compressed when it was) plus the response's header lines. A last column
@@ -32,6 +34,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from flamecraft.server import Settings, create_app  # noqa: E402
 
 LINKS = re.compile(r'(?:src|href)="(/static/[^"]+)"')
+CSS_URLS = re.compile(r'url\((?!data:)["\']?([^"\')]+)["\']?\)')
 IMPORTS = re.compile(r'^\s*(?:import|export)\b[^"\';]*?(?:from\s*)?["\'](\.{1,2}/[^"\']+)["\']',
                      re.MULTILINE)
 GZIP = {"Accept-Encoding": "gzip"}
@@ -61,6 +64,9 @@ def static_urls(c: TestClient, page: str) -> list[str]:
         if url.endswith(".js"):
             source = c.get(url, headers=PLAIN).text
             todo.extend(urljoin(url, rel) for rel in IMPORTS.findall(source))
+        elif url.endswith(".css"):
+            source = c.get(url, headers=PLAIN).text
+            todo.extend(urljoin(url, rel) for rel in CSS_URLS.findall(source))
     return seen
 
 

@@ -254,7 +254,12 @@ _AIM = """([sel, pick]) => {
   const r = el.getBoundingClientRect();
   const x = r.left + r.width / 2, y = r.top + Math.min(r.height / 2, 14);
   const hit = document.elementFromPoint(x, y);
-  const own = hit && el.contains(hit) && (!el.matches('.can') || hit.closest('.can') === el);
+  // (a thing sliding into place is not clicked at a spot: Playwright waits for it to stand)
+  const moving = document.getAnimations().some((a) => {
+    const at = a.playState === 'running' && a.effect && a.effect.target;
+    return at && (at.contains(el) || el.contains(at)); });
+  const own = !moving && hit && el.contains(hit)
+    && (!el.matches('.can') || hit.closest('.can') === el);
   return {count: all.length, version: d.version, x, y, own,
           index: Array.prototype.indexOf.call(all, el)};
 }"""
