@@ -87,6 +87,11 @@ _FIRST_SCREEN = """() => {
 }"""
 
 
+# In the page: the table's redraws timed since the last call (table.js's measures), cleared.
+_RENDERS = """() => { const out = performance.getEntriesByName('flamecraft-render')
+  .map((e) => e.duration); performance.clearMeasures('flamecraft-render'); return out; }"""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -128,7 +133,8 @@ def wait_turn(page: Page) -> bool:
 
 
 def play(page: Page, base: str, players: int, seed: int, rng: random.Random,
-         times: list[float | None], screens: list[dict[str, Any]], shots: Path | None) -> None:
+         times: list[float | None], renders: list[float], screens: list[dict[str, Any]],
+         shots: Path | None) -> None:
     seats = [{"kind": "human", "name": "Ada"}] + [
         {"kind": "bot", "bot": "random", "name": f"Bot {i}"} for i in range(1, players)]
     game = post(base, "/api/games", {"seats": seats, "seed": seed, "start": True})
@@ -144,6 +150,7 @@ def play(page: Page, base: str, players: int, seed: int, rng: random.Random,
             screens.append(page.evaluate(_FIRST_SCREEN))
         took = page.evaluate(_TIMED_CLICK, [CLICKABLE, rng.random()])
         times.append(None if took is None else float(took))
+        renders.extend(page.evaluate(_RENDERS))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -163,6 +170,7 @@ def main() -> None:
     args = parser.parse_args()
     width, height = (int(x) for x in args.viewport.split("x"))
     times: list[float | None] = []
+    renders: list[float] = []
     screens: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as folder:
         proc, base = start_server(Path(folder))
@@ -176,7 +184,8 @@ def main() -> None:
                               args.animations)
                 rng = random.Random(args.seed)
                 for k in range(args.games):
-                    play(page, base, args.players, args.seed + k, rng, times, screens, args.shots)
+                    play(page, base, args.players, args.seed + k, rng, times, renders, screens,
+                         args.shots)
                 browser.close()
         finally:
             proc.terminate()
@@ -188,6 +197,8 @@ def main() -> None:
           f"p50 {statistics.median(timed):.1f} ms, p90 {percentile(timed, 0.9):.1f} ms, "
           f"max {max(timed):.1f} ms")
     shares = [s["prompt"] for s in screens]
+    print(f"the table's redraw (script: build, lay out for the motion), {len(renders)} redraws: "
+          f"p50 {statistics.median(renders):.1f} ms, p90 {percentile(renders, 0.9):.1f} ms")
     print(f"prompt height / window, over {len(screens)} decisions: median "
           f"{statistics.median(shares):.0%}, p90 {percentile(shares, 0.9):.0%}, "
           f"max {max(shares):.0%}")

@@ -64,7 +64,8 @@ def test_bad_links_are_refused(tmp_path: Path) -> None:
     with client_for(settings(tmp_path)) as c:
         game = new_game(c, "human,human", start=True)
         gid, t0 = game["game_id"], game["seats"][0]["token"]
-        for query in (f"seat=0&token={t0[:-1]}x", f"seat=1&token={t0}", "seat=0",
+        wrong = t0[:-1] + ("y" if t0.endswith("x") else "x")  # (one letter changed)
+        for query in (f"seat=0&token={wrong}", f"seat=1&token={t0}", "seat=0",
                       f"seat=9&token={t0}", f"seat=zero&token={t0}", f"token={t0}"):
             with c.websocket_connect(f"/ws/games/{gid}?{query}") as ws:
                 msg = ws.receive_json()

@@ -68,7 +68,8 @@ export class Catalog {
 /** A Good / Coin / Rainbow / Dragon icon: letter or symbol, colour, and a spoken name. */
 // The Goods and the Coin drawn as pictures (static/art/*.svg, the project's own art: see
 // art/README.md); the style sheet paints them, the element carries the name.
-const ART = new Set(["BREAD", "MEAT", "IRON", "POTION", "CRYSTAL", "PLANT", "COIN"]);
+const ART = new Set(["BREAD", "MEAT", "IRON", "POTION", "CRYSTAL", "PLANT", "COIN", "RAINBOW",
+  "ANY", "DRAGON"]);
 
 export function icon(key, extra = "") {
   const k = String(key).toUpperCase();

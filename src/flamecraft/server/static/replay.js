@@ -6,6 +6,7 @@
 // turn), Home / End.
 
 import { api, h } from "./dom.js";
+import { withIcons } from "./cards.js";
 import { t } from "./i18n.js";
 import { Table } from "./table.js";
 
@@ -42,7 +43,8 @@ export async function showReplay(root, cat, info, seat = null, token = null) {
       .map((l) => `${names[l.player] || "?"}: ${l.text}`);
     const said = [...own, ...rest].join(t("; "));
     return [t("Step {n}: ", { n: current.step }), h("span", { class: "who" }, who), said
-      ? ` — ${said}` : t(" made a choice that changes nothing on the table (a decline).")];
+      ? [" — ", withIcons(said)]
+      : t(" made a choice that changes nothing on the table (a decline).")];
   }
 
   /** The step at which the turn after this step's begins (the last step at the end). */

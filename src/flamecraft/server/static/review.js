@@ -3,7 +3,7 @@
 // calls only (no library, no inline style: the colours are classes in style.css).
 
 import { h } from "./dom.js";
-import { SEAT_MARKS } from "./cards.js";
+import { SEAT_MARKS, withIcons } from "./cards.js";
 import { N_, t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -65,11 +65,12 @@ function mistakeItem(d) {
   return h("li", { class: `mistake ${d.label}` },
     h("div", {}, h("span", { class: `tag ${d.label}` }, t(MISTAKE_WORDS[d.label] || d.label)),
       t(" Turn {n}: chose ", { n: d.turn }),
-      h("strong", {}, d.chosen), t(" ({loss} Rep behind the best", { loss: d.loss.toFixed(1) }),
+      h("strong", {}, withIcons(d.chosen)), t(" ({loss} Rep behind the best", { loss: d.loss.toFixed(1) }),
       d.chosen_win !== null && d.best_win !== null
         ? t("; {chosen} to win against {best})", { chosen: pct(d.chosen_win),
           best: pct(d.best_win) }) : ")"),
-    h("div", { class: "muted" }, t("Better: "), h("strong", {}, d.best), ` — ${d.best_reason}`));
+    h("div", { class: "muted" }, t("Better: "), h("strong", {}, withIcons(d.best)), " — ",
+      withIcons(d.best_reason)));
 }
 
 /** The review panel: loading, an error, or the review itself. */

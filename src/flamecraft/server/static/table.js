@@ -129,6 +129,8 @@ export class Table {
     root.addEventListener("keydown", (e) => this.onKeyOnElement(e));
     root.addEventListener("mouseover", (e) => this.onHover(e));
     root.addEventListener("focusin", (e) => this.onHover(e));
+    // the details of a pointed-at card float over the table: gone when the pointer leaves
+    root.addEventListener("mouseout", (e) => this.onLeave(e));
     root.addEventListener("contextmenu", (e) => this.onLongPress(e));
     // a long press (touch or pen) opens a card's details and makes no move: a timer on
     // pointer events, since iOS Safari fires no contextmenu on touch and Chromium's turns
@@ -358,7 +360,9 @@ export class Table {
     }
     const card = event.target.closest("[data-detail]");
     // a listed choice names its card for hovering; clicking it chooses, nothing more
-    if (card && !card.closest(".legal, .choices")) this.showDetail(card.dataset.detail, true);
+    if (card && !card.closest(".legal, .choices")) {
+      this.showDetail(card.dataset.detail, true, null, card);
+    }
   }
 
   onKeyOnElement(event) {
@@ -370,7 +374,7 @@ export class Table {
       this.choose(target.dataset.key);
     } else if (target.matches("[data-detail]")) {
       event.preventDefault();
-      this.showDetail(target.dataset.detail, true);
+      this.showDetail(target.dataset.detail, true, null, target);
     }
   }
 
@@ -409,8 +413,16 @@ export class Table {
     if (card && !this.detailPinned) {
       // a highlighted card: its details say what each choice on it costs and gives too
       const can = card.closest(".can[data-key]");
-      this.showDetail(card.dataset.detail, false, can ? can.dataset.key : null);
+      this.showDetail(card.dataset.detail, false, can ? can.dataset.key : null, card);
     }
+  }
+
+  onLeave(event) {
+    if (this.detailPinned || !this.detail) return;
+    const from = event.target.closest && event.target.closest("[data-detail]");
+    const to = event.relatedTarget && event.relatedTarget.closest
+      && event.relatedTarget.closest("[data-detail]");
+    if (from && !to) this.hideDetail();
   }
 
   onLongPress(event) {
@@ -452,9 +464,12 @@ export class Table {
     event.stopPropagation();
   }
 
-  showDetail(spec, pin, key = null) {
+  showDetail(spec, pin, key = null, el = null) {
     if (!spec) return;
-    this.detail = { spec, pin, key };
+    // the box floats on the side away from the card, never over it
+    const r = el && el.getBoundingClientRect();
+    const side = r && r.left + r.width / 2 > window.innerWidth / 2 ? "left" : "right";
+    this.detail = { spec, pin, key, side };
     this.detailPinned = pin;
     const box = this.root.querySelector(".details");
     if (box) this.drawDetail(box);
@@ -471,6 +486,7 @@ export class Table {
   drawDetail(box) {
     box.classList.toggle("pinned", Boolean(this.detail && this.detail.pin));
     box.classList.toggle("empty", !this.detail);
+    box.classList.toggle("left", Boolean(this.detail && this.detail.side === "left"));
     if (!this.detail) {
       fill(box, h("p", { class: "muted" },
         t("Point at a card (or tap and hold it) to read it here.")));
@@ -510,6 +526,13 @@ export class Table {
 
   render() {
     if (!this.msg) return;
+    // (timed for bench/click_to_screen.py: a "flamecraft-render" measure per redraw)
+    const started = performance.now();
+    this.draw();
+    performance.measure("flamecraft-render", { start: started });
+  }
+
+  draw() {
     if (!this.msg.view) {
       fill(this.root, h("p", { class: "loading" }, t("The game has not started yet.")));
       return;
@@ -859,7 +882,7 @@ export class Table {
           ? t("{name} (last turn)", { name: names[line.player] || "" })
           : names[line.player] || ""),
         h("span", { class: "muted" }, line.turn ? t(" · T{n}", { n: line.turn }) : ""),
-        " — ", h("span", { class: "what" }, line.text)))),
+        " — ", h("span", { class: "what" }, withIcons(line.text))))),
       h("button", { class: "link small full-log", dataset: { focus: "full-log" },
         onclick: () => this.showLog() }, t("Full log ↓")));
   }
@@ -1131,7 +1154,7 @@ export class Table {
       h("ol", { class: "log-lines", tabindex: 0 }, shown.slice().reverse().map((line) => h("li", {},
         h("span", { class: "muted" }, line.turn ? t("T{n} ", { n: line.turn }) : t("Setup ")),
         line.player !== undefined && line.player !== null && names[line.player]
-          ? h("strong", {}, `${names[line.player]}: `) : null, line.text))),
+          ? h("strong", {}, `${names[line.player]}: `) : null, withIcons(line.text)))),
       lines.length > shown.length ? h("button", { class: "link small", dataset: { focus: "log-all" },
         onclick: () => { this.wholeLog = true; this.render(); } },
       t("Show all {n} lines", { n: lines.length })) : null);
