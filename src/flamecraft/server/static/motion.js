@@ -40,7 +40,8 @@ export function setAnimations(on) {
 }
 let memory = null;
 
-function enabled() {
+/** Whether to play now (the switch as last set on this page, else as saved). */
+export function enabled() {
   return memory === null ? animationsOn() : memory;
 }
 

@@ -15,7 +15,7 @@ import {
   enchCard, fancyCard, goodName, icon, rewardIcons, seatToken, withIcons,
 } from "./cards.js";
 import { N_, t } from "./i18n.js";
-import { animationsOn, play, setAnimations, snapshot } from "./motion.js";
+import { animationsOn, enabled, play, setAnimations, snapshot } from "./motion.js";
 
 // Actions that gain something from the supply: their Good is a supply tile, not your own Good.
 const GAIN_KINDS = new Set(["take_good", "gain_good", "gain_two", "gain_set", "choose_type"]);
@@ -540,9 +540,13 @@ export class Table {
     const focusKey = this.focusedKey() || this.refocus;
     this.refocus = null;
     const view = this.msg.view;
-    // what is where before the redraw, for the motion after it (a new state only)
+    // what is where before the redraw, for the motion after it (a new state only). States
+    // that arrive within one frame (a burst of bot moves) share the first one's snapshot and
+    // play once, at the frame: a layout per frame, not one per message.
     const newState = this.drawnVersion !== this.msg.version;
-    const before = newState && this.drawnView ? snapshot(this.root) : null;
+    if (newState && this.drawnView && !this.motion && enabled()) {
+      this.motion = { before: snapshot(this.root), was: this.drawnView };
+    }
     // for tests and styling: which state is drawn, and whether a choice is awaited here
     Object.assign(this.root.dataset, { version: String(this.msg.version),
       myturn: this.myTurn && !this.busy ? "1" : "0", busy: this.busy ? "1" : "0",
@@ -568,8 +572,15 @@ export class Table {
     this.drawNotice(this.root.querySelector(".notice"));
     this.drawDetail(this.root.querySelector(".details"));
     this.decorate();
-    if (before) play(this.root, before, { gained: gains(this.drawnView, view) });
     this.drawnView = view;
+    if (this.motion && !this.motionFrame) {
+      this.motionFrame = requestAnimationFrame(() => {
+        const { before, was } = this.motion;
+        this.motion = null;
+        this.motionFrame = 0;
+        if (this.root.isConnected) play(this.root, before, { gained: gains(was, this.drawnView) });
+      });
+    }
     // keep the keyboard where it was; if that thing is gone, or a move was made (a new
     // decision: the same key may now be another choice, a decline even), or a keyboard
     // player's turn comes round again, go to the first choice
