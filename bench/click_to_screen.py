@@ -51,9 +51,9 @@ _TIMED_CLICK = """async ([sel, pick]) => {
   if (!all.length) return null;
   const el = all[Math.floor(pick * all.length)];
   el.scrollIntoView({block: 'center'});
-  // what a redraw changes: the state drawn, or the selection (its selected things)
-  const mark = () => app.dataset.version + '|' + [...document.querySelectorAll('.selected')]
-    .map((e) => e.dataset.key).join(',');
+  // a redraw: of a new state, or of a narrowed selection (each redraw is measured)
+  const mark = () => app.dataset.version + '|'
+    + performance.getEntriesByName('flamecraft-render').length;
   const before = mark();
   const t0 = performance.now();
   el.click();
@@ -82,6 +82,8 @@ _FIRST_SCREEN = """() => {
   const low = Math.max(0, ...all('.others .player, .me, .town').map(
     (el) => el.getBoundingClientRect().bottom));
   return {prompt: prompt.height / innerHeight, lowest: low - innerHeight,
+    asks: document.querySelector('.prompt .prompt-text').textContent.split('.')[0].slice(0, 70),
+    buttons: all('.prompt .choices button, .prompt .offer > *').length,
     town: inside(document.querySelector('.town .shops')),
     my_goods: inside(document.querySelector('.me .goods')),
     my_hand: inside(document.querySelector('.me .hand')),
@@ -210,6 +212,10 @@ def main() -> None:
     print(f"prompt height / window, over {len(screens)} decisions: median "
           f"{statistics.median(shares):.0%}, p90 {percentile(shares, 0.9):.0%}, "
           f"max {max(shares):.0%}")
+    tall = sorted(screens, key=lambda s: -s["prompt"])[:5]
+    for s in tall:
+        print(f"  a tall prompt: {s['prompt']:.0%} of the window, {s['buttons']} choices, "
+              f"at \"{s['asks']}\"")
     over = sorted(s["lowest"] for s in screens if s["lowest"] > 0)
     if over:
         share = statistics.median(s["prompt"] for s in screens if s["lowest"] > 0)
