@@ -805,7 +805,9 @@ export class Table {
       const asked = this.hinted && this.hinted.version === this.msg.version;
       if (buttons.length) {
         // the Hint button at the row's end, until asked (then its answer below the row)
-        out.push(h("div", { class: "choice-row" }, h("div", { class: "choices" },
+        // (many long choices: a smaller hand, so the prompt covers less of the table)
+        const many = buttons.length > 5 ? " many" : "";
+        out.push(h("div", { class: "choice-row" }, h("div", { class: `choices${many}` },
           buttons.map((a) => h("button", {
           class: `choice kind-${a.kind}${a.confirm ? " confirm" : isDecline(a) ? " decline" : ""}`,
           dataset: { focus: `c${a.index}`, ...(a.detail ? { detail: a.detail } : {}) },
