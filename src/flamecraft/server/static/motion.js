@@ -63,7 +63,8 @@ export function snapshot(root) {
 
 /**
  * Plays what changed between `before` (a snapshot) and the table now in `root`.
- * @param {{places: Map<string, DOMRect>, counts: Map<string, string>, scrollY: number}} before
+ * @param {{places: Map<string, {rect: DOMRect, place: string}>, counts: Map<string, string>,
+ *   scrollY: number}} before
  * @param {{gained?: {player: number, good: string, n: number}[]}} change
  */
 export function play(root, before, change = {}) {
