@@ -26,7 +26,6 @@ import argparse
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -37,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
+from ws_load import free_port, percentile  # (a sibling: run as python bench/…)
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
@@ -98,12 +98,6 @@ _RENDERS = """() => { const out = performance.getEntriesByName('flamecraft-rende
   .map((e) => e.duration); performance.clearMeasures('flamecraft-render'); return out; }"""
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     request = urllib.request.Request(base + path, data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"})
@@ -158,11 +152,6 @@ def play(page: Page, base: str, players: int, seed: int, rng: random.Random,
         took = page.evaluate(_TIMED_CLICK, [CLICKABLE, rng.random()])
         times.append(None if took is None else float(took))
         renders.extend(page.evaluate(_RENDERS))
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def main() -> None:
