@@ -18,8 +18,9 @@ const TICK_MS = 600;
 const FLY_MS = 650;
 const MAX_FLIGHTS = 10;
 
-/** Whether the animations are on: the player's choice, else off under reduced motion. */
-export function animationsOn() {
+/** Whether the animations are on as saved: the player's choice, else off under reduced
+ * motion. */
+function animationsOn() {
   let saved = null;
   try {
     saved = localStorage.getItem(KEY);
@@ -40,7 +41,8 @@ export function setAnimations(on) {
 }
 let memory = null;
 
-/** Whether to play now (the switch as last set on this page, else as saved). */
+/** Whether the animations are on now: the switch as last set on this page (kept even where
+ * the page has no storage), else as saved. */
 export function enabled() {
   return memory === null ? animationsOn() : memory;
 }

@@ -15,7 +15,7 @@ import {
   enchCard, fancyCard, goodName, icon, rewardIcons, seatToken, withIcons,
 } from "./cards.js";
 import { N_, t } from "./i18n.js";
-import { animationsOn, enabled, play, setAnimations, snapshot } from "./motion.js";
+import { enabled, play, setAnimations, snapshot } from "./motion.js";
 
 // Actions that gain something from the supply: their Good is a supply tile, not your own Good.
 const GAIN_KINDS = new Set(["take_good", "gain_good", "gain_two", "gain_set", "choose_type"]);
@@ -730,11 +730,11 @@ export class Table {
         title: t("A short sound when your turn comes (off unless you turn it on)"),
         onclick: () => { this.opts.sound.toggle(); this.render(); } },
       this.opts.sound.on() ? t("♪ Sound on") : t("♪ Sound off")) : null,
-      h("button", { class: "link motion-switch", "aria-pressed": String(animationsOn()),
+      h("button", { class: "link motion-switch", "aria-pressed": String(enabled()),
         title: t("Pieces slide, flip and fly to show each move (off: the table just changes)"),
         dataset: { focus: "motion" },
-        onclick: () => { setAnimations(!animationsOn()); this.render(); } },
-      animationsOn() ? t("Animations on") : t("Animations off")),
+        onclick: () => { setAnimations(!enabled()); this.render(); } },
+      enabled() ? t("Animations on") : t("Animations off")),
       this.msg.can_undo && !this.opts.readOnly
         ? h("button", { class: "undo", onclick: () => this.undo(), disabled: this.busy,
           dataset: { focus: "undo" } }, t("↶ Undo")) : null,
@@ -1024,7 +1024,8 @@ export class Table {
   }
 
   /** The Reputation track along the mat's foot: a space per point, each seat's dragon token
-   * on its score (several on a space stack); past the last space it goes round again. */
+   * on its score (several on a space stack); it has 40 spaces, or up to the next ten past
+   * the highest score. */
   drawTrack(view) {
     const top = Math.max(40, ...view.players.map((p) => 10 * Math.ceil((p.reputation + 1) / 10)));
     const at = new Map();
@@ -1062,7 +1063,7 @@ export class Table {
     return h("div", { class: "goods", "aria-label": t("Goods and Coins") }, items);
   }
 
-  publicBits(view, p, seat, short = false) {
+  publicBits(view, p, seat) {
     const shop = p.position ? this.cat.shops[p.position] : null;
     const inHand = p.hand_count === 1 ? t("{n} dragon in hand", { n: 1 })
       : t("{n} dragons in hand", { n: p.hand_count });
@@ -1070,8 +1071,7 @@ export class Table {
       h("span", { class: "rep", title: t("{n} Reputation", { n: p.reputation }) }, "♥",
         h("span", { dataset: { count: `rep:${seat}` } }, String(p.reputation))),
       // (said short, to keep each seat's facts on one line; the whole words in its title)
-      short ? h("span", { title: inHand }, t("{n} in hand", { n: p.hand_count }))
-        : h("span", {}, inHand),
+      h("span", { title: inHand }, t("{n} in hand", { n: p.hand_count })),
       h("span", {}, t("{n} Fancy", { n: p.fancy_count })),
       shop ? h("span", {}, t("at {shop}", { shop: shop.name })) : null,
     ];
@@ -1095,7 +1095,7 @@ export class Table {
     return h("section", { class: `player me seat-${seat}${view.to_act === seat ? " acting" : ""}`,
       "aria-label": t("Your side") },
     h("h2", {}, seatToken(seat), ` ${p.name} `, h("span", { class: "tag" }, t("you"))),
-    this.publicBits(view, p, seat, true),
+    this.publicBits(view, p, seat),
     this.goodsRow(p, true, seat),
     h("h3", {}, t("Hand ({n}/6)", { n: hand.length })),
     h("div", { class: "hand", dataset: { place: "hand" } }, hand.length ? hand
@@ -1125,7 +1125,7 @@ export class Table {
       h("div", { class: "other-head" },
         h("h3", {}, seatToken(i), ` ${p.name}`, view.to_act === i
           ? h("span", { class: "tag" }, t("to act")) : null),
-        this.publicBits(view, p, i, true)),
+        this.publicBits(view, p, i)),
       h("div", { class: "goods-line" }, this.goodsRow(p, false, i),
       p.reserved ? h("div", { class: "small" }, t("Reserved: "),
         h("span", { class: "ench-chip", dataset: { detail: `ench:${p.reserved}` } },
