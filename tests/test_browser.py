@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -796,17 +796,7 @@ def test_every_opponents_last_turn_is_on_the_first_screen(server: str, tabs: Any
     phone; the full log, every step with its results, is one click away."""
     tab = tabs(viewport)
     page = tab.page
-    game = post(server, "/api/games", {"seats": [{"kind": "human", "name": "Ada"}, *[
-        {"kind": "bot", "bot": "random", "name": f"Bot {i}"} for i in (1, 2, 3)]],
-        "seed": 12, "start": True})
-    page.goto(server + game["seats"][0]["link"])
-    rng = random.Random(12)
-    while True:
-        assert wait_my_turn_or_end(page)
-        turn = page.inner_text(".topbar .turn").split()[-1]
-        if turn.isdigit() and int(turn) >= 9 and page.locator(".turns li").count() == 3:
-            break
-        click_once(page, rng)
+    _four_seats_until(server, page, 12, 9, lambda: page.locator(".turns li").count() == 3)
     page.evaluate("() => window.scrollTo(0, 0)")
     settle(page)
     lines = page.locator(".turns li")
@@ -1034,9 +1024,10 @@ _COUNT_ANIMATIONS = """(() => { window.__animations = 0; const animate = Element
 DESKTOP = {"width": 1366, "height": 768}
 
 
-def _four_seats_to_a_visit(server: str, page: Page, seed: int, turn: int) -> random.Random:
-    """A 4-seat game (Ada and three random bots) played by clicks to Ada's first visit
-    decision at or after ``turn``."""
+def _four_seats_until(server: str, page: Page, seed: int, turn: int,
+                      ready: Callable[[], bool]) -> random.Random:
+    """A 4-seat game (Ada and three random bots) played by clicks to Ada's first decision at
+    or after ``turn`` where ``ready()``."""
     game = post(server, "/api/games", {"seats": [{"kind": "human", "name": "Ada"}, *[
         {"kind": "bot", "bot": "random", "name": f"Bot {i}"} for i in (1, 2, 3)]],
         "seed": seed, "start": True})
@@ -1045,9 +1036,15 @@ def _four_seats_to_a_visit(server: str, page: Page, seed: int, turn: int) -> ran
     while True:
         assert wait_my_turn_or_end(page)
         now = page.inner_text(".topbar .turn").split()[-1]
-        if now.isdigit() and int(now) >= turn and data(page).get("where") == "town":
+        if now.isdigit() and int(now) >= turn and ready():
             return rng
         click_once(page, rng)
+
+
+def _four_seats_to_a_visit(server: str, page: Page, seed: int, turn: int) -> random.Random:
+    """The same, to Ada's first visit decision at or after ``turn``."""
+    return _four_seats_until(server, page, seed, turn,
+                             lambda: data(page).get("where") == "town")
 
 
 def test_the_first_screen_holds_the_table(server: str, tabs: Any) -> None:
