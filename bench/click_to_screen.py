@@ -41,7 +41,9 @@ from ws_load import free_port, percentile  # (a sibling: run as python bench/…
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-CLICKABLE = "#app .can:not(.selected), #app .prompt .choices button:not(.cancel)"
+# (a folded list of a selection's choices is not clicked: its buttons are not shown)
+CLICKABLE = ("#app .can:not(.selected), "
+             "#app .prompt .choices button:not(.cancel):not(.sel-list:not([open]) *)")
 
 # In the page: click the pick-th clickable thing, wait for the redraw it causes (a new
 # version, or a selection) and for the frame after it; the milliseconds between.
@@ -71,25 +73,29 @@ _TIMED_CLICK = """async ([sel, pick]) => {
 }"""
 
 # In the page: the first screen (scrolled to the top): the prompt's share of the window, and
-# which of the table's parts are wholly inside it.
+# which of the table's parts are wholly inside it ("town": its Shops).
 _FIRST_SCREEN = """() => {
   window.scrollTo(0, 0);
   const inside = (el) => { if (!el) return false; const r = el.getBoundingClientRect();
     return r.width > 0 && r.top >= 0 && r.bottom <= innerHeight + 1 && r.left >= 0
       && r.right <= innerWidth + 1; };
   const all = (sel) => [...document.querySelectorAll(sel)];
+  const shown = (el) => el.getClientRects().length > 0;  // (not in a folded list)
   const prompt = document.querySelector('.prompt').getBoundingClientRect();
   const low = Math.max(0, ...all('.others .player, .me, .town').map(
     (el) => el.getBoundingClientRect().bottom));
   return {prompt: prompt.height / innerHeight, lowest: low - innerHeight,
     asks: document.querySelector('.prompt .prompt-text').textContent.split('.')[0].slice(0, 70),
-    buttons: all('.prompt .choices button, .prompt .offer > *').length,
+    buttons: all('.prompt .choices button, .prompt .offer > *').filter(shown).length,
     town: inside(document.querySelector('.town .shops')),
+    park: inside(document.querySelector('.town .park')),
+    track: inside(document.querySelector('.town .rep-track')),
     my_goods: inside(document.querySelector('.me .goods')),
     my_hand: inside(document.querySelector('.me .hand')),
     others_goods: all('.others .player .goods').every(inside),
     others_rep: all('.others .player .rep, .rep-track .rep-token').every(inside),
-    choices: all('.prompt .choices button, .prompt .offer > *').slice(0, 4).every(inside)};
+    choices: all('.prompt .choices button, .prompt .offer > *').filter(shown).slice(0, 4)
+      .every(inside)};
 }"""
 
 
@@ -141,14 +147,18 @@ def play(page: Page, base: str, players: int, seed: int, rng: random.Random,
     game = post(base, "/api/games", {"seats": seats, "seed": seed, "start": True})
     page.goto(base + game["seats"][0]["link"])
     decisions = 0
+    if shots:
+        shots.mkdir(parents=True, exist_ok=True)
     while wait_turn(page):
         decisions += 1
         if shots and decisions in (3, 12, 30, 60):
-            shots.mkdir(parents=True, exist_ok=True)
             page.evaluate("() => window.scrollTo(0, 0)")
             page.screenshot(path=str(shots / f"game{seed}-decision{decisions}.png"))
+        screen = page.evaluate(_FIRST_SCREEN)
         if len(screens) < 200:
-            screens.append(page.evaluate(_FIRST_SCREEN))
+            screens.append(screen)
+        if shots and screen["lowest"] > 0:  # and each first screen that misses a part
+            page.screenshot(path=str(shots / f"game{seed}-decision{decisions}-short.png"))
         took = page.evaluate(_TIMED_CLICK, [CLICKABLE, rng.random()])
         times.append(None if took is None else float(took))
         renders.extend(page.evaluate(_RENDERS))
@@ -164,7 +174,8 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.4,
                         help="seconds a bot pauses before each action (the server's default)")
     parser.add_argument("--shots", type=Path, default=None,
-                        help="a folder for screenshots of a few decisions")
+                        help="a folder for screenshots of a few decisions, and of each first "
+                        "screen that does not hold the whole table")
     args = parser.parse_args()
     width, height = (int(x) for x in args.viewport.split("x"))
     times: list[float | None] = []
@@ -211,7 +222,8 @@ def main() -> None:
         print(f"  the table's lowest part (Town, your side, the others) below the window at "
               f"{len(over)} decisions, by a median of {statistics.median(over):.0f} px "
               f"(max {max(over):.0f}); the prompt's share at those: {share:.0%}")
-    for part in ("town", "my_goods", "my_hand", "others_goods", "others_rep", "choices"):
+    for part in ("town", "park", "track", "my_goods", "my_hand", "others_goods", "others_rep",
+                 "choices"):
         held = sum(1 for s in screens if s[part])
         print(f"  first screen holds {part}: {held}/{len(screens)} decisions")
 

@@ -240,7 +240,9 @@ def create_in_lobby(page: Page, base: str, seats: list[tuple[str, str]], seed: i
     page.wait_for_url(re.compile(r"/play/[^#]+#seat=0&token="))
 
 
-CLICKABLE = "#app .can:not(.selected), #app .prompt .choices button:not(.cancel)"
+# (a folded list of a selection's choices is not clicked: its buttons are not shown)
+CLICKABLE = ("#app .can:not(.selected), "
+             "#app .prompt .choices button:not(.cancel):not(.sel-list:not([open]) *)")
 
 
 # One step of a game in one round trip: pick the index-th clickable thing, scroll it to the
@@ -1049,9 +1051,10 @@ def _four_seats_to_a_visit(server: str, page: Page, seed: int, turn: int) -> ran
 
 def test_the_first_screen_holds_the_table(server: str, tabs: Any) -> None:
     """Issue 22 item 3: at 1366×768, at a visit in the middle of a 4-seat game, the first
-    screen (not scrolled) holds the Town's Shops, your Goods and hand, each opponent's Goods
-    and Reputation, the Reputation track and the choices, and the prompt covers at most 15%
-    of the window; the Shops, dragons and tokens are drawn with the art (no letter badges)."""
+    screen (not scrolled) holds the Town's Shops and Park, your Goods and hand, each
+    opponent's Goods and Reputation, the Reputation track and the choices, and the prompt
+    covers at most 15% of the window; the Park fills the rest of the last Shops' row; the
+    Shops, dragons and tokens are drawn with the art (no letter badges)."""
     tab = tabs(DESKTOP)
     page = tab.page
     _four_seats_to_a_visit(server, page, 12, 9)
@@ -1069,10 +1072,28 @@ def test_the_first_screen_holds_the_table(server: str, tabs: Any) -> None:
             assert box["x"] >= 0 and box["x"] + box["width"] <= DESKTOP["width"] + 1, \
                 (selector, box)
 
-    for part in (".town .shops", ".me .goods", ".me .hand", ".others .player .goods",
-                 ".others .player .rep", ".rep-track", ".rep-track .rep-token",
-                 "#app .town .shop.can"):
+    for part in (".town .shops", ".town .park", ".me .goods", ".me .hand",
+                 ".others .player .goods", ".others .player .rep", ".rep-track",
+                 ".rep-track .rep-token", "#app .town .shop.can"):
         inside(part)
+    # the Park follows the last Shop: in the rest of its row, or on a row of its own
+    park = page.evaluate("""() => {
+      const shops = document.querySelector('.town .shops');
+      const park = shops.querySelector(':scope > .park');
+      const before = [...shops.children].filter((e) => e !== park);
+      const last = before[before.length - 1].getBoundingClientRect();
+      const p = park.getBoundingClientRect();
+      return { columns: getComputedStyle(shops).gridTemplateColumns.split(' ').length,
+        n: before.length, parkTop: p.top, parkLeft: p.left, lastTop: last.top,
+        lastRight: last.right, lastBottom: last.bottom,
+        right: shops.getBoundingClientRect().right, parkRight: p.right };
+    }""")
+    assert park["columns"] == 4, park  # four Shops to a row at 1366 px
+    if park["n"] % park["columns"]:
+        assert park["parkTop"] == park["lastTop"] and park["parkLeft"] > park["lastRight"], park
+    else:
+        assert park["parkTop"] >= park["lastBottom"], park
+    assert abs(park["parkRight"] - park["right"]) < 1, park  # to the row's end
     assert page.locator(".others .player").count() == 3
     assert page.locator(".rep-track .rep-token").count() == 4  # a token per seat
     prompt = page.locator(".prompt").bounding_box()

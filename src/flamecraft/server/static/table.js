@@ -125,6 +125,12 @@ export class Table {
     this.conn = "open";
     this.detailPinned = false;
     this.detail = null;
+    // Shops to a row: read once (a layout), again only when the table's width changes
+    // (then the Park follows)
+    this.shopColumns = 0;
+    if (window.ResizeObserver) {
+      new ResizeObserver(() => { this.shopColumns = 0; this.placePark(); }).observe(root);
+    }
     root.addEventListener("click", (e) => this.onClick(e));
     root.addEventListener("keydown", (e) => this.onKeyOnElement(e));
     root.addEventListener("mouseover", (e) => this.onHover(e));
@@ -329,7 +335,11 @@ export class Table {
   choose(key) {
     if (!this.myTurn || this.busy) return;
     if (this.sel && this.sel.keys.includes(key)) {
-      this.sel = null; // clicking a selected thing again cancels the selection
+      // clicking a picked thing again takes it back (the others stay picked)
+      const keys = this.sel.keys.filter((k) => k !== key);
+      const cands = this.legal.filter((a) => keys.every((k) => keysOf(a).includes(k)));
+      this.sel = keys.length && cands.length ? { keys, cands, texts: cands.map((a) => a.text) }
+        : null;
       this.render();
       return;
     }
@@ -561,14 +571,16 @@ export class Table {
       h("div", { class: "notice", role: "alert" }),
       this.drawSoloIntro(view),
       this.opts.extraTop ? this.opts.extraTop() : null,
-      this.drawTurns(view),
       view.over ? this.drawScores(view) : null,
       h("div", { class: "board" },
+        // the others' last turns head the Town's column, so your side and the others' start
+        // right under the prompt (on a phone they come first, style.css)
         h("div", { class: "col-main" },
-          this.drawTown(view), this.drawRows(view)),
+          this.drawTurns(view), this.drawTown(view), this.drawRows(view)),
         h("div", { class: "col-side" },
           h("section", { class: "details", role: "region", "aria-label": t("Card details") }),
           this.drawMe(view), this.drawOthers(view), this.drawLegal(), this.drawLog()))));
+    this.placePark();
     this.drawNotice(this.root.querySelector(".notice"));
     this.drawDetail(this.root.querySelector(".details"));
     this.decorate();
@@ -657,16 +669,33 @@ export class Table {
     }
     const offer = this.root.querySelector(".offer");
     if (!offer) return;
+    // the things to click that the board does not show (a drawn card, a supply Good…), and
+    // those of them already picked (shown picked, a click takes one back), in the order of
+    // the legal list
+    const onBoard = new Set([...this.root.querySelectorAll("[data-key]")]
+      .map((el) => el.dataset.key));
+    const picked = new Set(this.sel ? this.sel.keys : []);
+    const keys = new Set();
+    for (const a of this.legal) {
+      for (const k of keysOf(a)) {
+        if ((clickable.has(k) || picked.has(k)) && !onBoard.has(k)) keys.add(k);
+      }
+    }
     const tiles = [];
-    for (const [key, cands] of clickable) {
-      if (present.has(key)) continue;
+    for (const key of keys) {
+      const cands = clickable.get(key);
       const tile = this.tile(key);
       tile.classList.add("can");
       tile.tabIndex = 0;
       if (tile.tagName !== "BUTTON") tile.setAttribute("role", "button");
-      const label = cands.length === 1 ? labelOf(cands[0])
-        : t("{n} choices", { n: cands.length });
-      nameAndChoices(tile, label);
+      if (!cands) {
+        tile.classList.add("selected");
+        tile.setAttribute("aria-pressed", "true");
+        nameAndChoices(tile, t("Picked — click again to take it back"));
+      } else {
+        nameAndChoices(tile, cands.length === 1 ? labelOf(cands[0])
+          : t("{n} choices", { n: cands.length }));
+      }
       tiles.push(tile);
     }
     fill(offer, tiles);
@@ -790,12 +819,26 @@ export class Table {
           : t("Waiting for {name} — choosing…", { name: who }))));
     }
     if (this.sel) {
-      out.push(h("p", { class: "hint" }, t("Now click a highlighted thing, or pick one:")));
-      out.push(h("div", { class: "choices" },
-        this.sel.cands.map((a) => h("button", { class: "choice", dataset: { focus: `c${a.index}` },
-          onclick: () => this.send(a.index) }, withIcons(labelOf(a)))),
-        h("button", { class: "choice cancel", onclick: () => { this.sel = null; this.render(); } },
-          t("Cancel"))));
+      const cands = this.sel.cands;
+      const list = cands.map((a) => h("button", { class: "choice", dataset: { focus: `c${a.index}` },
+        onclick: () => this.send(a.index) }, withIcons(labelOf(a))));
+      const cancel = h("button", { class: "choice cancel", dataset: { focus: "cancel" },
+        onclick: () => { this.sel = null; this.render(); } }, t("Cancel"));
+      const narrows = [...this.clickableKeys().values()].some((c) => c.length < cands.length);
+      if (cands.length > 6 && narrows) {
+        // many left (three Goods of five: ten sets) and a click on the board narrows them:
+        // the list is folded (open on request) and the prompt keeps to one line
+        out.push(h("div", { class: "choice-row" },
+          h("p", { class: "hint" }, t("Now click another highlighted thing: {n} choices left.",
+            { n: cands.length })),
+          h("details", { class: "sel-list", open: Boolean(this.selListOpen),
+            ontoggle: (e) => { this.selListOpen = e.target.open; } },
+          h("summary", {}, t("List them")), h("div", { class: "choices many" }, list)),
+          h("div", { class: "choices" }, cancel)));
+      } else {
+        out.push(h("p", { class: "hint" }, t("Now click a highlighted thing, or pick one:")));
+        out.push(h("div", { class: `choices${cands.length > 5 ? " many" : ""}` }, list, cancel));
+      }
     } else if (this.myTurn) {
       const buttons = this.legal.filter((a) => !keysOf(a).length || BUTTON_TOO.has(a.kind));
       // a decline is never the first button (a quick click must not skip a choice)
@@ -807,11 +850,20 @@ export class Table {
         // the Hint button at the row's end, until asked (then its answer below the row)
         // (many long choices: a smaller hand, so the prompt covers less of the table)
         const many = buttons.length > 5 ? " many" : "";
+        // what the choices (or the declines) all begin with is said once, before them, and
+        // each button says what tells it apart; its accessible name stays the whole choice
+        const group = (list) => {
+          const lead = sharedLead(list);
+          return [lead ? h("span", { class: "choice-lead" }, withIcons(capital(lead)), ":") : null,
+            list.map((a) => h("button", {
+              class: `choice kind-${a.kind}${a.confirm ? " confirm" : isDecline(a) ? " decline" : ""}`,
+              dataset: { focus: `c${a.index}`, ...(a.detail ? { detail: a.detail } : {}) },
+              "aria-label": lead ? capital(labelOf(a)) : undefined,
+              onclick: () => this.send(a.index) },
+            withIcons(capital(lead ? labelOf(a).slice(lead.length + 2) : labelOf(a)))))];
+        };
         out.push(h("div", { class: "choice-row" }, h("div", { class: `choices${many}` },
-          buttons.map((a) => h("button", {
-          class: `choice kind-${a.kind}${a.confirm ? " confirm" : isDecline(a) ? " decline" : ""}`,
-          dataset: { focus: `c${a.index}`, ...(a.detail ? { detail: a.detail } : {}) },
-          onclick: () => this.send(a.index) }, withIcons(capital(labelOf(a))))),
+          group(buttons.filter((a) => !isDecline(a))), group(buttons.filter(isDecline)),
         skip ? h("button", { class: "choice decline skip-rest", dataset: { focus: "skip-rest" },
           title: t("Declines this step and every optional one after it in this turn "
             + "(placing, firing up, the Shop ability); stops at any other choice"),
@@ -955,27 +1007,43 @@ export class Table {
       }
       shops.push(this.drawShop(view, space, i));
     });
-    // the Town mat: the Fountain at its head, the Shops, the Park, the Reputation track
+    // the Town mat: the Fountain and the Reputation track at its head, the Shops, the Park
     return h("section", { class: "town mat", "aria-label": t("Town") },
       h("h2", { class: "mat-head" }, h("span", { class: "fountain", "aria-hidden": "true" }),
         t("Town "), h("span", { class: "muted small" },
           (view.decks.shop === 1 ? t("{n} Shop in the deck", { n: 1 })
             : t("{n} Shops in the deck", { n: view.decks.shop })) + " · "
           + (empty === 1 ? t("{n} empty space", { n: 1 }) : t("{n} empty spaces", { n: empty })))),
-      h("div", { class: "shops" }, shops),
-      this.drawPark(view),
-      this.drawTrack(view));
+      // (the track under the head: always on the first screen, however many Shops; the Park
+      // after the last Shop, in what is left of its row when there is room: style.css)
+      this.drawTrack(view),
+      h("div", { class: "shops" }, shops, this.drawPark(view)));
+  }
+
+  /** The Park follows the last Shop: it starts in the column after it and fills the rest of
+   * that row (a Town of 9 to 11 Shops at four to a row keeps three rows), or takes a row of
+   * its own when that row is full. (A grid item cannot say "from here to the row's end" in
+   * CSS.) The number of columns is kept between redraws: reading it lays the page out. */
+  placePark() {
+    const shops = this.root.querySelector(".town .shops");
+    const park = shops && shops.querySelector(":scope > .park");
+    if (!park) return;
+    if (!this.shopColumns) {
+      this.shopColumns = Math.max(1,
+        getComputedStyle(shops).gridTemplateColumns.split(" ").filter(Boolean).length);
+    }
+    park.style.gridColumn = `${((shops.children.length - 1) % this.shopColumns) + 1} / -1`;
   }
 
   drawPark(view) {
     const park = view.park.map((d) => artisanCard(this.cat, d,
       { dataset: { key: `artisan:${d}`, detail: `artisan:${d}` } }));
-    return h("section", { class: "park", "aria-label": t("Park") },
+    return h("section", { class: "park", "aria-label": t("Park") }, h("div", { class: "park-body" },
       h("h2", {}, h("span", { class: "park-art", "aria-hidden": "true" }), t("Park")),
       h("div", { class: "row-cards", dataset: { place: "park" } }, park,
         h("div", { class: "card deck", dataset: { key: "deck:artisan", anim: "deck:artisan" } },
           h("span", { class: "name" }, t("Artisan deck")),
-          h("span", { class: "count" }, t("{n} left", { n: view.decks.artisan })))));
+          h("span", { class: "count" }, t("{n} left", { n: view.decks.artisan }))))));
   }
 
   drawShop(view, shop) {
@@ -994,9 +1062,15 @@ export class Table {
       h("span", { class: "accepts" }, acceptsOf(def).map((a) => icon(a))),
       h("span", { class: "reward" }, rewardIcons(def.reward)));
     });
-    const here = shop.visitors.map((p) => h("span", { class: `token seat-${p}`,
-      title: t("{name} is here", { name: view.players[p].name }), dataset: { anim: `tok:${p}` } },
-    seatToken(p), " ", view.players[p].name));
+    // a visitor's token with its name; two or more, the tokens alone (colour and shape tell
+    // them apart, the names in their titles), so the Shop's head stays one line
+    const named = shop.visitors.length === 1;
+    const here = shop.visitors.map((p) => {
+      const who = t("{name} is here", { name: view.players[p].name });
+      return h("span", { class: `token seat-${p}${named ? "" : " bare"}`, title: who,
+        dataset: { anim: `tok:${p}` } },
+      named ? [seatToken(p), " ", view.players[p].name] : seatToken(p, who));
+    });
     const amount = card.icon_amount && card.icon_amount > 1 ? `${card.icon_amount}×` : "";
     return h("article", { class: `shop icon-bg-${card.icon}`,
       dataset: { key: `shop:${shop.id}`, detail: `shop:${shop.id}`, anim: `shop:${shop.id}` } },
@@ -1006,7 +1080,7 @@ export class Table {
     shop.enchantments.length ? h("div", { class: "shop-ench" }, shop.enchantments.map((e) => {
       const ench = this.cat.enchantments[e] || { name: e, icon: "RAINBOW" };
       return h("span", { class: "ench-chip", dataset: { detail: `ench:${e}`, anim: `ench:${e}` } },
-        icon(ench.icon), ench.name);
+        icon(ench.icon), h("span", { class: "ench-name" }, ench.name));
     })) : null,
     card.ability_name ? h("div", { class: "ability", dataset: { key: `ability:${shop.id}` } },
       h("strong", {}, `${card.ability_name}: `), card.ability_text) : null);
@@ -1023,7 +1097,7 @@ export class Table {
         h("div", { class: "row-cards", dataset: { place: "ench-row" } }, row)));
   }
 
-  /** The Reputation track along the mat's foot: a space per point, each seat's dragon token
+  /** The Reputation track along the mat's head: a space per point, each seat's dragon token
    * on its score (several on a space stack); it has 40 spaces, or up to the next ten past
    * the highest score. */
   drawTrack(view) {
@@ -1206,6 +1280,17 @@ export function shownText(action) {
 /** An action as a person reads it: its text and its facts (core/describe.py). */
 export function labelOf(action) {
   return action.facts ? `${shownText(action)} ${action.facts}` : shownText(action);
+}
+
+/** The first parts ("; "-separated) of two or more choices' texts that they all share and
+ * that leave each something of its own ("" if none): "Use Change of Roost — …; send Suzette
+ * to the bottom of the deck" and "…; stop sending dragons" share "Use Change of Roost — …". */
+function sharedLead(actions) {
+  if (actions.length < 2) return "";
+  const parts = actions.map((a) => shownText(a).split("; "));
+  let n = 0;
+  while (parts.every((p) => p.length > n + 1 && p[n] === parts[0][n])) n += 1;
+  return parts[0].slice(0, n).join("; ");
 }
 
 function isDecline(action) {
