@@ -1162,3 +1162,42 @@ def test_reduced_motion_plays_no_animation(server: str, tabs: Any) -> None:
         assert wait_my_turn_or_end(page)
         click_once(page, rng)
     assert page.evaluate("() => window.__animations") > 0
+
+
+def test_a_closed_tab_shows_away_to_the_other_seat(server: str, tabs: Any) -> None:
+    """Issue 23, presence: Bo closes his tab during his turn; Ann's table shows him away (no
+    connection) once the grace has passed (3 s, the server's default), in his seat's
+    heading and in the prompt that waits for him, with how long he has been thinking; when
+    he opens his link again he is here at once. A spectator sees the same and is counted."""
+    game = post(server, "/api/games", {"seats": [{"kind": "human", "name": "Ann"},
+                                                 {"kind": "human", "name": "Bo"}],
+                                       "start": True, "first_player": 1})
+    links = {s["seat"]: server + s["link"] for s in game["seats"]}
+    ann, bo, spy = tabs(), tabs(), tabs()
+    a = ann.page
+    a.goto(links[0])
+    bo.page.goto(links[1])
+    spy.page.goto(server + game["spectate"])
+    for page in (a, bo.page, spy.page):
+        page.wait_for_selector(".board")
+    a.wait_for_selector('[data-presence="1"].here')
+    assert a.get_attribute('[data-presence="1"]', "aria-label") == "connected"
+    a.wait_for_function("() => document.querySelector('.watching').textContent === '1 watching'")
+    # his thinking time, in his "to act" tag and the prompt, ticks by itself
+    a.wait_for_function("() => /^ 0:0[1-9]$/.test(document.querySelector("
+                        "'.other [data-thinking=\"1\"]').textContent)")
+    version = data(a)["version"]
+    bo.page.close()
+    a.wait_for_selector('[data-presence="1"].away', timeout=8000)
+    assert a.inner_text('[data-presence="1"]') == "away"
+    assert "No connection for" in (a.get_attribute('[data-presence="1"]', "title") or "")
+    assert "Bo is away (no connection)." in a.inner_text(".prompt")
+    assert re.search(r"\d:\d\d", a.inner_text(".prompt .thinking"))
+    assert data(a)["version"] == version  # painted in place: no new state, no redraw of it
+    spy.page.wait_for_selector('[data-presence="1"].away')
+    ann.shot("presence-away")
+    back = bo.context.new_page()
+    back.goto(links[1])
+    a.wait_for_selector('[data-presence="1"].here')
+    assert "is away" not in a.inner_text(".prompt")
+    back.close()

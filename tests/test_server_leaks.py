@@ -29,7 +29,7 @@ from flamecraft.core.serialize import GameRecord
 from flamecraft.core.state import GameState
 from flamecraft.server.connections import common_of, seat_message
 from test_events import Interfaces, _hidden_changed
-from test_server_api import client_for, new_game, next_state, settings, ws_url
+from test_server_api import client_for, new_game, settings, ws_url
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -129,14 +129,26 @@ def play_and_record(c: Any, kinds: str, seed: int, lang: str = "en", **options: 
         plain = ws_url(game, seat)
         return plain if lang == "en" else plain + ("&" if "?" in plain else "?") + f"lang={lang}"
 
+    def next_state(ws: Any, record: list[dict[str, Any]]) -> dict[str, Any]:
+        """The next state, every presence message on the way kept (in ``presences``)."""
+        while True:
+            msg: dict[str, Any] = ws.receive_json()
+            if msg["type"] != "presence":
+                record.append(msg)
+                return msg
+            presences.append(msg)
+
     chosen = seed if kinds.split(",").count("human") <= 1 else None  # issue 12: fair deals
     game = new_game(c, kinds, start=True, seed=chosen, **options)
     people = [i for i, k in enumerate(kinds.split(",")) if k == "human"]
     got: dict[int | None, list[dict[str, Any]]] = {p: [] for p in [*people, None]}
+    presences: list[dict[str, Any]] = []
     rng = random.Random(seed)
     with c.websocket_connect(url(game)) as spy:
         conns = {p: c.websocket_connect(url(game, p)) for p in people}
         socks = {p: conn.__enter__() for p, conn in conns.items()}
+        for ws in [spy, *socks.values()]:  # every connection hears presence too (issue 23)
+            ws.send_json({"type": "presence", "hidden": False})
         try:
             last = {p: next_state(socks[p], got[p]) for p in people}
             msg = next_state(spy, got[None])
@@ -156,6 +168,12 @@ def play_and_record(c: Any, kinds: str, seed: int, lang: str = "en", **options: 
             for conn in conns.values():
                 conn.__exit__(None, None, None)
         record = GameRecord.from_json(c.get(f"/api/games/{game['game_id']}/record").json())
+    # Presence says who is here and who is to act, nothing of the cards: only these words.
+    words = {"type", "presence", "seats", "seat", "status", "here", "away", "bot", "why",
+             "hidden", "offline", "acting", "thinking", "spectators"}
+    assert presences
+    for msg in presences:
+        assert strings(msg) <= words, msg
     return record, got
 
 

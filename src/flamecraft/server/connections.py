@@ -10,17 +10,20 @@ holds nobody up.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import Callable
 from typing import Any
 
+from ..core.engine import to_act
 from ..core.tr import N_
 from .gameerror import GameError
 from .language import DEFAULT as DEFAULT_LANGUAGE
 from .language import say
+from .presence import Presence
 from .settings import Settings
-from .store import RUNNING
+from .store import HUMAN, RUNNING
 from .table import Table
 from .wire import rematch_messages, state_common, state_text, turns_json
 
@@ -36,6 +39,9 @@ class Connection:
         self.address: str | None = None  # the client's address, once admitted
         self.queue: asyncio.Queue[str] = asyncio.Queue()
         self.queue_size = max(1, queue_size)
+        # whether it is sent "presence" messages: only once it has sent one itself (a script
+        # reading the raw state messages is not sent what it did not ask for)
+        self.listening = False
 
     def push(self, message: str) -> None:
         """Queues a message; a slow client loses its oldest states (each is a whole
@@ -61,7 +67,7 @@ class Session:
     concern keeps for it while it is loaded (the messages of this version, the bot move
     under way, the hint and the review)."""
 
-    def __init__(self, table: Table):
+    def __init__(self, table: Table, gone_grace: float = 3.0, hidden_grace: float = 30.0):
         self.table = table
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
@@ -72,6 +78,8 @@ class Session:
         self.hinting = asyncio.Lock()  # one hint computed at a time per game (advice.py)
         self.hinted: tuple[int, str, dict[str, Any]] | None = None  # version, language, answer
         self.review: dict[str, asyncio.Future[dict[str, Any]]] = {}  # per language, once asked
+        self.presence = Presence(time.time, gone_grace, hidden_grace)  # who is at the table
+        self.presence_timer: asyncio.TimerHandle | None = None  # the next change by the grace
 
     @property
     def id(self) -> str:
@@ -122,7 +130,9 @@ class Connections:
         self.addresses[address] = self.addresses.get(address, 0) + 1
         session.touched = time.time()
         session.conns.add(conn)
+        session.presence.opened(conn.seat)
         self.push(session, conn)
+        self.tell_presence(session)
 
     def unsubscribe(self, session: Session, conn: Connection) -> None:
         if conn in session.conns and conn.address is not None:
@@ -132,8 +142,15 @@ class Connections:
             else:
                 self.addresses.pop(conn.address, None)
         session.touched = time.time()
+        was_in = conn in session.conns
         session.conns.discard(conn)
+        if was_in:
+            session.presence.closed(conn, conn.seat,
+                                    any(c.seat == conn.seat for c in session.conns))
+            self.tell_presence(session)
         if not session.conns and session.table.row.status != RUNNING:
+            if session.presence_timer is not None:
+                session.presence_timer.cancel()
             self.unwatched(session)
 
     def broadcast(self, session: Session) -> None:
@@ -142,6 +159,46 @@ class Connections:
         session.common = None
         for conn in list(session.conns):
             self.push(session, conn)
+        acting = session.presence.acting
+        session.presence.to_act(_seat_to_act(session.table))
+        if session.presence.acting != acting:
+            self.tell_presence(session)
+
+    # --- presence (presence.py)
+
+    def said_presence(self, session: Session, conn: Connection, hidden: bool) -> None:
+        """A client's "presence" message: its tab is hidden or shown. From then on it is
+        sent every presence message (now, one at once)."""
+        first = not conn.listening
+        conn.listening = True
+        if session.presence.said(conn, hidden):
+            self.tell_presence(session)
+        elif first:
+            conn.push(self._presence_text(session))
+
+    def tell_presence(self, session: Session) -> None:
+        """Sends the presence message to every client that listens, and sets a timer for
+        the next change the grace alone makes (a person counted away)."""
+        session.presence.to_act(_seat_to_act(session.table))
+        listening = [c for c in session.conns if c.listening]
+        if listening:
+            text = self._presence_text(session)
+            for conn in listening:
+                conn.push(text)
+        if session.presence_timer is not None:
+            session.presence_timer.cancel()
+            session.presence_timer = None
+        wait = session.presence.next_change(len(session.table.row.seats), _bots(session),
+                                            lambda seat: _conns_of(session, seat))
+        if wait is not None and session.conns:
+            with contextlib.suppress(RuntimeError):  # no event loop: nobody to tell
+                session.presence_timer = asyncio.get_running_loop().call_later(
+                    wait + 0.05, self.tell_presence, session)
+
+    def _presence_text(self, session: Session) -> str:
+        return session.presence.message(
+            len(session.table.row.seats), _bots(session), lambda seat: _conns_of(session, seat),
+            sum(1 for c in session.conns if c.seat is None))
 
     def push(self, session: Session, conn: Connection) -> None:
         """Sends a connection the latest state, and then, once a rematch exists, a "rematch"
@@ -159,3 +216,19 @@ class Connections:
             return
         for message in rematch_messages(text, rematch["game_id"], seat, conn.token):
             conn.push(message)
+
+
+def _seat_to_act(t: Table) -> int | None:
+    """The seat to act in a running game, or None."""
+    s = t.state
+    if s is None or s.over or t.row.status != RUNNING:
+        return None
+    return to_act(s)
+
+
+def _bots(session: Session) -> set[int]:
+    return {i for i, seat in enumerate(session.table.row.seats) if seat.kind != HUMAN}
+
+
+def _conns_of(session: Session, seat: int) -> list[Connection]:
+    return [c for c in session.conns if c.seat == seat]

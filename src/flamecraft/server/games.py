@@ -131,7 +131,8 @@ class Games:
             if row is None:
                 return None
             row, actions = await self._upgraded(row, actions)
-            session = Session(Table(row, actions))
+            session = Session(Table(row, actions), self.settings.away_grace,
+                              self.settings.hidden_grace)
             self._evict()
             self.sessions[game_id] = session
             # Another process may be playing this game's bots: take over only if it is gone.
@@ -248,7 +249,7 @@ class Games:
                      "names": CARD_NAMES, "rules": DECISION_RULES}
         table = Table(row)  # checks the options by starting the game (when running)
         await self.database.run(lambda st: st.create_game(row))
-        session = Session(table)
+        session = Session(table, self.settings.away_grace, self.settings.hidden_grace)
         self.sessions[row.id] = session
         self.bots.schedule(session, self.settings.bot_delay)
         return created_json(row, tokens)

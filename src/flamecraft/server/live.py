@@ -1,6 +1,7 @@
 """The live table over WebSocket (``/ws/games/{id}``): letting a client in (its seat's key,
-the caps), sending it every state, and reading its messages (act, undo, ping), each checked
-and bounded in size and rate; a refused message is answered, never a dropped connection.
+the caps), sending it every state, and reading its messages (act, undo, presence, ping),
+each checked and bounded in size and rate; a refused message is answered, never a dropped
+connection.
 The protocol is docs/server.md's "WebSocket" section."""
 
 from __future__ import annotations
@@ -147,7 +148,7 @@ def _whole(value: Any) -> bool:
 
 
 async def _handle(data: str | bytes, session: Session, conn: Connection, games: Games) -> None:
-    """One client message: act, undo or ping. Anything else is "malformed"."""
+    """One client message: act, undo, presence or ping. Anything else is "malformed"."""
     try:
         msg = json.loads(data)
     except (ValueError, UnicodeDecodeError):
@@ -187,9 +188,16 @@ async def _handle(data: str | bytes, session: Session, conn: Connection, games: 
                                            "'version' of the state it answers"))
             else:
                 await games.moves.undo(session, conn.seat, version)
+        elif kind == "presence":
+            hidden = msg.get("hidden")
+            if not isinstance(hidden, bool):
+                conn.error("malformed", N_("a presence message needs 'hidden': true or false "
+                                           "(whether the tab is hidden)"))
+            else:
+                games.connections.said_presence(session, conn, hidden)
         else:
-            conn.error("malformed", N_("unknown message type: expected 'act', 'undo' or "
-                                       "'ping'"))
+            conn.error("malformed", N_("unknown message type: expected 'act', 'undo', "
+                                       "'presence' or 'ping'"))
     except GameError as exc:
         conn.failed(exc)
     except Exception:

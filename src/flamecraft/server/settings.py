@@ -50,6 +50,10 @@ class Settings:
     # A running game untouched this long (no move, no connection) leaves memory; it resumes
     # from the store when someone comes back. 14 days.
     idle_seconds: float = 14 * 86400.0
+    # A person shows as away (presence.py) once no connection of theirs has been open this
+    # long, or every one of their tabs hidden this long.
+    away_grace: float = 3.0
+    hidden_grace: float = 30.0
     static_dir: Path = STATIC_DIR
     # How hard a hint and a review think: re-deals of the hidden cards per decision
     # (ai/hints.py HINT_BUDGET and ai/review.py REVIEW_BUDGET; tests make them small).
@@ -81,6 +85,8 @@ class Settings:
             max_spectators=int(_number(env, "FLAMECRAFT_SPECTATORS_PER_GAME",
                                        s.max_spectators)),
             idle_seconds=_number(env, "FLAMECRAFT_IDLE_DAYS", s.idle_seconds / 86400) * 86400,
+            away_grace=_number(env, "FLAMECRAFT_AWAY_GRACE", s.away_grace),
+            hidden_grace=_number(env, "FLAMECRAFT_HIDDEN_GRACE", s.hidden_grace),
             hint_samples=max(1, int(_number(env, "FLAMECRAFT_HINT_SAMPLES", s.hint_samples))),
             review_samples=max(1, int(_number(env, "FLAMECRAFT_REVIEW_SAMPLES",
                                               s.review_samples))),

@@ -104,12 +104,21 @@ function startTable(cat, info, seat, token) {
       if (table.msg) table.showError(msg);
       else if (msg.code === "too_many") problem(t("This table cannot be opened now: {error}", { error: msg.message }));
       else problem(t("This link does not open a seat: {error}", { error: msg.message || msg.code }));
+    } else if (msg.type === "presence") {
+      table.setPresence(msg);
     } else if (msg.type === "rematch" && msg.link) {
       table.setNotice(t("A new game was set up with the same seats: press “Play again” to "
         + "take your seat in it (your link to this game opens it too)."), "info");
       table.rematchLink = msg.link;
     }
-  }, (status, detail) => table.setConnection(status, detail));
+  }, (status, detail) => {
+    table.setConnection(status, detail);
+    // the server counts a person away once no tab of theirs is open and shown for a while;
+    // the first presence message also asks it for everyone's (server/presence.py)
+    if (status === "open") sayPresence();
+  });
+  const sayPresence = () => live.send({ type: "presence", hidden: document.hidden });
+  document.addEventListener("visibilitychange", sayPresence);
   // the tests (and curious players) may drop the connection to see it come back
   window.flamecraftLive = live;
   live.connect();

@@ -235,6 +235,10 @@ export class Table {
   setConnection(status, info) {
     this.conn = status;
     this.connInfo = info || {};
+    if (status !== "open" && this.presence) {
+      this.presence = null;  // what it said is stale until the next one arrives
+      this.paintPresence();
+    }
     const el = this.root.querySelector(".conn");
     if (el) fill(el, this.connText());
     if (el) el.className = `conn conn-${status}`;
@@ -581,6 +585,7 @@ export class Table {
           h("section", { class: "details", role: "region", "aria-label": t("Card details") }),
           this.drawMe(view), this.drawOthers(view), this.drawLegal(), this.drawLog()))));
     this.placePark();
+    this.paintPresence();
     this.drawNotice(this.root.querySelector(".notice"));
     this.drawDetail(this.root.querySelector(".details"));
     this.decorate();
@@ -734,6 +739,76 @@ export class Table {
     return h("button", { class: "pill", dataset: { key } }, id);
   }
 
+  /** A "presence" message (docs/server.md): who is here or away, how long the seat to act
+   * has been thinking, how many watch. Painted in place, not by a redraw, and ticked each
+   * second from when it arrived (the server sends it only when something changes). */
+  setPresence(msg) {
+    this.presence = { ...msg, at: performance.now() };
+    this.paintPresence();
+    if (!this.presenceTick) this.presenceTick = setInterval(() => this.paintPresence(), 1000);
+  }
+
+  /** Seconds since the presence message, added to one of its durations. */
+  since(secs) {
+    return secs + Math.max(0, Math.floor((performance.now() - this.presence.at) / 1000));
+  }
+
+  paintPresence() {
+    if (!this.root || !this.msg) return;
+    const p = this.presence;
+    const seats = new Map((p ? p.seats : []).map((s) => [s.seat, s]));
+    const names = this.msg.view ? this.msg.view.players.map((x) => x.name) : [];
+    for (const el of this.root.querySelectorAll("[data-presence]")) {
+      const s = seats.get(Number(el.dataset.presence));
+      const status = s ? s.status : "";
+      el.className = `presence ${status}`;
+      if (status === "here") {
+        el.textContent = "●";
+        el.title = t("Connected");
+        el.setAttribute("role", "img");
+        el.setAttribute("aria-label", t("connected"));
+      } else if (status === "away") {
+        const time = awayTime(this.since(s.away));
+        el.textContent = time ? t("away · {time}", { time }) : t("away");
+        el.title = s.why === "hidden"
+          ? t("Their tab has been hidden for {time}", { time: clockTime(this.since(s.away)) })
+          : t("No connection for {time}", { time: clockTime(this.since(s.away)) });
+        el.removeAttribute("role");
+        el.removeAttribute("aria-label");
+      } else {
+        el.textContent = "";
+        el.removeAttribute("title");
+        el.removeAttribute("role");
+        el.removeAttribute("aria-label");
+      }
+    }
+    const acting = p && p.acting;
+    for (const el of this.root.querySelectorAll("[data-thinking]")) {
+      const mine = acting && acting.seat === Number(el.dataset.thinking);
+      const text = mine ? ` ${clockTime(this.since(acting.thinking))}` : "";
+      if (el.textContent !== text) el.textContent = text;
+      el.title = mine ? t("Thinking for {time}", { time: clockTime(this.since(acting.thinking)) })
+        : "";
+    }
+    // the prompt says when the seat it waits for is away (in words that change only then:
+    // the prompt is read out)
+    for (const el of this.root.querySelectorAll("[data-note]")) {
+      const seat = Number(el.dataset.note);
+      const s = seats.get(seat);
+      const name = names[seat] || t("seat {n}", { n: seat + 1 });
+      const away = !s || s.status !== "away" ? ""
+        : s.why === "hidden" ? t("{name} is away (their tab is hidden).", { name })
+          : t("{name} is away (no connection).", { name });
+      const text = away ? " " + away : "";
+      if (el.textContent !== text) el.textContent = text;
+    }
+    for (const el of this.root.querySelectorAll("[data-watching]")) {
+      const n = p ? p.spectators : 0;
+      const text = !n ? "" : n === 1 ? t("1 watching") : t("{n} watching", { n });
+      if (el.textContent !== text) el.textContent = text;
+    }
+  }
+
   drawTop(view) {
     const me = this.msg.seat;
     const role = this.opts.readOnly ? (this.opts.replayLabel || t("Replay"))
@@ -749,6 +824,7 @@ export class Table {
         : t("{name} plays first", { name: first.name })) : null,
       view.end_triggered && !view.over ? h("span", { class: "tag warn" }, t("final round")) : null,
       h("span", { class: "role" }, role),
+      h("span", { class: "watching", dataset: { watching: "" } }),
       this.opts.readOnly || this.msg.hints === undefined ? null
         : h("span", { class: `tag hints-${this.msg.hints ? "on" : "off"}`,
           title: this.msg.hints ? t("The player deciding may ask for the three best choices")
@@ -816,7 +892,10 @@ export class Table {
         ? (turn ? t("{name} is taking their turn…", { name: who })
           : t("{name} is choosing…", { name: who }))
         : (turn ? t("Waiting for {name} — taking their turn…", { name: who })
-          : t("Waiting for {name} — choosing…", { name: who }))));
+          : t("Waiting for {name} — choosing…", { name: who })),
+      // how long they have been at it (ticking, so not read out), and whether they are here
+      h("span", { class: "thinking", "aria-hidden": "true", dataset: { thinking: actor } }),
+      h("span", { class: "presence-note", dataset: { note: actor } })));
     }
     if (this.sel) {
       const cands = this.sel.cands;
@@ -1197,8 +1276,10 @@ export class Table {
       others.map(({ p, i }) => h("div", { class: `player other seat-${i}`
         + `${view.to_act === i ? " acting" : ""}`, dataset: { key: `player:${i}` } },
       h("div", { class: "other-head" },
-        h("h3", {}, seatToken(i), ` ${p.name}`, view.to_act === i
-          ? h("span", { class: "tag" }, t("to act")) : null),
+        h("h3", {}, seatToken(i), ` ${p.name}`,
+          h("span", { class: "presence", dataset: { presence: i } }),
+          view.to_act === i ? h("span", { class: "tag" }, t("to act"),
+            h("span", { class: "thinking", dataset: { thinking: i } })) : null),
         this.publicBits(view, p, i)),
       h("div", { class: "goods-line" }, this.goodsRow(p, false, i),
       p.reserved ? h("div", { class: "small" }, t("Reserved: "),
@@ -1285,6 +1366,23 @@ export function labelOf(action) {
 /** The first parts ("; "-separated) of two or more choices' texts that they all share and
  * that leave each something of its own ("" if none): "Use Change of Roost — …; send Suzette
  * to the bottom of the deck" and "…; stop sending dragons" share "Use Change of Roost — …". */
+/** Seconds as a clock reads them: "0:07", "12:34", "1:02:03". */
+export function clockTime(secs) {
+  const s = Math.max(0, Math.floor(secs));
+  const two = (n) => String(n).padStart(2, "0");
+  const hours = Math.floor(s / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  return hours ? `${hours}:${two(minutes)}:${two(s % 60)}` : `${minutes}:${two(s % 60)}`;
+}
+
+/** How long someone has been away, said short ("" under a minute: just "away"). */
+function awayTime(secs) {
+  if (secs < 60) return "";
+  if (secs < 3600) return t("{n} min", { n: Math.floor(secs / 60) });
+  if (secs < 86400) return t("{n} h", { n: Math.floor(secs / 3600) });
+  return t("{n} d", { n: Math.floor(secs / 86400) });
+}
+
 function sharedLead(actions) {
   if (actions.length < 2) return "";
   const parts = actions.map((a) => shownText(a).split("; "));
