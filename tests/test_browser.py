@@ -1164,11 +1164,14 @@ def test_reduced_motion_plays_no_animation(server: str, tabs: Any) -> None:
     assert page.evaluate("() => window.__animations") > 0
 
 
-def test_a_closed_tab_shows_away_to_the_other_seat(server: str, tabs: Any) -> None:
-    """Issue 23, presence: Bo closes his tab during his turn; Ann's table shows him away (no
-    connection) once the grace has passed (3 s, the server's default), in his seat's
-    heading and in the prompt that waits for him, with how long he has been thinking; when
-    he opens his link again he is here at once. A spectator sees the same and is counted."""
+def test_a_closed_tab_shows_away_and_a_bot_plays_until_he_is_back(server: str,
+                                                                  tabs: Any) -> None:
+    """Issue 23, presence and a bot in a person's place: Bo closes his tab during his turn;
+    Ann's table shows him away (no connection) once the grace has passed (3 s, the server's
+    default), in his seat's heading and in the prompt that waits for him, with how long he
+    has been thinking; a spectator sees the same and is counted. Ann lets a bot play for
+    him: it plays his turn. When he opens his link again he is here at once, told that a bot
+    plays for him, and takes his seat back with one click."""
     game = post(server, "/api/games", {"seats": [{"kind": "human", "name": "Ann"},
                                                  {"kind": "human", "name": "Bo"}],
                                        "start": True, "first_player": 1})
@@ -1195,9 +1198,21 @@ def test_a_closed_tab_shows_away_to_the_other_seat(server: str, tabs: Any) -> No
     assert re.search(r"\d:\d\d", a.inner_text(".prompt .thinking"))
     assert data(a)["version"] == version  # painted in place: no new state, no redraw of it
     spy.page.wait_for_selector('[data-presence="1"].away')
+    assert spy.page.locator(".vote-button").count() == 0  # a spectator has no say
     ann.shot("presence-away")
+    # Ann (the only other person) lets a bot play for Bo: it plays his turn, and hers comes
+    a.click(".other .vote-button")
+    a.wait_for_selector(".other .tag.stand-in")
+    assert wait_my_turn_or_end(a)
     back = bo.context.new_page()
     back.goto(links[1])
     a.wait_for_selector('[data-presence="1"].here')
     assert "is away" not in a.inner_text(".prompt")
+    back.wait_for_selector("button.reclaim")
+    assert "A bot is playing for you" in back.inner_text(".prompt")
+    ann.shot("stand-in-other")
+    back.screenshot(path=str(ann.shots / "stand-in-mine.png"))
+    back.click("button.reclaim")
+    a.wait_for_selector(".other .tag.stand-in", state="detached")
+    back.wait_for_selector("button.reclaim", state="detached")
     back.close()

@@ -196,7 +196,8 @@ def test_join_leave_and_start(client: TestClient) -> None:
     r = client.post(f"/api/games/{gid}/join", json={"seat": 1, "token": t1, "name": "Bo"})
     assert r.status_code == 200
     assert r.json()["seats"][1] == {"seat": 1, "name": "Bo", "kind": "human", "bot": None,
-                                    "joined": True}
+                                    "joined": True, "stand_in": None, "conceded": False,
+                                    "votes": [], "spans": []}
     r = client.post(f"/api/games/{gid}/leave", json={"seat": 1, "token": t1})
     assert r.json()["seats"][1]["joined"] is False
     r = client.post(f"/api/games/{gid}/start", json={"seat": 1, "token": t1})

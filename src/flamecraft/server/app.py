@@ -85,6 +85,10 @@ class SeatAuth(BaseModel):
     token: str = Field(max_length=100)
 
 
+class VoteBody(SeatAuth):
+    target: int = Field(ge=0, le=4)  # the seat a bot should play now
+
+
 class JoinBody(SeatAuth):
     name: str | None = Field(default=None, max_length=40)
 
@@ -226,6 +230,19 @@ def _add_lobby_api(app: FastAPI, games: Games, settings: Settings,
     @app.post("/api/games/{game_id}/start")
     async def start_game(game_id: str, body: SeatAuth) -> dict[str, Any]:
         return entry_json(await games.begin(game_id, body.seat, body.token))
+
+    # a bot in a person's place (standins.py)
+    @app.post("/api/games/{game_id}/vote")
+    async def vote(game_id: str, body: VoteBody) -> dict[str, Any]:
+        return entry_json(await games.vote(game_id, body.seat, body.token, body.target))
+
+    @app.post("/api/games/{game_id}/concede")
+    async def concede(game_id: str, body: SeatAuth) -> dict[str, Any]:
+        return entry_json(await games.concede(game_id, body.seat, body.token))
+
+    @app.post("/api/games/{game_id}/reclaim")
+    async def reclaim(game_id: str, body: SeatAuth) -> dict[str, Any]:
+        return entry_json(await games.reclaim(game_id, body.seat, body.token))
 
     @app.post("/api/games/{game_id}/rematch", status_code=201)
     async def rematch(game_id: str, body: SeatAuth) -> dict[str, Any]:

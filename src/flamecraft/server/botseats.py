@@ -37,7 +37,7 @@ class BotSeats:
         t = session.table
         s = t.state
         if (self.tasks.closed or s is None or t.row.status != RUNNING or s.over
-                or t.human(to_act(s)) or session.bot_version == session.version):
+                or t.person_plays(to_act(s)) or session.bot_version == session.version):
             return
         session.bot_version = session.version
         if len(legal_actions(s)) == 1:
@@ -51,7 +51,10 @@ class BotSeats:
         if session.version != version or self.tasks.closed or s is None or s.over:
             return
         p = to_act(s)
-        name = t.row.seats[p].bot or DEFAULT_BOT
+        seat_row = t.row.seats[p]
+        if t.person_plays(p):
+            return  # the person took the seat back meanwhile
+        name = seat_row.stand_in or seat_row.bot or DEFAULT_BOT
         if name not in BOTS:
             name = DEFAULT_BOT
         rng = random.Random(f"{t.row.seed}:{p}:{len(t.actions)}")

@@ -29,6 +29,7 @@ from ..core.state import Options
 from ..core.tr import N_
 from ..core.upgrade import DECISION_RULES
 from ..session.seats import SetupError
+from . import standins
 from .advice import Advice
 from .botpool import BotLanes
 from .botseats import BotSeats
@@ -317,6 +318,30 @@ class Games:
             return row
 
         return await self.tasks.detached(self._change(session, change))
+
+    # --- a bot in a person's place (standins.py)
+
+    async def vote(self, game_id: str, seat: int, token: str, target: int) -> GameRow:
+        """``seat`` asks that a bot play ``target``'s seat now (all the others asking: it
+        does)."""
+        session = await self.need(game_id)
+        t = session.table
+        return await self.tasks.detached(self._change(session, lambda row: standins.vote(
+            row, t.state, len(t.actions), seat, token, target)))
+
+    async def concede(self, game_id: str, seat: int, token: str) -> GameRow:
+        """``seat`` concedes on its turn: a bot plays it out."""
+        session = await self.need(game_id)
+        t = session.table
+        return await self.tasks.detached(self._change(session, lambda row: standins.concede(
+            row, t.state, len(t.actions), seat, token)))
+
+    async def reclaim(self, game_id: str, seat: int, token: str) -> GameRow:
+        """The person takes back the seat a bot was playing for them."""
+        session = await self.need(game_id)
+        t = session.table
+        return await self.tasks.detached(self._change(session, lambda row: standins.reclaim(
+            row, t.state, len(t.actions), seat, token)))
 
     async def begin(self, game_id: str, seat: int, token: str) -> GameRow:
         """Starts an open game: the host (the first person's seat, seat 0 unless it is a bot)

@@ -63,6 +63,9 @@ class Moves:
         if p != seat:
             raise GameError("out_of_turn", N_("it is {name}'s turn to choose, not yours"),
                             name=t.row.seats[p].name)
+        if not t.person_plays(seat):
+            raise GameError("out_of_turn", N_("a bot is playing your seat now: take your "
+                                              "seat back first"))
         return s
 
     async def _act(self, session: Session, seat: int | None, version: int,

@@ -84,16 +84,42 @@ class SeatRow:
     bot: str | None = None
     token_hashes: list[str] = field(default_factory=list)
     joined: bool = False
+    # A person's seat a bot plays for now (standins.py): the bot's name, or None.
+    stand_in: str | None = None
+    # Every stretch a bot played for the person: {"why": "voted" | "conceded", "from": the
+    # actions before it, "turn": its first turn, "to" and "until": the same at its end, or
+    # None while it goes on}. Shown with the final scores.
+    spans: list[dict[str, Any]] = field(default_factory=list)
+    conceded: bool = False  # the person gave the seat up for good: a bot plays it out
+    votes: list[int] = field(default_factory=list)  # the seats asking a bot to play it now
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "kind": self.kind, "bot": self.bot,
-                "token_hashes": self.token_hashes, "joined": self.joined}
+        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "bot": self.bot,
+                               "token_hashes": self.token_hashes, "joined": self.joined}
+        # (only when set: a row without them reads as before, and older rows read the same)
+        if self.stand_in is not None:
+            out["stand_in"] = self.stand_in
+        if self.spans:
+            out["spans"] = self.spans
+        if self.conceded:
+            out["conceded"] = True
+        if self.votes:
+            out["votes"] = self.votes
+        return out
 
     @staticmethod
     def from_json(obj: dict[str, Any]) -> SeatRow:
         return SeatRow(str(obj["name"]), str(obj["kind"]), obj.get("bot"),
                        [str(h) for h in obj.get("token_hashes", [])],
-                       bool(obj.get("joined", False)))
+                       bool(obj.get("joined", False)), obj.get("stand_in"),
+                       [dict(span) for span in obj.get("spans", [])],
+                       bool(obj.get("conceded", False)),
+                       [int(v) for v in obj.get("votes", [])])
+
+    def copy(self) -> SeatRow:
+        return SeatRow(self.name, self.kind, self.bot, self.token_hashes[:], self.joined,
+                       self.stand_in, [dict(span) for span in self.spans], self.conceded,
+                       self.votes[:])
 
 
 @dataclass
@@ -121,7 +147,7 @@ class GameRow:
 
     def copy(self) -> GameRow:
         """A copy to change and write (the stored one changes only once written)."""
-        seats = [SeatRow(s.name, s.kind, s.bot, s.token_hashes[:], s.joined) for s in self.seats]
+        seats = [s.copy() for s in self.seats]
         return GameRow(self.id, self.name, self.options, self.seed, seats, self.status,
                        self.version, self.created, self.result, self.rematch, self.hints,
                        self.setup)

@@ -106,6 +106,11 @@ class Table:
     def human(self, seat: int) -> bool:
         return self.row.seats[seat].kind == HUMAN
 
+    def person_plays(self, seat: int) -> bool:
+        """Whether a person plays ``seat`` now (not a bot, nor a bot in their place)."""
+        seat_row = self.row.seats[seat]
+        return seat_row.kind == HUMAN and seat_row.stand_in is None
+
     # --- the game in play (History's)
 
     @property
@@ -197,6 +202,7 @@ class Table:
     def can_undo(self, seat: int | None) -> bool:
         """Whether ``seat`` may take back a choice now (History's policy), in a running game."""
         return (self.history is not None and self.row.status == RUNNING
+                and seat is not None and self.person_plays(seat)
                 and self.history.can_undo(seat))
 
     def undo_keeps(self) -> int:

@@ -107,7 +107,9 @@ def state_text(common: dict[str, Any], seat: int | None, s: GameState | None, la
     then what is the seat's own (``turns``: every other seat's last turn, ``turns_json``),
     then ``log``, the log as the seat reads it (a JSON array, already encoded: it is spliced
     in)."""
-    acting = s is not None and common["live"] and seat is not None and to_act(s) == seat
+    # (a seat a bot plays for its person: the bot decides, the person is not asked)
+    acting = (s is not None and common["live"] and seat is not None and to_act(s) == seat
+              and common["seats"][seat]["stand_in"] is None)
     tr = game_tr(lang)
     head = dumps({
         **{k: v for k, v in common.items() if k != "live"},
@@ -167,7 +169,9 @@ def result_of(s: GameState) -> dict[str, Any]:
 
 
 def seats_json(row: GameRow) -> list[dict[str, Any]]:
-    return [{"seat": i, "name": s.name, "kind": s.kind, "bot": s.bot, "joined": s.joined}
+    return [{"seat": i, "name": s.name, "kind": s.kind, "bot": s.bot, "joined": s.joined,
+             "stand_in": s.stand_in, "conceded": s.conceded, "votes": s.votes,
+             "spans": s.spans}
             for i, s in enumerate(row.seats)]
 
 

@@ -80,6 +80,9 @@ function startTable(cat, info, seat, token) {
     send: (msg) => live.send(msg),
     title: info.name || "",
     hint: seat !== null ? () => api("POST", `/api/games/${gameId}/hint`, { seat, token }) : null,
+    // a seat's changes: a vote for a bot in an away person's place, concede, reclaim
+    seatApi: seat !== null ? (path, body) => api("POST", `/api/games/${gameId}/${path}`,
+      { seat, token, ...body }) : null,
     finishedButtons,
     // below the prompt, above the scores (the prompt stays short)
     extraTop: () => (review ? reviewPanel(review, seat) : null),

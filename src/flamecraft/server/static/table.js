@@ -743,8 +743,11 @@ export class Table {
    * has been thinking, how many watch. Painted in place, not by a redraw, and ticked each
    * second from when it arrived (the server sends it only when something changes). */
   setPresence(msg) {
+    const was = this.presence ? this.presence.seats.map((x) => x.status).join() : "";
     this.presence = { ...msg, at: performance.now() };
-    this.paintPresence();
+    // who is away decides what the table offers (a bot for an away seat): drawn again then
+    if (msg.seats.map((x) => x.status).join() !== was) this.render();
+    else this.paintPresence();
     if (!this.presenceTick) this.presenceTick = setInterval(() => this.paintPresence(), 1000);
   }
 
@@ -840,6 +843,7 @@ export class Table {
         dataset: { focus: "motion" },
         onclick: () => { setAnimations(!enabled()); this.render(); } },
       enabled() ? t("Animations on") : t("Animations off")),
+      this.concedeButton(view),
       this.msg.can_undo && !this.opts.readOnly
         ? h("button", { class: "undo", onclick: () => this.undo(), disabled: this.busy,
           dataset: { focus: "undo" } }, t("↶ Undo")) : null,
@@ -862,6 +866,19 @@ export class Table {
     }
     if (this.busy) {
       out.push(h("p", { class: "prompt-text" }, t("Sending your choice…")));
+      return out;
+    }
+    const mine = this.opts.readOnly ? null : this.mySeatRow();
+    if (mine && mine.stand_in) {
+      // a bot plays this seat: say so, and (unless conceded) offer it back
+      out.push(h("p", { class: "prompt-text" }, mine.conceded
+        ? t("You conceded: a bot plays your seat to the end.")
+        : t("A bot is playing for you: the others asked for it while you were away.")));
+      if (!mine.conceded && this.opts.seatApi) {
+        out.push(h("div", { class: "choices" }, h("button", { class: "choice primary reclaim",
+          dataset: { focus: "reclaim" }, onclick: () => this.seatChange("reclaim") },
+        t("Take my seat back"))));
+      }
       return out;
     }
     const actor = view.to_act;
@@ -1280,6 +1297,7 @@ export class Table {
           h("span", { class: "presence", dataset: { presence: i } }),
           view.to_act === i ? h("span", { class: "tag" }, t("to act"),
             h("span", { class: "thinking", dataset: { thinking: i } })) : null),
+        this.standInBits(i),
         this.publicBits(view, p, i)),
       h("div", { class: "goods-line" }, this.goodsRow(p, false, i),
       p.reserved ? h("div", { class: "small" }, t("Reserved: "),
@@ -1348,7 +1366,84 @@ export class Table {
             view.players.map((p) => h("td", {}, String(GOODS.reduce((n, g) =>
               n + (p.goods[g] || 0), 0)))))))),
       h("p", { class: "muted small" },
-        t("★ winner. Ties: most dragons in hand, then most Goods.")));
+        t("★ winner. Ties: most dragons in hand, then most Goods.")),
+      this.standInLines());
+  }
+
+  /** Which turns a bot played for whom (the seats' spans, server/standins.py). */
+  standInLines() {
+    const lines = [];
+    (this.msg.seats || []).forEach((seat) => (seat.spans || []).forEach((span) => {
+      const from = turnName(span.turn);
+      lines.push(span.why === "conceded"
+        ? t("{name} conceded: a bot played for them from {from} to the end.", { name: seat.name, from })
+        : span.until === null || span.until === undefined
+          ? t("A bot played for {name} from {from} to the end (the others asked for it).",
+            { name: seat.name, from })
+          : t("A bot played for {name} from {from} to {to} (the others asked for it).",
+            { name: seat.name, from, to: turnName(span.until) }));
+    }));
+    return lines.length ? h("ul", { class: "stand-ins small" }, lines.map((l) => h("li", {}, l)))
+      : null;
+  }
+
+  /** "Concede", on your turn: a first click asks, a second one concedes (a bot plays the
+   * seat out; server/standins.py). */
+  concedeButton(view) {
+    const me = this.opts.readOnly ? null : this.mySeatRow();
+    if (!me || me.stand_in || !this.opts.seatApi || view.over || !this.myTurn) return null;
+    if (this.concedeAsked !== this.msg.version) {
+      return h("button", { class: "link concede", dataset: { focus: "concede" },
+        title: t("Give up this game: a bot plays your seat to the end"),
+        onclick: () => { this.concedeAsked = this.msg.version; this.render(); } }, t("Concede"));
+    }
+    return h("span", { class: "concede-ask" }, t("Concede? A bot plays your seat to the end."),
+      " ", h("button", { class: "link concede-yes", dataset: { focus: "concede-yes" },
+        onclick: () => this.seatChange("concede") }, t("Yes, concede")),
+      " ", h("button", { class: "link", onclick: () => { this.concedeAsked = null; this.render(); } },
+        t("No")));
+  }
+
+  /** This seat's row (stand-in, votes…), or null for a spectator. */
+  mySeatRow() {
+    const seat = this.msg.seat;
+    return seat === null || seat === undefined || !this.msg.seats ? null : this.msg.seats[seat];
+  }
+
+  /** Asks the server for a seat change (vote, concede, reclaim) with this seat's key. */
+  async seatChange(path, body = {}) {
+    try {
+      await this.opts.seatApi(path, body);
+    } catch (err) {
+      this.setNotice(err.message, "error");
+    }
+  }
+
+  /** A person's seat in another's list: a bot playing for them, or a vote for one when they
+   * are away (every other person still playing must ask). */
+  standInBits(i) {
+    const row = (this.msg.seats || [])[i];
+    if (!row || row.kind !== "human") return null;
+    if (row.stand_in) {
+      return h("span", { class: "tag stand-in", title: row.conceded
+        ? t("{name} conceded: a bot plays their seat to the end", { name: row.name })
+        : t("A bot plays for {name} until they take their seat back", { name: row.name }) },
+      row.conceded ? t("conceded · bot") : t("bot for now"));
+    }
+    const me = this.mySeatRow();
+    const p = this.presence && this.presence.seats.find((s) => s.seat === i);
+    const voters = (this.msg.seats || []).filter((s, k) => k !== i && s.kind === "human"
+      && !s.stand_in).length;
+    const votes = (row.votes || []).length;
+    if (!me || me.stand_in || !this.opts.seatApi || this.opts.readOnly || this.msg.status !== "running"
+      || ((!p || p.status !== "away") && !votes)) return null;
+    const mine = (row.votes || []).includes(this.msg.seat);
+    return h("span", { class: "vote" },
+      mine ? h("span", { class: "small" }, t("you asked for a bot ({n} of {m})", { n: votes, m: voters }))
+        : h("button", { class: "link vote-button", title: t("When every other person asks, a bot plays {name}'s seat until they take it back", { name: row.name }),
+          onclick: () => this.seatChange("vote", { target: i }) },
+        votes ? t("Let a bot play ({n} of {m} asked)", { n: votes, m: voters })
+          : t("Let a bot play")));
   }
 }
 
@@ -1366,6 +1461,11 @@ export function labelOf(action) {
 /** The first parts ("; "-separated) of two or more choices' texts that they all share and
  * that leave each something of its own ("" if none): "Use Change of Roost — …; send Suzette
  * to the bottom of the deck" and "…; stop sending dragons" share "Use Change of Roost — …". */
+/** A turn as the scores name it (turn 0 is the game's first round, "the start"). */
+function turnName(turn) {
+  return turn ? t("turn {n}", { n: turn }) : t("the start");
+}
+
 /** Seconds as a clock reads them: "0:07", "12:34", "1:02:03". */
 export function clockTime(secs) {
   const s = Math.max(0, Math.floor(secs));

@@ -1,0 +1,113 @@
+"""A bot that plays a person's seat (BGA's "zombie"): when the other people at the table vote
+it (the person has left, or stopped playing), or when the person concedes. The person takes a
+voted seat back through their link at any later decision; a conceded seat is played out by
+the bot to the end. Each stretch a bot played is kept on the seat's row (``SeatRow.spans``)
+and shown with the final scores.
+
+Each function here is a lobby change (``Games._change``): it checks the request against the
+row and the state, raises ``GameError`` (changing nothing) or changes the row copy it is
+given. The row's version check makes each happen once, whichever process serves it.
+"""
+
+from __future__ import annotations
+
+from ..ai.roster import BOTS
+from ..core.engine import to_act
+from ..core.state import GameState
+from ..core.tr import N_
+from .gameerror import GameError
+from .store import HUMAN, RUNNING, GameRow, SeatRow
+from .tokens import check_token
+
+STAND_IN = "greedy"  # the bot that plays a person's seat (a quick one: nobody waits on it)
+
+
+def stand_in_bot(row: GameRow) -> str:
+    """The bot a seat of this game is played by when its person is away."""
+    return STAND_IN if STAND_IN in BOTS else next(iter(BOTS))
+
+
+def _running(row: GameRow, s: GameState | None) -> GameState:
+    if row.status != RUNNING or s is None or s.over:
+        raise GameError("illegal", N_("only a game in play has seats a bot can play"))
+    return s
+
+
+def _person(row: GameRow, seat: int) -> SeatRow:
+    seat_row = row.seats[seat]
+    if seat_row.kind != HUMAN:
+        raise GameError("illegal", N_("{name} is a bot already"), name=seat_row.name)
+    return seat_row
+
+
+def _begin(seat_row: SeatRow, row: GameRow, s: GameState, actions: int, why: str) -> None:
+    seat_row.stand_in = stand_in_bot(row)
+    seat_row.votes = []
+    seat_row.spans.append({"why": why, "from": actions, "turn": s.turn, "to": None,
+                           "until": None})
+
+
+def voters(row: GameRow, target: int) -> list[int]:
+    """The seats whose votes put a bot in ``target``'s place: every other person still
+    playing their own seat."""
+    return [i for i, seat in enumerate(row.seats)
+            if i != target and seat.kind == HUMAN and seat.stand_in is None]
+
+
+def vote(row: GameRow, s: GameState | None, actions: int, seat: int, token: str,
+         target: int) -> GameRow | None:
+    """``seat`` asks that a bot play ``target``'s seat now; once every other person still
+    playing has asked, it does."""
+    check_token(row, seat, token)
+    state = _running(row, s)
+    if not 0 <= target < len(row.seats) or target == seat:
+        raise GameError("malformed", N_("a vote names another seat of the game (0 to {last}), "
+                                        "not {target}"), 400, last=len(row.seats) - 1,
+                        target=target)
+    if row.seats[seat].stand_in is not None:
+        raise GameError("illegal", N_("a bot is playing for you: take your seat back to vote"))
+    wanted = _person(row, target)
+    if wanted.stand_in is not None:
+        raise GameError("illegal", N_("a bot already plays for {name}"), name=wanted.name)
+    if seat in wanted.votes:
+        return None
+    wanted.votes = sorted({*wanted.votes, seat})
+    if set(voters(row, target)) <= set(wanted.votes):
+        _begin(wanted, row, state, actions, "voted")
+    return row
+
+
+def concede(row: GameRow, s: GameState | None, actions: int, seat: int,
+            token: str) -> GameRow | None:
+    """``seat`` gives up, on its own turn: a bot plays the seat out (its score counts, so the
+    game stays a game for the others; the scores say from which turn the bot played)."""
+    check_token(row, seat, token)
+    state = _running(row, s)
+    seat_row = _person(row, seat)
+    if seat_row.conceded:
+        return None
+    if to_act(state) != seat and seat_row.stand_in is None:
+        raise GameError("out_of_turn", N_("you may concede on your turn (it is {name}'s)"),
+                        name=row.seats[to_act(state)].name)
+    seat_row.conceded = True
+    if seat_row.stand_in is None:
+        _begin(seat_row, row, state, actions, "conceded")
+    else:
+        seat_row.spans[-1]["why"] = "conceded"
+    return row
+
+
+def reclaim(row: GameRow, s: GameState | None, actions: int, seat: int,
+            token: str) -> GameRow | None:
+    """The person takes their seat back from the bot (not after conceding)."""
+    check_token(row, seat, token)
+    state = _running(row, s)
+    seat_row = row.seats[seat]
+    if seat_row.conceded:
+        raise GameError("illegal", N_("you conceded this game: the bot plays your seat to "
+                                      "the end"))
+    if seat_row.stand_in is None:
+        return None
+    seat_row.stand_in = None
+    seat_row.spans[-1].update({"to": actions, "until": state.turn})
+    return row
