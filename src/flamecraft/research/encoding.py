@@ -87,6 +87,11 @@ class Section:
     size: int
     meaning: str
 
+    def __reduce__(self) -> tuple[type[Section], tuple[str, int, int, str]]:
+        # Compiled by mypyc, a frozen dataclass refuses the attribute assignments pickle's
+        # default makes: rebuilt through its constructor (as ``Options`` is).
+        return (Section, (self.name, self.start, self.size, self.meaning))
+
 
 def seat_targets(players: int) -> int:
     """How many seats an action can name by offset: the other seats, or in solo the one
@@ -243,6 +248,13 @@ class ActionCatalogue:
             self._encoders[kind.code] = blocks
         self.size = start
 
+    def __reduce__(self) -> tuple[Callable[[int], ActionCatalogue], tuple[int]]:
+        """Pickled (and deep-copied) as its player count, rebuilt as ``catalogue(players)``:
+        compiled by mypyc, the class cannot be rebuilt without its constructor's argument,
+        and the catalogue is immutable, so the copy may be the shared one (environments
+        sent to worker processes carry one)."""
+        return (catalogue, (self.players,))
+
     def section_of(self, index: int) -> Section:
         """The block an index falls in (for documentation and debugging)."""
         for sec in self.sections:
@@ -347,6 +359,11 @@ class ObservationLayout:
     @property
     def shop_block(self) -> int:
         return SHOP_FIXED + self.players
+
+    def __reduce__(self) -> tuple[Callable[[int], ObservationLayout], tuple[int]]:
+        # A frozen dataclass compiled by mypyc does not unpickle by its fields; a layout is
+        # its player count's (``layout``).
+        return (layout, (self.players,))
 
 
 # face up, 3 slots (type + fired), enchantments

@@ -13,7 +13,8 @@ adds the Companion module (design §6). A game still going after ``max_cycles`` 
 is cut: every agent is truncated, with reward 0. ``state()`` is the privileged full state for
 a centralized critic (``state_vector``). There is no ``parallel_env``: PettingZoo's
 AEC-to-parallel conversion needs every agent to act once per cycle, and a Flamecraft seat
-takes many decisions in a row. See docs/rl.md.
+takes many decisions in a row. The environment deep-copies and pickles (both forms of the
+core), for search and worker processes. See docs/rl.md.
 
     from flamecraft.envs import flamecraft_v1
     env = flamecraft_v1.env(players=3, seed=7, companions=True)

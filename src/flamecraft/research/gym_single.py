@@ -14,7 +14,9 @@ opponents, and the reward is measured against the solo rating (``encoding.final_
 ``companions=True`` adds the Companion module (design §6). A game still going after
 ``max_cycles`` decisions (all seats counted) is cut: the step returns ``truncated=True``.
 Once an episode has ended (terminated, truncated, or ended by an illegal index), ``step``
-raises Gymnasium's ResetNeeded until ``reset``. Importing this module registers the
+raises Gymnasium's ResetNeeded until ``reset``. The environment deep-copies and pickles (for
+worker processes: Gymnasium's AsyncVectorEnv, SB3's SubprocVecEnv), keeping its opponents by
+name (the registry's search bots are closures). Importing this module registers the
 environment as ``gymnasium.make("flamecraft/Flamecraft-v1", players=3)``.
 """
 
@@ -98,8 +100,9 @@ class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         others = [p for p in range(players) if p != seat]
+        self.opponent_names: dict[int, str] = dict(zip(others, names, strict=True))
         self.opponents: dict[int, Bot] = {p: OPPONENTS[name]
-                                          for p, name in zip(others, names, strict=True)}
+                                          for p, name in self.opponent_names.items()}
         self.catalogue = catalogue(players)
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, (layout(players).size,), np.float32),
@@ -109,6 +112,24 @@ class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
         self.state_: GameState | None = None
         self._legal: dict[int, Action] = {}
         self._bot_rng = random.Random(0)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Everything but the bots themselves, which are kept by name: a registered bot may
+        be a closure (the search bots keep one bot per thread), which pickle cannot send to
+        a worker process. A copy or an unpickled environment looks its bots up again in
+        ``OPPONENTS``, so a process that unpickles one must have registered the same names
+        (the built-in ones always are)."""
+        data = self.__dict__.copy()
+        del data["opponents"]
+        return data
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        unknown = sorted(set(data["opponent_names"].values()) - set(OPPONENTS))
+        if unknown:
+            raise ValueError(f"unknown opponent(s) {unknown} in this process: register them "
+                             "(register_opponent) before unpickling the environment")
+        self.__dict__.update(data)
+        self.opponents = {p: OPPONENTS[name] for p, name in self.opponent_names.items()}
 
     @property
     def game(self) -> GameState:
