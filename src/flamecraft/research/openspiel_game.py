@@ -30,7 +30,9 @@ of the card drawn, or the seat); observation tensors are ``encoding.observation`
 information-state tensor adds the seat's own past choices and a fingerprint of its whole
 information state (so equal tensors mean equal information states). Strings: the
 observation is the seat's view (JSON); the information state a short digest (IS-MCTS keys
-its tables by it) of ``information_state_record`` plus the view. Serialization pickles the
+its tables by it) of ``information_state_record`` plus the view. The observer answers every
+``IIGObservationType`` (the public and private parts apart too: ``FlamecraftObserver``), and
+``tests/data/playthroughs/`` keeps OpenSpiel's playthrough of a solo game. Serialization pickles the
 engine state through the project's own JSON. A game that reaches ``MAX_GAME_LENGTH``
 decisions (never seen in play) ends there and is scored as it stands.
 
@@ -121,6 +123,9 @@ GAME_TYPE = pyspiel.GameType(
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=DEFAULT_PARAMS,
+    # The public and private observation strings (public_info without private info, and
+    # private info without public_info: ``FlamecraftObserver``).
+    provides_factored_observation_string=True,
 )
 
 # One decision: the events it made (its own, then the forced ones it led to: what each seat
@@ -462,6 +467,20 @@ class FlamecraftState(pyspiel.State):  # type: ignore[misc]
                 lines.append(f"you: {snaps[seat]}")
         return "\n".join(lines)
 
+    def private_record(self, player: int) -> str:
+        """What ``player`` alone read: the events it read otherwise than the table did (its
+        own Fancy Dragon kept by name, the card it drew, its declines …) and its holdings
+        after each change, one per line (the private-information observers' history)."""
+        lines = []
+        for events, snaps in self._box.record:
+            for e in events:
+                line = e.seen_by(player)
+                if line is not None and line != e.seen_by(None):
+                    lines.append(f"P{e.seat + 1}: {line}")
+            if snaps[player]:
+                lines.append(f"you: {snaps[player]}")
+        return "\n".join(lines)
+
     def __str__(self) -> str:
         box = self._box
         if box.state is None:
@@ -643,68 +662,170 @@ def _follow(s: GameState, nxt: Event, player: int, seen: frozenset[int],
     return None
 
 
+def private_view(s: GameState, seat: int) -> dict[str, Any]:
+    """What seat ``seat``'s view (``view.view``) holds beyond the public one: the entries
+    that differ (its own hand and Fancy Dragons, the decision it faces and its legal
+    actions, who observes), its player entry cut to the parts that differ. The public view
+    with these put back is the seat's view (tested), so the split leaves nothing out."""
+    mine, public = view(s, seat), view(s, None)
+    out = {key: value for key, value in mine.items()
+           if key != "players" and public.get(key) != value}
+    me, them = mine["players"][seat], public["players"][seat]
+    out["player"] = {key: value for key, value in me.items() if them.get(key) != value}
+    return out
+
+
+def private_size(players: int) -> int:
+    """The values of one seat's private part: its decision kind and its own block."""
+    lay = layout(players)
+    return lay.decisions + lay.size - lay.own
+
+
+def _json(x: Any) -> str:
+    return json.dumps(x, sort_keys=True, ensure_ascii=False)
+
+
+def _hex(text: str) -> bytes:
+    return hashlib.blake2b(text.encode(), digest_size=FINGERPRINT).digest()
+
+
 class FlamecraftObserver:
-    """OpenSpiel's Python observer: the observation (default) or the information state
-    (``perfect_recall``), of one seat (private info SINGLE_PLAYER) or of the public only
-    (private info NONE, the same for every seat)."""
+    """OpenSpiel's Python observer, for every ``IIGObservationType``.
+
+    With the public information: of one seat (private info SINGLE_PLAYER) the observation
+    vector, or with ``perfect_recall`` the information-state tensor; of the public only
+    (NONE) the same with nobody's hidden cards, alike for every seat. Without it (what
+    OpenSpiel's playthroughs ask as the "private observation") a seat's private part alone:
+    the kind of decision it faces and its own block of the observation vector (hand, fired
+    hand dragons, unscored Fancy Dragons), with ``perfect_recall`` also a digest of every
+    event it read otherwise than the table did and its holdings after each change.
+    ALL_PLAYERS is the public part (when asked) and every seat's private part, seat 0 first;
+    the decks stay hidden, as they are no seat's. NONE without the public information is
+    empty (a tensor of size 0, the string "")."""
 
     def __init__(self, players: int, iig_obs_type: Any, params: dict[str, Any] | None):
         if params:
             raise ValueError(f"observation parameters not supported; passed {params}")
         if iig_obs_type is None:
             iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
-        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            raise ValueError("an observer of every seat's private cards is not offered")
-        if not iig_obs_type.public_info:
-            raise ValueError("an observer of private information alone is not offered")
+        self.players = players
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.public = bool(iig_obs_type.public_info)
+        kind = iig_obs_type.private_info
+        self.private = kind == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.all_players = kind == pyspiel.PrivateInfoType.ALL_PLAYERS
         self.layout = layout(players)
-        size = information_state_size(players) if self.perfect_recall else self.layout.size
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor}
+        # The classic shape (the observation vector, or the information-state tensor): one
+        # seat's, or the public side's for NONE and as the public part of ALL_PLAYERS.
+        self.classic = self.public
+        self.seat_view = self.public and self.private  # the classic shape of one seat
+        pieces: list[tuple[str, int]] = []
+        if self.classic:
+            size = (information_state_size(players) if self.perfect_recall
+                    else self.layout.size)
+            pieces.append(("observation", size))
+        # Seats whose private part comes in pieces of its own.
+        if self.all_players:
+            self.parts = "all"
+        else:
+            self.parts = "one" if self.private and not self.public else ""
+        count = players if self.parts == "all" else 1 if self.parts else 0
+        for k in range(count):
+            suffix = f"_{k}" if self.parts == "all" else ""
+            pieces.append((f"private{suffix}", private_size(players)))
+            if self.perfect_recall:
+                pieces.append((f"digest{suffix}", FINGERPRINT))
+        self.tensor = np.zeros(sum(size for _, size in pieces), np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        at = 0
+        for name, size in pieces:
+            self.dict[name] = self.tensor[at:at + size]
+            at += size
+        self._scratch = np.zeros(self.layout.size, np.float32)
+
+    def _seats(self, player: int) -> list[int]:
+        if self.parts == "all":
+            return list(range(self.players))
+        return [player] if self.parts else []
 
     def set_from(self, state: FlamecraftState, player: int) -> None:
         box = state._box
-        seat = player if self.private else None
+        self.tensor.fill(0.0)
+        if self.classic:
+            self._set_classic(state, player, self.dict["observation"])
         if box.state is None:
-            self.tensor.fill(0.0)
-        else:
-            observation_array(box.state, seat, self.tensor[:self.layout.size])
+            return
+        for k, seat in enumerate(self._seats(player)):
+            suffix = f"_{k}" if self.parts == "all" else ""
+            observation_array(box.state, seat, self._scratch)
+            n, lay = self.players, self.layout
+            piece = self.dict[f"private{suffix}"]
+            piece[:lay.decisions] = self._scratch[2 * n:2 * n + lay.decisions]
+            piece[lay.decisions:] = self._scratch[lay.own:]
+            if self.perfect_recall:
+                digest = _hex(self._private_full(state, seat))
+                self.dict[f"digest{suffix}"][:] = np.frombuffer(digest, np.uint8) / 255.0
+
+    def _set_classic(self, state: FlamecraftState, player: int, out: np.ndarray) -> None:
+        box = state._box
+        seat = player if self.seat_view else None
+        if box.state is not None:
+            observation_array(box.state, seat, out[:self.layout.size])
         if not self.perfect_recall:
             return
         base = self.layout.size
-        own = self.tensor[base:base + OWN_HISTORY]
-        own.fill(0.0)
         if seat is not None:
             size = catalogue(box.players).size
             mine = box.own[seat][:OWN_HISTORY]
-            own[:len(mine)] = [(index + 1) / size for index in mine]
+            out[base:base + len(mine)] = [(index + 1) / size for index in mine]
         digest = self._digest(state, player)
-        self.tensor[base + OWN_HISTORY:] = np.frombuffer(digest, np.uint8) / 255.0
+        out[base + OWN_HISTORY:] = np.frombuffer(digest, np.uint8) / 255.0
 
     def _digest(self, state: FlamecraftState, player: int) -> bytes:
         box = state._box
+        seat = player if self.seat_view else None
         if box.state is None:
-            full = f"dealing {player if self.private else 'public'}"
+            full = f"dealing {player if seat is not None else 'public'}"
         else:
-            seen = view(box.state, player if self.private else None)
-            board = json.dumps(seen, sort_keys=True, ensure_ascii=False)
-            record = state.information_state_record(player if self.private else -1)
+            board = _json(view(box.state, seat))
+            record = state.information_state_record(player if seat is not None else -1)
             full = f"{record}\n{board}"
-        return hashlib.blake2b(full.encode(), digest_size=FINGERPRINT).digest()
+        return _hex(full)
+
+    def _private_full(self, state: FlamecraftState, seat: int) -> str:
+        """What a private perfect-recall piece digests: the seat's private record and its
+        private part now."""
+        s = state._box.state
+        now = _json(private_view(s, seat)) if s is not None else "dealing"
+        return f"{state.private_record(seat)}\n{now}"
 
     def string_from(self, state: FlamecraftState, player: int) -> str:
-        """The observation: the view as JSON. The information state: a digest of the view
-        and of every event the seat saw (``information_state_record``), short enough to key
-        IS-MCTS's tables; equal digests mean equal records and views."""
+        """The observation: the view as JSON (the public part, then the private parts, for
+        the factored observers). The information state: a digest of the view and of every
+        event the seat saw (``information_state_record``), short enough to key IS-MCTS's
+        tables; equal digests mean equal records and views."""
         box = state._box
+        parts: list[str] = []
+        if self.classic:
+            parts.append(self._classic_string(state, player))
+        for seat in self._seats(player):
+            if box.state is None:
+                parts.append("dealing")
+            elif self.perfect_recall:
+                parts.append(f"P{seat + 1} private t{box.state.turn} "
+                             f"{_hex(self._private_full(state, seat)).hex()}")
+            else:
+                parts.append(_json(private_view(box.state, seat)))
+        return " ".join(parts) if self.perfect_recall else "\n".join(parts)
+
+    def _classic_string(self, state: FlamecraftState, player: int) -> str:
+        box = state._box
+        seat = player if self.seat_view else None
         if not self.perfect_recall:
             if box.state is None:
                 return "dealing"
-            seen = view(box.state, player if self.private else None)
-            return json.dumps(seen, sort_keys=True, ensure_ascii=False)
-        who = f"P{player + 1}" if self.private else "public"
+            return _json(view(box.state, seat))
+        who = f"P{player + 1}" if seat is not None else "public"
         turn = box.state.turn if box.state is not None else -1
         return f"{who} t{turn} {self._digest(state, player).hex()}"
 
