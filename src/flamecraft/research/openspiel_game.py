@@ -32,9 +32,10 @@ information state (so equal tensors mean equal information states). Strings: the
 observation is the seat's view (JSON); the information state a short digest (IS-MCTS keys
 its tables by it) of ``information_state_record`` plus the view. The observer answers every
 ``IIGObservationType`` (the public and private parts apart too: ``FlamecraftObserver``), and
-``tests/data/playthroughs/`` keeps OpenSpiel's playthrough of a solo game. Serialization pickles the
-engine state through the project's own JSON. A game that reaches ``MAX_GAME_LENGTH``
-decisions (never seen in play) ends there and is scored as it stands.
+``tests/data/playthroughs/`` keeps OpenSpiel's playthrough of a solo game. ``FlamecraftBot`` is
+one of the project's bots as a ``pyspiel.Bot`` (it reads its seat's view only). Serialization
+pickles the engine state through the project's own JSON. A game that reaches
+``MAX_GAME_LENGTH`` decisions (never seen in play) ends there and is scored as it stands.
 
     import flamecraft.research.openspiel_game  # registers the game
     game = pyspiel.load_game("python_flamecraft", {"players": 3})
@@ -52,6 +53,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from ..ai import Bot, Seat, make_play_bot
 from ..core import actions as A
 from ..core import kinds as K
 from ..core.actions import Action
@@ -828,6 +830,63 @@ class FlamecraftObserver:
         who = f"P{player + 1}" if seat is not None else "public"
         turn = box.state.turn if box.state is not None else -1
         return f"{who} t{turn} {self._digest(state, player).hex()}"
+
+
+class FlamecraftBot(pyspiel.Bot):  # type: ignore[misc]
+    """One of the project's bots (``flamecraft.ai``, by name or as an object) as a
+    ``pyspiel.Bot`` for one seat of python_flamecraft, so OpenSpiel's ``evaluate_bots`` and
+    its bot tools play it against theirs.
+
+    It is given the state, as every OpenSpiel bot is, but what it reads is the seat's alone:
+    each ``step`` hands the project's bot a ``Seat`` of its player (its view, its legal
+    actions and samples of the hidden cards, as in every game of the project), and maps the
+    chosen engine action to its catalogue index. ``isolated=True`` (with a name) runs the bot
+    in a process of its own that receives only sealed seats (``ai.ProcessBot``). Seeded: all
+    its randomness comes from ``random.Random(seed)``, renewed by ``restart`` and
+    ``restart_at``, so a game replays exactly. The project's bots read the view anew at
+    every decision and keep nothing between them, so ``inform_action`` has nothing to do."""
+
+    def __init__(self, game: FlamecraftGame, player: int, bot: Any = "planner",
+                 seed: int = 0, **options: Any):
+        pyspiel.Bot.__init__(self)
+        if not 0 <= player < game.players:
+            raise ValueError(f"player must be a seat from 0 to {game.players - 1}, "
+                             f"not {player}")
+        if isinstance(bot, str):
+            bot = make_play_bot(bot, **options)
+        elif options:
+            raise ValueError(f"options {sorted(options)} are for a bot given by name")
+        if not isinstance(bot, Bot):
+            raise TypeError(f"{bot!r} is not a bot of the project (choose(seat, rng))")
+        self.bot = bot
+        self.player = player
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self._catalogue = catalogue(game.players)
+
+    def restart(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def restart_at(self, state: FlamecraftState) -> None:
+        self.restart()
+
+    def inform_action(self, state: FlamecraftState, player_id: int, action: int) -> None:
+        """Nothing to remember: the bot reads its seat's view at each of its decisions."""
+
+    def provides_policy(self) -> bool:
+        return False
+
+    def is_clonable(self) -> bool:
+        return False
+
+    def step(self, state: FlamecraftState) -> int:
+        """The catalogue index of the bot's choice for its seat (its seat must be to act)."""
+        if state.current_player() != self.player:
+            raise pyspiel.SpielError(f"the bot plays P{self.player + 1}, but "
+                                     f"{state.current_player()} is to act")
+        s = state.engine_state
+        action = self.bot.choose(Seat(s, self.player), self.rng)
+        return self._catalogue.encode(s, action)
 
 
 pyspiel.register_game(GAME_TYPE, FlamecraftGame)
