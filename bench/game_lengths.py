@@ -1,6 +1,6 @@
 """Measure: how many decisions random games take, per player count, deck and Companions.
 
-Why: the research environments cut a game that has not ended after ``max_cycles`` decisions
+Why: the research environments cut a game that has not ended after ``max_decisions`` decisions
 (PettingZoo, Gymnasium; OpenSpiel's maximum game length), and the default must sit far above
 any game that ends by itself. Game ``g`` is dealt with seed ``1000 + g`` and played with
 ``random.Random(g)``, so a run is reproducible.

@@ -23,7 +23,7 @@ from flamecraft.research.gym_single import (
     FlamecraftSingleEnv,
     register_opponent,
 )
-from flamecraft.research.observation import DEFAULT_MAX_CYCLES
+from flamecraft.research.observation import DEFAULT_MAX_CYCLES, DEFAULT_MAX_DECISIONS
 
 
 @pytest.mark.parametrize(("players", "seat", "companions"),
@@ -210,15 +210,15 @@ def test_a_step_after_the_game_ends_raises() -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])
-def test_a_game_that_never_ends_is_truncated_at_max_cycles(players: int) -> None:
+def test_a_game_that_never_ends_is_truncated_at_max_decisions(players: int) -> None:
     """The lowest legal index for every seat (learner and bots) never ends a game; the
-    episode is cut once the game has taken ``max_cycles`` decisions (all seats counted),
+    episode is cut once the game has taken ``max_decisions`` decisions (all seats counted),
     reward 0, and a further step raises."""
     register_opponent("lowest", lambda s, rng: catalogue(s.n).legal(s)[
         min(catalogue(s.n).legal(s))])
     try:
         env = FlamecraftSingleEnv(players=players, seat=players - 1, opponents="lowest",
-                                  max_cycles=200)
+                                  max_decisions=200)
         obs, _ = env.reset(seed=3)
         steps = 0
         while True:
@@ -239,7 +239,7 @@ def test_a_game_that_never_ends_is_truncated_at_max_cycles(players: int) -> None
 def test_a_limit_reached_before_the_learners_first_decision_cuts_its_first_step() -> None:
     """The bots' opening moves are not cut (reset cannot report it): the learner still gets
     its own legal actions, and its first step is truncated."""
-    env = FlamecraftSingleEnv(players=4, seat=3, max_cycles=2)
+    env = FlamecraftSingleEnv(players=4, seat=3, max_decisions=2)
     obs, _ = env.reset(seed=1)
     assert env.decisions > 2 and to_act(env.game) == 3
     assert np.flatnonzero(obs["action_mask"]).tolist() == catalogue(4).legal_indices(env.game)
@@ -249,9 +249,12 @@ def test_a_limit_reached_before_the_learners_first_decision_cuts_its_first_step(
 
 def test_the_default_limit_is_the_pettingzoo_one() -> None:
     assert FlamecraftSingleEnv().max_cycles == DEFAULT_MAX_CYCLES == 3000
+    assert FlamecraftSingleEnv().max_decisions == DEFAULT_MAX_DECISIONS == 3000
     for bad in (0, -3, 1.5, False):
         with pytest.raises(ValueError, match="max_cycles"):
             FlamecraftSingleEnv(max_cycles=bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="max_decisions"):
+            FlamecraftSingleEnv(max_decisions=bad)  # type: ignore[arg-type]
 
 
 def test_a_value_that_is_not_an_index_raises_and_changes_nothing() -> None:

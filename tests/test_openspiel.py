@@ -365,14 +365,16 @@ def test_public_observer_hides_every_hand() -> None:
 
 
 def test_a_long_game_is_cut_at_the_maximum_length(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The game length OpenSpiel needs is enforced: the game then scores as it stands."""
+    """The game length OpenSpiel needs is enforced: the game then has no result (returns 0
+    for every seat, as the environments' truncation gives; docs/rl.md, "Truncation")."""
     monkeypatch.setattr(og, "MAX_GAME_LENGTH", 30)
     state = _dealt(_game(2), 1)
     chance = len(state.history())
+    assert not state.was_cut()
     _play_random(state, seed=1)
     assert state.is_terminal() and len(state.history()) == chance + 30
-    assert not state.engine_state.over
-    assert state.returns() == final_rewards(state.engine_state, "win")
+    assert not state.engine_state.over and state.was_cut()
+    assert state.returns() == [0.0, 0.0] and state.rewards() == [0.0, 0.0]
     s = state.engine_state.copy()
     apply_in_place(s, legal_actions(s)[0])  # the engine itself is not over
 

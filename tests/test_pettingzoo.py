@@ -19,7 +19,7 @@ from flamecraft.core import actions as A
 from flamecraft.core.errors import GameOverError, IllegalActionError
 from flamecraft.research import flamecraft_v1, state_vector
 from flamecraft.research.encoding import final_rewards, layout, observation, solo_target
-from flamecraft.research.observation import DEFAULT_MAX_CYCLES
+from flamecraft.research.observation import DEFAULT_MAX_CYCLES, DEFAULT_MAX_DECISIONS
 
 # PettingZoo's checker warns that dict observations are not Box/Discrete, as it does for
 # its own classic games (which it lists as exceptions); nothing else may warn.
@@ -43,10 +43,13 @@ def test_api_test_passes(players: int, companions: bool) -> None:
                  num_cycles=1000)
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_api_test_passes_through_truncation(players: int) -> None:
-    """PettingZoo's checker over games cut short (every game reaches max_cycles)."""
-    _run_quietly(api_test, flamecraft_v1.env(players=players, max_cycles=40), num_cycles=200)
+@pytest.mark.parametrize(("players", "limits"), [(2, {"max_decisions": 40}),
+                                                 (4, {"max_decisions": 40}),
+                                                 (3, {"max_cycles": 6}), (1, {"max_cycles": 9})])
+def test_api_test_passes_through_truncation(players: int, limits: dict[str, int]) -> None:
+    """PettingZoo's checker over games cut short (every game reaches the cut: 40 decisions,
+    or 6 cycles, about 30 decisions at 3 players)."""
+    _run_quietly(api_test, flamecraft_v1.env(players=players, **limits), num_cycles=200)
 
 
 @pytest.mark.parametrize(("players", "companions"), [(1, False), (2, False), (5, False),
@@ -239,11 +242,12 @@ def _lowest_legal_game(env: Any, limit: int) -> tuple[int, dict[str, float]]:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_always_the_lowest_legal_index_is_truncated_at_max_cycles(players: int) -> None:
-    """A game that does not end by itself is cut at ``max_cycles`` decisions: every agent is
-    truncated (not terminated), with reward 0, and the agents leave as PettingZoo expects."""
-    limit = DEFAULT_MAX_CYCLES if players == 2 else 150
-    env = flamecraft_v1.env(players=players, max_cycles=limit)
+def test_always_the_lowest_legal_index_is_truncated_at_max_decisions(players: int) -> None:
+    """A game that does not end by itself is cut at ``max_decisions`` decisions (the default
+    cut: 3,000 cycles come later): every agent is truncated (not terminated), with reward 0,
+    and the agents leave as PettingZoo expects."""
+    limit = DEFAULT_MAX_DECISIONS if players == 2 else 150
+    env = flamecraft_v1.env(players=players, max_decisions=limit)
     env.reset(seed=1)
     decisions, totals = _lowest_legal_game(env, limit + 10 * players)
     assert decisions == limit
@@ -253,7 +257,7 @@ def test_always_the_lowest_legal_index_is_truncated_at_max_cycles(players: int) 
 
 
 def test_truncation_sets_every_agents_flag_and_empties_the_masks() -> None:
-    env = flamecraft_v1.raw_env(players=3, max_cycles=40)
+    env = flamecraft_v1.raw_env(players=3, max_decisions=40)
     env.reset(seed=2)
     for _ in range(40):
         assert not any(env.truncations.values())
@@ -274,10 +278,10 @@ def test_a_game_that_ends_at_the_limit_is_terminated_not_truncated() -> None:
         return env.decisions
 
     length = random_game(flamecraft_v1.raw_env(players=2))
-    exact = flamecraft_v1.raw_env(players=2, max_cycles=length)
+    exact = flamecraft_v1.raw_env(players=2, max_decisions=length)
     assert random_game(exact) == length and exact.game.over
     assert all(exact.terminations.values()) and not any(exact.truncations.values())
-    short = flamecraft_v1.raw_env(players=2, max_cycles=length - 1)
+    short = flamecraft_v1.raw_env(players=2, max_decisions=length - 1)
     assert random_game(short) == length - 1 and not short.game.over
     assert all(short.truncations.values()) and not any(short.terminations.values())
 
@@ -285,9 +289,12 @@ def test_a_game_that_ends_at_the_limit_is_terminated_not_truncated() -> None:
 def test_the_default_limit_is_far_above_the_longest_random_game() -> None:
     """docs/rl.md: random games at 1–5 players took at most about 600 decisions."""
     assert flamecraft_v1.raw_env().max_cycles == DEFAULT_MAX_CYCLES >= 3000
+    assert flamecraft_v1.raw_env().max_decisions == DEFAULT_MAX_DECISIONS >= 3000
     for bad in (0, -1, 2.5, True):
         with pytest.raises(ValueError, match="max_cycles"):
             flamecraft_v1.raw_env(max_cycles=bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="max_decisions"):
+            flamecraft_v1.raw_env(max_decisions=bad)  # type: ignore[arg-type]
 
 
 # --- state(): the privileged full state ------------------------------------------------------
@@ -424,7 +431,7 @@ def test_stepping_an_agent_that_is_not_selected_raises_and_changes_nothing() -> 
 def test_a_finished_game_refuses_steps(caplog: pytest.LogCaptureFixture) -> None:
     """Unwrapped: GameOverError once every agent has left; an agent that is done may only
     step None (PettingZoo's ValueError). Wrapped: PettingZoo's own warning, nothing done."""
-    env = flamecraft_v1.raw_env(players=2, max_cycles=30)
+    env = flamecraft_v1.raw_env(players=2, max_decisions=30)
     env.reset(seed=4)
     for _ in range(30):
         env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
@@ -439,7 +446,7 @@ def test_a_finished_game_refuses_steps(caplog: pytest.LogCaptureFixture) -> None
     with pytest.raises(GameOverError, match="the game is over"):
         env.step(None)
     assert env.game == game and env.agents == []
-    wrapped = flamecraft_v1.env(players=2, max_cycles=30)
+    wrapped = flamecraft_v1.env(players=2, max_decisions=30)
     wrapped.reset(seed=4)
     _lowest_legal_game(wrapped, 100)
     game = wrapped.unwrapped.game.copy()

@@ -13,7 +13,12 @@ from __future__ import annotations
 import sys
 
 from ..research import flamecraft_v1, gym_single, state_vector
-from ..research.observation import DEFAULT_MAX_CYCLES, check_max_cycles, observation_array
+from ..research.observation import (
+    DEFAULT_MAX_CYCLES,
+    DEFAULT_MAX_DECISIONS,
+    check_max_cycles,
+    observation_array,
+)
 
 for _module in (flamecraft_v1, gym_single, state_vector):
     sys.modules[f"{__name__}.{_module.__name__.rsplit('.', 1)[1]}"] = _module
@@ -33,5 +38,5 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["DEFAULT_MAX_CYCLES", "check_max_cycles", "flamecraft_v1", "gym_single",
-           "observation_array", "state_vector"]
+__all__ = ["DEFAULT_MAX_CYCLES", "DEFAULT_MAX_DECISIONS", "check_max_cycles", "flamecraft_v1",
+           "gym_single", "observation_array", "state_vector"]

@@ -9,12 +9,13 @@ indices of the fixed ``encoding`` catalogue (all zero for a seat that is not act
 come at the end only: ``reward="win"`` (+1 win, -1 loss) or ``reward="margin"`` (Reputation
 lead over the best other seat). ``players=1`` is a solo game (design §7: one agent, whose
 "win" is reaching the Flamekeeper rating, ``encoding.final_rewards``); ``companions=True``
-adds the Companion module (design §6). A game still going after ``max_cycles`` decisions
-is cut: every agent is truncated, with reward 0. ``state()`` is the privileged full state for
-a centralized critic (``state_vector``). There is no ``parallel_env``: PettingZoo's
-AEC-to-parallel conversion needs every agent to act once per cycle, and a Flamecraft seat
-takes many decisions in a row. The environment deep-copies and pickles (both forms of the
-core), for search and worker processes. See docs/rl.md.
+adds the Companion module (design §6). A game still going after ``max_cycles`` cycles
+(every seat acted once, as PettingZoo counts them) or ``max_decisions`` decisions is cut:
+every agent is truncated, with reward 0, the one outcome of a cut game in every interface.
+``state()`` is the privileged full state for a centralized critic (``state_vector``). There
+is no ``parallel_env``: PettingZoo's AEC-to-parallel conversion needs every agent to act once
+per cycle, and a Flamecraft seat takes many decisions in a row. The environment deep-copies
+and pickles (both forms of the core), for search and worker processes. See docs/rl.md.
 
     from flamecraft.envs import flamecraft_v1
     env = flamecraft_v1.env(players=3, seed=7, companions=True)
@@ -47,7 +48,7 @@ from .encoding import (
     final_rewards,
     layout,
 )
-from .observation import DEFAULT_MAX_CYCLES, check_max_cycles, observation_array
+from .observation import DEFAULT_MAX_CYCLES, DEFAULT_MAX_DECISIONS, Cut, observation_array
 from .state_vector import state_array, state_size
 
 ObsDict = dict[str, np.ndarray]
@@ -118,7 +119,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def __init__(self, players: int = 2, deck: str = "purple", seed: int | None = None,
                  reward: str = "win", render_mode: str | None = None,
                  companions: bool = False, max_cycles: int = DEFAULT_MAX_CYCLES,
-                 illegal_reward: float | None = None):
+                 illegal_reward: float | None = None,
+                 max_decisions: int = DEFAULT_MAX_DECISIONS):
         super().__init__()
         self.illegal_reward = illegal_reward
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -130,8 +132,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if not isinstance(companions, bool):
             raise ValueError(f"companions must be True or False, not {companions!r}")
         self.players = players
-        self.max_cycles = check_max_cycles(max_cycles)
-        self.decisions = 0  # taken in this game (what max_cycles counts)
+        self.cut = Cut(players, max_cycles, max_decisions)  # when a game is truncated
+        self.max_cycles, self.max_decisions = max_cycles, max_decisions
         self.deck = deck
         self.companions = companions
         self.reward_mode = check_reward_mode(reward)
@@ -174,7 +176,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._first_seed = None
         self.game_seed = game_seed
         self.state_ = start(self.players, game_seed, self.deck, companions=self.companions)
-        self.decisions = 0
+        self.cut.reset()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -190,6 +192,16 @@ class raw_env(AECEnv):  # type: ignore[misc]
         acting = to_act(s)
         if acting >= 0:
             self.agent_selection = self.possible_agents[acting]
+
+    @property
+    def decisions(self) -> int:
+        """Decisions taken in this game, by all seats together."""
+        return self.cut.decisions
+
+    @property
+    def cycles(self) -> int:
+        """Cycles completed in this game (every seat acted once; ``observation.Cut``)."""
+        return self.cut.cycles
 
     @property
     def game(self) -> GameState:
@@ -232,7 +244,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         apply_in_place(s, engine_action)
-        self.decisions += 1
+        self.cut.count(self._seat[agent])
         if s.over:
             for agent_name, value in zip(self.agents, final_rewards(s, self.reward_mode),
                                          strict=True):
@@ -240,7 +252,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self.terminations = dict.fromkeys(self.agents, True)
             self._legal = {}
             self._accumulate_rewards()  # before the end every reward is 0: nothing to add
-        elif self.decisions >= self.max_cycles:
+        elif self.cut.reached:  # no result: every reward stays 0 (docs/rl.md, "Truncation")
             self.truncations = dict.fromkeys(self.agents, True)
             self._legal = {}
         else:

@@ -12,7 +12,9 @@ send such actions; masked learners never do). ``action_masks()`` gives the mask 
 sb3-contrib's MaskablePPO expects it. ``players=1`` is a solo game (design §7): there are no
 opponents, and the reward is measured against the solo rating (``encoding.final_rewards``);
 ``companions=True`` adds the Companion module (design §6). A game still going after
-``max_cycles`` decisions (all seats counted) is cut: the step returns ``truncated=True``.
+``max_cycles`` cycles (every seat acted once, the learner's and the bots' decisions counted)
+or ``max_decisions`` decisions is cut: the step returns ``truncated=True`` and reward 0, the
+one outcome of a cut game in every interface.
 Once an episode has ended (terminated, truncated, or ended by an illegal index), ``step``
 raises Gymnasium's ResetNeeded until ``reset``. The environment deep-copies and pickles (for
 worker processes: Gymnasium's AsyncVectorEnv, SB3's SubprocVecEnv), keeping its opponents by
@@ -48,7 +50,7 @@ from .encoding import (
     final_rewards,
     layout,
 )
-from .observation import DEFAULT_MAX_CYCLES, check_max_cycles, observation_array
+from .observation import DEFAULT_MAX_CYCLES, DEFAULT_MAX_DECISIONS, Cut, observation_array
 
 Bot = Callable[[GameState, random.Random], Action]
 ObsDict = dict[str, np.ndarray]
@@ -76,7 +78,8 @@ class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
                  opponents: str | Sequence[str] = "random", deck: str = "purple",
                  reward: str = "win", illegal_reward: float = -1.0,
                  render_mode: str | None = None, companions: bool = False,
-                 max_cycles: int = DEFAULT_MAX_CYCLES):
+                 max_cycles: int = DEFAULT_MAX_CYCLES,
+                 max_decisions: int = DEFAULT_MAX_DECISIONS):
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"players must be {MIN_PLAYERS}–{MAX_PLAYERS}, not {players}")
         if not 0 <= seat < players:
@@ -92,8 +95,8 @@ class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
         if render_mode not in (None, "ansi"):
             raise ValueError("render_mode must be None or 'ansi'")
         self.players, self.seat, self.deck = players, seat, deck
-        self.max_cycles = check_max_cycles(max_cycles)
-        self.decisions = 0  # taken in this game by every seat (what max_cycles counts)
+        self.cut = Cut(players, max_cycles, max_decisions)  # every seat's decisions count
+        self.max_cycles, self.max_decisions = max_cycles, max_decisions
         self._ended = ""  # why the episode ended ("" while it runs)
         self.companions = companions
         self.reward_mode = check_reward_mode(reward)
@@ -132,6 +135,16 @@ class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
         self.opponents = {p: OPPONENTS[name] for p, name in self.opponent_names.items()}
 
     @property
+    def decisions(self) -> int:
+        """Decisions taken in this game, by the learner and the bots together."""
+        return self.cut.decisions
+
+    @property
+    def cycles(self) -> int:
+        """Cycles completed in this game (every seat acted once; ``observation.Cut``)."""
+        return self.cut.cycles
+
+    @property
     def game(self) -> GameState:
         """The engine state (holds every hidden card: for tests and debugging)."""
         if self.state_ is None:
@@ -146,21 +159,22 @@ class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
         game_seed = int(self.np_random.integers(2**63))  # too many to search (docs/rl.md)
         self._bot_rng = random.Random(int(self.np_random.integers(2**31)))
         self.state_ = start(self.players, game_seed, self.deck, companions=self.companions)
-        self.decisions = 0
+        self.cut.reset()
         self._ended = ""
         self._play_opponents(limited=False)
         return self._obs(), {"game_seed": game_seed}
 
     def _play_opponents(self, limited: bool) -> None:
         """The bots move until the learner must choose, the game ends or, when ``limited``,
-        the game reaches ``max_cycles`` decisions. ``reset`` is not limited: it cannot
+        the game reaches its cut (``max_cycles``, ``max_decisions``). ``reset`` is not
+        limited: it cannot
         report a cut, and the bots' moves before the learner's first decision are few (an
         episode reaching the limit there is cut at its first step)."""
         s = self.game
-        while not s.over and to_act(s) != self.seat and not (
-                limited and self.decisions >= self.max_cycles):
-            apply_in_place(s, self.opponents[to_act(s)](s, self._bot_rng))
-            self.decisions += 1
+        while not s.over and to_act(s) != self.seat and not (limited and self.cut.reached):
+            seat = to_act(s)
+            apply_in_place(s, self.opponents[seat](s, self._bot_rng))
+            self.cut.count(seat)
         self._legal = self.catalogue.legal(s) if not s.over and to_act(s) == self.seat else {}
 
     def _obs(self) -> ObsDict:
@@ -194,13 +208,13 @@ class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
             self._ended = f"action {int(action)} was not legal"
             return self._obs(), self.illegal_reward, True, False, {"illegal_action": True}
         apply_in_place(s, engine_action)
-        self.decisions += 1
+        self.cut.count(self.seat)
         self._play_opponents(limited=True)
-        truncated = not s.over and self.decisions >= self.max_cycles
+        truncated = not s.over and self.cut.reached
         if s.over:
             self._ended = "the game is over"
-        elif truncated:
-            self._ended = f"the game was cut after {self.decisions} decisions (max_cycles)"
+        elif truncated:  # no result: reward 0 (docs/rl.md, "Truncation")
+            self._ended = self.cut.why()
             self._legal = {}
         reward = final_rewards(s, self.reward_mode)[self.seat] if s.over else 0.0
         return self._obs(), reward, s.over, truncated, {}

@@ -35,7 +35,8 @@ its tables by it) of ``information_state_record`` plus the view. The observer an
 ``tests/data/playthroughs/`` keeps OpenSpiel's playthrough of a solo game. ``FlamecraftBot`` is
 one of the project's bots as a ``pyspiel.Bot`` (it reads its seat's view only). Serialization
 pickles the engine state through the project's own JSON. A game that reaches
-``MAX_GAME_LENGTH`` decisions (never seen in play) ends there and is scored as it stands.
+``MAX_GAME_LENGTH`` decisions (never seen in random play) ends there with no result: returns
+0 for every seat, as the environments' truncation gives (``was_cut`` tells it).
 
     import flamecraft.research.openspiel_game  # registers the game
     game = pyspiel.load_game("python_flamecraft", {"players": 3})
@@ -99,9 +100,10 @@ from .encoding import (
     final_rewards,
     layout,
 )
-from .observation import observation_array
+from .observation import DEFAULT_MAX_DECISIONS, observation_array
 
-MAX_GAME_LENGTH = 3000
+# The cut of a game that has not ended by itself, in decisions: the environments' max_decisions.
+MAX_GAME_LENGTH = DEFAULT_MAX_DECISIONS
 RESAMPLE_TRIES = 200
 OWN_HISTORY = 512  # own past choices kept in the information-state tensor (then cut)
 FINGERPRINT = 16  # bytes of the information state's digest in the tensor
@@ -432,11 +434,19 @@ class FlamecraftState(pyspiel.State):  # type: ignore[misc]
         return f"{section.name}[{int(action) - section.start}]"
 
     def returns(self) -> list[float]:
+        """The final rewards once the game is over; 0 for every seat before, and for a game
+        cut at ``MAX_GAME_LENGTH`` (a cut game has no result: the outcome of a cut in every
+        interface, docs/rl.md "Truncation")."""
         box = self._box
-        if not self.is_terminal():
+        if box.state is None or not box.state.over:  # the deal, a game going on, or a cut
             return [0.0] * box.players
-        assert box.state is not None
         return final_rewards(box.state, box.reward)
+
+    def was_cut(self) -> bool:
+        """Whether the game ended at ``MAX_GAME_LENGTH`` decisions rather than by itself
+        (OpenSpiel has no truncation flag: this is it)."""
+        box = self._box
+        return box.state is not None and not box.state.over and len(box.record) > MAX_GAME_LENGTH
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
         """A state ``player_id`` cannot tell from this one, reached from the initial state by
