@@ -188,24 +188,28 @@ def _vector_trace(vec: gym.vector.VectorEnv, steps: int) -> list[bytes]:
     """Reset with seeds, then ``steps`` steps with each env's lowest legal index."""
     obs, _info = vec.reset(seed=[21, 22])  # type: ignore[arg-type]  # a seed per env
     out = [obs["observation"].tobytes()]
+    cut = False
     for _ in range(steps):
         actions = np.argmax(obs["action_mask"], axis=1)
         obs, reward, term, trunc, _info = vec.step(actions)
         out += [obs["observation"].tobytes(), reward.tobytes(), term.tobytes(),
                 trunc.tobytes()]
+        cut = cut or bool(trunc.any())
+    assert cut, "the games were cut, and auto-reset"
     return out
 
 
 def _make_env() -> FlamecraftSingleEnv:
-    return FlamecraftSingleEnv(players=2, opponents="greedy", max_cycles=60)
+    """Cut after 60 decisions: the learner's lowest legal index never ends a game."""
+    return FlamecraftSingleEnv(players=2, opponents="greedy", max_decisions=60)
 
 
 @pytest.mark.parametrize("context", ["fork", "spawn"])
 def test_gymnasium_worker_processes_play_as_in_process(context: str) -> None:
     """Gymnasium's AsyncVectorEnv (worker processes, factories sent by cloudpickle, results
     back by pickle) plays exactly as SyncVectorEnv in this process, started by ``fork`` and
-    by ``spawn`` (a fresh interpreter that imports flamecraft itself). max_cycles=60 makes
-    the cut happen, and the auto-reset after it."""
+    by ``spawn`` (a fresh interpreter that imports flamecraft itself), through a cut and the
+    auto-reset after it."""
     steps = 40
     here = _vector_trace(gym.vector.SyncVectorEnv([_make_env, _make_env]), steps)
     vec = gym.vector.AsyncVectorEnv([_make_env, _make_env], context=context)
@@ -248,12 +252,15 @@ def test_stable_baselines3_subprocvecenv(start_method: str) -> None:
         for v in (vec, here):
             v.seed(31)
         first, second = vec.reset(), here.reset()
-        for _ in range(30):
+        done = False
+        for _ in range(40):
             assert np.array_equal(first["observation"], second["observation"])
             actions = np.argmax(second["action_mask"], axis=1)
             first, r1, d1, _ = vec.step(actions)
             second, r2, d2, _ = here.step(actions)
             assert np.array_equal(r1, r2) and np.array_equal(d1, d2)
+            done = done or bool(d2.any())
+        assert done, "the games were cut, and reset by the VecEnv"
     finally:
         vec.close()
 
