@@ -100,6 +100,24 @@ def test_an_isolated_bot_never_receives_the_true_state(tmp_path: Path) -> None:
     assert all([f["hands"][q] for q in (0, 2)] != [s.hand[q] for q in (0, 2)] for f in found)
 
 
+def test_an_isolated_bot_by_name_plays_in_its_process_until_closed() -> None:
+    """``isolated=True`` plays as the bot does in-process (same seed, same choice), and
+    ``close`` ends its process."""
+    game = _game()
+    state = deal_seed(game.new_initial_state(), 3)
+    while len(state.legal_actions()) < 3:
+        state.apply_action(state.legal_actions()[0])
+    player = state.current_player()
+    isolated = FlamecraftBot(game, player, "greedy", seed=4, isolated=True)
+    try:
+        assert isinstance(isolated.bot, ProcessBot)
+        assert isolated.step(state) == FlamecraftBot(game, player, "greedy", seed=4).step(state)
+    finally:
+        isolated.close()
+    with pytest.raises(RuntimeError, match="its process has ended"):
+        isolated.step(state)
+
+
 def test_a_bot_is_seeded_and_restarts() -> None:
     """Same seed, same choices; ``restart`` and ``restart_at`` renew the generator."""
     game = _game()

@@ -12,7 +12,8 @@ offset from the seat acting (0 = the next seat clockwise), so one index means th
 every seat. Solo games (1 player) and the Companion module are covered: in solo the one "seat"
 a gift can go to is the general supply (``frames.SUPPLY``), and the observation always holds a
 Companion block (zero when the module is off). Pure Python: the core package installs without
-numpy.
+numpy. A catalogue and a layout are immutable and shared (``catalogue(n)``, ``layout(n)``):
+they pickle and deep-copy as their player count, in the compiled form too.
 """
 
 from __future__ import annotations

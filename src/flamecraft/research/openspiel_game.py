@@ -889,6 +889,12 @@ class FlamecraftBot(pyspiel.Bot):  # type: ignore[misc]
     def is_clonable(self) -> bool:
         return False
 
+    def close(self) -> None:
+        """Ends the bot's own process, for a bot made with ``isolated=True`` (else nothing)."""
+        close = getattr(self.bot, "close", None)
+        if callable(close):
+            close()
+
     def step(self, state: FlamecraftState) -> int:
         """The catalogue index of the bot's choice for its seat (its seat must be to act)."""
         if state.current_player() != self.player:
