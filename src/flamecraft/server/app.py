@@ -29,6 +29,7 @@ from ..core.tr import N_
 from ..display.i18n import LANGUAGES
 from .actions_json import event_things
 from .cards_json import catalog_json
+from .clocks import ClockSpec
 from .connections import Session
 from .gameerror import GameError
 from .games import Games
@@ -61,6 +62,17 @@ class SeatSpec(BaseModel):
     name: str | None = Field(default=None, max_length=40)
 
 
+class ClockBody(BaseModel):
+    """A game's clock (server/clocks.py): "none", "realtime" (``bank`` seconds per seat and
+    ``increment`` added per move) or "turn" (``per_move`` seconds to make each move)."""
+
+    model_config = ConfigDict(extra="ignore")
+    kind: Literal["none", "realtime", "turn"] = "none"
+    bank: float = Field(default=600.0, ge=0, le=1e7)
+    increment: float = Field(default=10.0, ge=0, le=1e7)
+    per_move: float = Field(default=86400.0, ge=0, le=1e8)
+
+
 class CreateGame(BaseModel):
     model_config = ConfigDict(extra="ignore")
     name: str | None = Field(default=None, max_length=60)
@@ -71,12 +83,18 @@ class CreateGame(BaseModel):
     first_player: int | None = Field(default=None, ge=0, le=4)  # None: drawn from the seed
     start: bool = False  # start at once (a game without people always starts at once)
     hints: bool = True  # whether the seats may ask for hints (shown to every seat)
+    clock: ClockBody | None = None  # None: no clock
+    stand_in: str | None = Field(default=None, max_length=40)  # the bot for a person who left
 
     def new_game(self) -> NewGame:
         """The game asked for, checked (``GameError``, naming the problem)."""
         return NewGame(tuple(NewSeat(s.kind, s.bot, s.name) for s in self.seats), self.name,
                        self.deck, self.companions, self.seed, self.first_player,
-                       begin=self.start, hints=self.hints)
+                       begin=self.start, hints=self.hints,
+                       clock=ClockSpec() if self.clock is None else ClockSpec(
+                           self.clock.kind, self.clock.bank, self.clock.increment,
+                           self.clock.per_move),
+                       stand_in=self.stand_in)
 
 
 class SeatAuth(BaseModel):

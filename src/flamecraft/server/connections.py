@@ -18,6 +18,7 @@ from typing import Any
 
 from ..core.engine import to_act
 from ..core.tr import N_
+from . import clocks
 from .gameerror import GameError
 from .language import DEFAULT as DEFAULT_LANGUAGE
 from .language import say
@@ -80,6 +81,7 @@ class Session:
         self.review: dict[str, asyncio.Future[dict[str, Any]]] = {}  # per language, once asked
         self.presence = Presence(time.time, gone_grace, hidden_grace)  # who is at the table
         self.presence_timer: asyncio.TimerHandle | None = None  # the next change by the grace
+        self.takeover_timer: asyncio.TimerHandle | None = None  # a bot taking a seat (games.py)
 
     @property
     def id(self) -> str:
@@ -107,9 +109,11 @@ class Connections:
     address, and spectators per game), each sent every new state. ``unwatched`` hears of a
     game whose last client left."""
 
-    def __init__(self, settings: Settings, unwatched: Callable[[Session], None]):
+    def __init__(self, settings: Settings, unwatched: Callable[[Session], None],
+                 presence_changed: Callable[[Session], None] = lambda session: None):
         self.settings = settings
         self.unwatched = unwatched
+        self.presence_changed = presence_changed  # (a person away may need a bot: games.py)
         self.addresses: dict[str, int] = {}  # live connections per client address
 
     def subscribe(self, session: Session, conn: Connection, address: str = "?") -> None:
@@ -161,8 +165,8 @@ class Connections:
             self.push(session, conn)
         acting = session.presence.acting
         session.presence.to_act(_seat_to_act(session.table))
-        if session.presence.acting != acting:
-            self.tell_presence(session)
+        if session.presence.acting != acting or session.table.row.clock is not None:
+            self.tell_presence(session)  # (a clock's banks change with the moves)
 
     # --- presence (presence.py)
 
@@ -194,11 +198,16 @@ class Connections:
             with contextlib.suppress(RuntimeError):  # no event loop: nobody to tell
                 session.presence_timer = asyncio.get_running_loop().call_later(
                     wait + 0.05, self.tell_presence, session)
+        self.presence_changed(session)
 
     def _presence_text(self, session: Session) -> str:
+        t = session.table
+        counted = [t.person_plays(i) for i in range(len(t.row.seats))]
         return session.presence.message(
-            len(session.table.row.seats), _bots(session), lambda seat: _conns_of(session, seat),
-            sum(1 for c in session.conns if c.seat is None))
+            len(t.row.seats), _bots(session), lambda seat: _conns_of(session, seat),
+            sum(1 for c in session.conns if c.seat is None),
+            clocks.public_json(t.row.clock, counted, session.presence.clock())
+            if t.row.status == RUNNING else None)
 
     def push(self, session: Session, conn: Connection) -> None:
         """Sends a connection the latest state, and then, once a rematch exists, a "rematch"

@@ -16,6 +16,7 @@ and ``advice`` (hints and reviews); they share ``database`` (the store) and ``ta
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -23,13 +24,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from ..core.engine import to_act
 from ..core.serialize import CARD_NAMES, start_to_json
 from ..core.setup_game import seeded_start
 from ..core.state import Options
 from ..core.tr import N_
 from ..core.upgrade import DECISION_RULES
 from ..session.seats import SetupError
-from . import standins
+from . import clocks, standins
 from .advice import Advice
 from .botpool import BotLanes
 from .botseats import BotSeats
@@ -39,6 +41,7 @@ from .gameerror import GameError
 from .gamespec import NewGame
 from .moves import Moves
 from .names import check_seat_names, clean
+from .presence import HIDDEN
 from .pubsub import Bus, make_bus
 from .settings import Settings
 from .store import BOT, FINISHED, HUMAN, OPEN, RUNNING, ActionRow, GameRow, SeatRow
@@ -49,6 +52,7 @@ from .wire import created_json
 
 log = logging.getLogger("flamecraft.server")
 
+CLOCK_SWEEP = 60.0  # seconds between looks for clocks running out in games not loaded
 MAX_IDLE = 1000  # loaded games before the idle ones (open or finished, unwatched) are dropped
 
 # "the game is already …" (starting a game that is not open), per status
@@ -68,7 +72,7 @@ class Games:
         self.sessions: dict[str, Session] = {}
         self.lanes = BotLanes(settings)
         self.tasks = Tasks()
-        self.connections = Connections(settings, self._unwatched)
+        self.connections = Connections(settings, self._unwatched, self._arm_takeover)
         self.moves = Moves(self.database, self.tasks, self._sync_locked, self._changed)
         self.bots = BotSeats(self.lanes, self.tasks, self.moves.commit)
         self.advice = Advice(settings, self.lanes)
@@ -89,11 +93,33 @@ class Games:
         self.tasks.spawn(self._sweep())
 
     async def _sweep(self) -> None:
-        """Archives idle games now and then (a quarter of the idle time, at most hourly)."""
+        """Archives idle games now and then (a quarter of the idle time, at most hourly), and
+        each minute loads the games whose clock runs out soon that no one has loaded (a
+        turn-based game left for days, a game archived, or stored before a restart): loaded,
+        their timer is set (``_arm_takeover``)."""
         every = min(3600.0, max(1.0, self.settings.idle_seconds / 4))
+        archived = time.monotonic()
         while not self.tasks.closed:
-            await asyncio.sleep(every)
-            self.archive_idle()
+            await asyncio.sleep(min(every, CLOCK_SWEEP))
+            await self.load_due_clocks()
+            if time.monotonic() - archived >= every:
+                archived = time.monotonic()
+                self.archive_idle()
+
+    async def load_due_clocks(self, now: float | None = None) -> list[str]:
+        """Loads the running games not loaded here whose clock runs out (grace included)
+        within ``CLOCK_SWEEP`` seconds of ``now``; returns their ids."""
+        now = time.time() if now is None else now
+        horizon = now + CLOCK_SWEEP - self.settings.timeout_grace
+        rows = await self.database.run(lambda st: st.clocked_games())
+        due = [game_id for game_id, clock in rows if game_id not in self.sessions
+               and (out := clocks.runs_out(clock)) is not None and out <= horizon]
+        for game_id in due:
+            try:
+                await self.get(game_id, resume=True)
+            except GameError as exc:
+                log.error("cannot load a game whose clock runs out: %s", exc.message)
+        return due
 
     def archive_idle(self, now: float | None = None) -> list[str]:
         """Drops from memory the running games nobody watches that were last touched
@@ -136,6 +162,7 @@ class Games:
                               self.settings.hidden_grace)
             self._evict()
             self.sessions[game_id] = session
+            self._arm_takeover(session)
             # Another process may be playing this game's bots: take over only if it is gone.
             store = self.database.store
             late = self.settings.bot_takeover if store is not None and store.notifies else 0.0
@@ -219,6 +246,7 @@ class Games:
         is scheduled (later for a change heard from another process, which plays its bots)."""
         session.touched = time.time()
         self.connections.broadcast(session)
+        self._arm_takeover(session)
         delay = self.settings.bot_delay
         self.bots.schedule(session, delay if local else delay + self.settings.bot_takeover)
 
@@ -243,16 +271,20 @@ class Games:
             seed=new.seed if new.seed is not None else secrets.randbelow(1 << 62),
             seats=seat_rows,
             status=RUNNING if new.begin or HUMAN not in new.kinds else OPEN,
-            hints=new.hints)
+            hints=new.hints, clock=clocks.new_clock(new.clock, len(new.seats)),
+            stand_in=new.stand_in)
         # The deal by card ids and the names the texts are written in, kept with the game: it
         # reads the same after a change to the order of the card files or to a card's name.
         row.setup = {"deal": start_to_json(seeded_start(row.options, row.seed)),
                      "names": CARD_NAMES, "rules": DECISION_RULES}
         table = Table(row)  # checks the options by starting the game (when running)
+        if table.state is not None:
+            clocks.start(row.clock, to_act(table.state), time.time())
         await self.database.run(lambda st: st.create_game(row))
         session = Session(table, self.settings.away_grace, self.settings.hidden_grace)
         self.sessions[row.id] = session
         self.bots.schedule(session, self.settings.bot_delay)
+        self._arm_takeover(session)
         return created_json(row, tokens)
 
     async def _change(self, session: Session,
@@ -341,7 +373,78 @@ class Games:
         session = await self.need(game_id)
         t = session.table
         return await self.tasks.detached(self._change(session, lambda row: standins.reclaim(
-            row, t.state, len(t.actions), seat, token)))
+            row, t.state, len(t.actions), seat, token, time.time())))
+
+    # --- a bot in the place of a person out of time, or away (clocks.py, standins.py)
+
+    def _arm_takeover(self, session: Session) -> None:
+        """Sets the game's timer for the moment a bot takes the seat to act: its clock run
+        out and the grace gone by, or (a game without a clock) its person away for
+        ``away_takeover`` seconds of their turn. Called after every change and every
+        presence change; the takeover itself is a row change checked anew (once, whichever
+        process is first)."""
+        if session.takeover_timer is not None:
+            session.takeover_timer.cancel()
+            session.takeover_timer = None
+        due = self._takeover_due(session)
+        if due is None or self.tasks.closed:
+            return
+        wait = max(0.0, due - time.time()) + 0.05
+        with contextlib.suppress(RuntimeError):  # no event loop (a test's direct call)
+            session.takeover_timer = asyncio.get_running_loop().call_later(
+                wait, lambda: self.tasks.spawn(self._take_over(session)))
+
+    def _takeover_due(self, session: Session) -> float | None:
+        t = session.table
+        s = t.state
+        if s is None or s.over or t.row.status != RUNNING or not t.person_plays(to_act(s)):
+            return None
+        if t.row.clock is not None:
+            out = clocks.runs_out(t.row.clock)
+            return None if out is None else out + self.settings.timeout_grace
+        return self._away_due(session)
+
+    def _away_due(self, session: Session) -> float | None:
+        """When the person to act, away, has been away that long during their turn; None
+        while they are here, or when away takeovers are off. Presence is each process's own
+        (presence.py), so over a shared PostgreSQL only a vote puts a bot in."""
+        store = self.database.store
+        if self.settings.away_takeover <= 0 or (store is not None and store.notifies):
+            return None
+        t = session.table
+        assert t.state is not None
+        seat = to_act(t.state)
+        presence = session.presence
+        _status, why, since = presence.seat_status(
+            seat, [c for c in session.conns if c.seat == seat])
+        if why is None:
+            return None  # connected and shown (one going away is due once the grace is up)
+        grace = presence.hidden_grace if why == HIDDEN else presence.gone_grace
+        acting = presence.acting[1] if presence.acting is not None else since
+        return max(since + grace, acting) + self.settings.away_takeover
+
+    async def _take_over(self, session: Session) -> None:
+        session.takeover_timer = None
+        due = self._takeover_due(session)
+        if due is None:
+            return
+        now = time.time()
+        if now < due:
+            self._arm_takeover(session)
+            return
+        t = session.table
+        grace = self.settings.timeout_grace
+        if t.row.clock is not None:
+            def change(row: GameRow) -> GameRow | None:
+                return standins.time_out(row, t.state, len(t.actions), grace, now)
+        else:
+            def change(row: GameRow) -> GameRow | None:
+                return standins.walked_away(row, t.state, len(t.actions))
+        try:
+            await self.tasks.detached(self._change(session, change))
+        except GameError as exc:
+            log.warning("game %s: no bot took the seat: %s", session.id, exc.message)
+        self._arm_takeover(session)
 
     async def begin(self, game_id: str, seat: int, token: str) -> GameRow:
         """Starts an open game: the host (the first person's seat, seat 0 unless it is a bot)
@@ -357,6 +460,7 @@ class Games:
             if row.status != OPEN:
                 raise GameError("illegal", _STATUS_ALREADY[row.status])
             row.status = RUNNING
+            clocks.start(row.clock, to_act(session.table.record().first_state()), time.time())
             return row
 
         return await self.tasks.detached(self._change(session, change))

@@ -10,11 +10,13 @@ from dataclasses import dataclass, field
 from ..ai.roster import BOTS, DEFAULT_OPPONENT
 from ..core.tr import N_
 from ..session.seats import BOT_NAMES, SetupError
+from .clocks import ClockSpec
 from .gameerror import GameError
 from .names import check_seat_names, clean
 from .store import BOT, HUMAN, GameRow
 
 MAX_SEATS = 5
+NO_CLOCK = ClockSpec()
 DECKS = ("purple", "golden")
 
 
@@ -48,6 +50,8 @@ class NewGame:
     first_player: int | None = None
     begin: bool = False
     hints: bool = True
+    clock: ClockSpec = NO_CLOCK
+    stand_in: str | None = None  # the bot for a person's seat when they leave (None: greedy)
     rematch_of: tuple[tuple[str, ...], ...] | None = None
     asker: int | None = None
     bots: tuple[str | None, ...] = field(init=False)
@@ -85,6 +89,9 @@ class NewGame:
             game_name = clean(self.name or "", game_name=True)
         except SetupError as exc:
             raise GameError("malformed", str(exc), 400, error=exc) from None
+        if self.stand_in is not None and self.stand_in not in BOTS:
+            raise GameError("malformed", N_("stand_in: unknown bot {bot} (there are {bots})"),
+                            400, bot=repr(self.stand_in), bots=", ".join(sorted(BOTS)))
         if self.deck not in DECKS:
             raise GameError("malformed", N_("deck must be 'purple' or 'golden'"), 400)
         if self.seed is not None and humans > 1:
@@ -109,7 +116,7 @@ class NewGame:
         alone = sum(1 for s in row.seats if s.kind == HUMAN) == 1
         return NewGame(tuple(NewSeat(s.kind, s.bot, s.name) for s in row.seats), row.name,
                        o.deck, o.companions, None, o.first_player, begin=alone,
-                       hints=row.hints,
+                       hints=row.hints, clock=ClockSpec.of(row.clock), stand_in=row.stand_in,
                        rematch_of=tuple(tuple(s.token_hashes) for s in row.seats),
                        asker=asker)
 

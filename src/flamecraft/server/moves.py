@@ -6,6 +6,7 @@ process is "stale", and the table catches up first."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 
 from ..core.engine import legal_actions, parse_action, to_act
@@ -14,10 +15,11 @@ from ..core.state import GameState
 from ..core.tr import N_
 from ..session import compose
 from ..session.history import Played
+from . import clocks
 from .connections import Session
 from .database import Database
 from .gameerror import GameError
-from .store import FINISHED, ActionRow
+from .store import FINISHED, ActionRow, GameRow
 from .tasks import Tasks
 from .wire import result_of
 
@@ -110,10 +112,7 @@ class Moves:
         all or none, and one undo point (before the first; none when not ``asked``)."""
         t = session.table
         expected = session.version
-        row = t.row.copy()
-        row.version = expected + 1
-        if played[-1].after.over:
-            row.status, row.result = FINISHED, result_of(played[-1].after)
+        row = self._next_row(session, played[-1])
         rows = [ActionRow(len(t.actions) + i, one.seat, one.text, row.version)
                 for i, one in enumerate(played)]
         if not await self.database.run(lambda st: st.append_actions(row, expected, rows)):
@@ -125,15 +124,27 @@ class Moves:
         t.row = row
         self.changed(session)
 
+    @staticmethod
+    def _next_row(session: Session, last: Played) -> GameRow:
+        """The game's row once ``last`` (the last of the actions to store) is played: the
+        next version, the result if the game is over, and the clock moved on (the mover's
+        time charged if a person played it, the next seat put on it)."""
+        t = session.table
+        row = t.row.copy()
+        row.version = session.version + 1
+        after = last.after
+        if after.over:
+            row.status, row.result = FINISHED, result_of(after)
+        clocks.moved(row.clock, t.person_plays(last.seat),
+                     None if after.over else to_act(after), time.time())
+        return row
+
     async def commit(self, session: Session, played: Played) -> None:
         """Stores a prepared action (with the version bump, in one transaction), then applies
         it. The caller holds the game's lock."""
         t = session.table
         expected = session.version
-        row = t.row.copy()
-        row.version = expected + 1
-        if played.after.over:
-            row.status, row.result = FINISHED, result_of(played.after)
+        row = self._next_row(session, played)
         action = ActionRow(len(t.actions), played.seat, played.text, row.version)
         if not await self.database.run(lambda st: st.append_action(row, expected, action)):
             await self.catch_up(session)
@@ -156,6 +167,7 @@ class Moves:
             expected = session.version
             row = t.row.copy()
             row.version = expected + 1
+            clocks.charge(row.clock, True, time.time())  # (undo gives no time back)
             if not await self.database.run(lambda st: st.truncate_actions(row, expected, keep)):
                 await self.catch_up(session)
                 raise GameError("stale", N_("another move was made first: look again"))

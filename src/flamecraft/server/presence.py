@@ -96,8 +96,9 @@ class Presence:
         return soonest
 
     def message(self, seats: int, bots: set[int], conns_of: Callable[[int], Sequence[Hashable]],
-                spectators: int) -> str:
-        """The "presence" message (docs/server.md), as JSON text: the same for everyone."""
+                spectators: int, clock: dict[str, object] | None = None) -> str:
+        """The "presence" message (docs/server.md), as JSON text: the same for everyone
+        (``clock``: the game's clock as ``clocks.public_json`` tells it, when it has one)."""
         now = self.clock()
         out: list[dict[str, object]] = []
         for seat in range(seats):
@@ -112,5 +113,8 @@ class Presence:
             out.append(entry)
         acting = None if self.acting is None else {
             "seat": self.acting[0], "thinking": round(now - self.acting[1])}
-        return json.dumps({"type": "presence", "seats": out, "acting": acting,
-                           "spectators": spectators}, separators=(",", ":"))
+        message: dict[str, object] = {"type": "presence", "seats": out, "acting": acting,
+                                      "spectators": spectators}
+        if clock is not None:
+            message["clock"] = clock
+        return json.dumps(message, separators=(",", ":"))

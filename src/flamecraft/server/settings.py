@@ -54,6 +54,11 @@ class Settings:
     # long, or every one of their tabs hidden this long.
     away_grace: float = 3.0
     hidden_grace: float = 30.0
+    # A seat out of time (clocks.py) is played by a bot this long after (the others are told
+    # at once; the person may still move meanwhile). A person away (no clock) while it is
+    # their turn: a bot plays for them after ``away_takeover`` (0: only when voted).
+    timeout_grace: float = 10.0
+    away_takeover: float = 90.0
     static_dir: Path = STATIC_DIR
     # How hard a hint and a review think: re-deals of the hidden cards per decision
     # (ai/hints.py HINT_BUDGET and ai/review.py REVIEW_BUDGET; tests make them small).
@@ -87,6 +92,8 @@ class Settings:
             idle_seconds=_number(env, "FLAMECRAFT_IDLE_DAYS", s.idle_seconds / 86400) * 86400,
             away_grace=_number(env, "FLAMECRAFT_AWAY_GRACE", s.away_grace),
             hidden_grace=_number(env, "FLAMECRAFT_HIDDEN_GRACE", s.hidden_grace),
+            timeout_grace=_number(env, "FLAMECRAFT_TIMEOUT_GRACE", s.timeout_grace),
+            away_takeover=_number(env, "FLAMECRAFT_AWAY_TAKEOVER", s.away_takeover),
             hint_samples=max(1, int(_number(env, "FLAMECRAFT_HINT_SAMPLES", s.hint_samples))),
             review_samples=max(1, int(_number(env, "FLAMECRAFT_REVIEW_SAMPLES",
                                               s.review_samples))),

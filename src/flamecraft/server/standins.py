@@ -1,5 +1,6 @@
 """A bot that plays a person's seat (BGA's "zombie"): when the other people at the table vote
-it (the person has left, or stopped playing), or when the person concedes. The person takes a
+it (the person has left, or stopped playing), when the person concedes, or when the seat has
+been out of time for a grace period (``clocks.py``). The person takes a
 voted seat back through their link at any later decision; a conceded seat is played out by
 the bot to the end. Each stretch a bot played is kept on the seat's row (``SeatRow.spans``)
 and shown with the final scores.
@@ -15,16 +16,21 @@ from ..ai.roster import BOTS
 from ..core.engine import to_act
 from ..core.state import GameState
 from ..core.tr import N_
+from . import clocks
 from .gameerror import GameError
 from .store import HUMAN, RUNNING, GameRow, SeatRow
 from .tokens import check_token
 
-STAND_IN = "greedy"  # the bot that plays a person's seat (a quick one: nobody waits on it)
+STAND_IN = "greedy"  # the default bot for a person's seat (a quick one: nobody waits on it)
 
 
 def stand_in_bot(row: GameRow) -> str:
-    """The bot a seat of this game is played by when its person is away."""
-    return STAND_IN if STAND_IN in BOTS else next(iter(BOTS))
+    """The bot a seat of this game is played by when its person is away: the host's choice,
+    else ``STAND_IN``."""
+    for name in (row.stand_in, STAND_IN):
+        if name is not None and name in BOTS:
+            return name
+    return next(iter(BOTS))
 
 
 def _running(row: GameRow, s: GameState | None) -> GameState:
@@ -98,7 +104,7 @@ def concede(row: GameRow, s: GameState | None, actions: int, seat: int,
 
 
 def reclaim(row: GameRow, s: GameState | None, actions: int, seat: int,
-            token: str) -> GameRow | None:
+            token: str, now: float = 0.0) -> GameRow | None:
     """The person takes their seat back from the bot (not after conceding)."""
     check_token(row, seat, token)
     state = _running(row, s)
@@ -110,4 +116,37 @@ def reclaim(row: GameRow, s: GameState | None, actions: int, seat: int,
         return None
     seat_row.stand_in = None
     seat_row.spans[-1].update({"to": actions, "until": state.turn})
+    clocks.handed_back(row.clock, seat, to_act(state), now)
+    return row
+
+
+def time_out(row: GameRow, s: GameState | None, actions: int, grace: float,
+             now: float) -> GameRow | None:
+    """The seat to act has been out of time for ``grace`` seconds (its real-time bank spent,
+    or its turn-based deadline passed): a bot plays it from now on, until the person takes
+    it back. None when that no longer holds (the person moved, another process was first):
+    the row's clock decides, so it happens once."""
+    if row.status != RUNNING or s is None or s.over:
+        return None
+    seat = to_act(s)
+    seat_row = row.seats[seat]
+    due = clocks.runs_out(row.clock)
+    if (seat_row.kind != HUMAN or seat_row.stand_in is not None or due is None
+            or row.clock is None or row.clock.get("seat") != seat or now < due + grace):
+        return None
+    clocks.charge(row.clock, True, now)
+    _begin(seat_row, row, s, actions, "timeout")
+    return row
+
+
+def walked_away(row: GameRow, s: GameState | None, actions: int) -> GameRow | None:
+    """The person to act has been away for the host's grace during their turn (a game
+    without a clock; the caller has seen it): a bot plays for them until they take the seat
+    back. None when the seat is not a person's own any more."""
+    if row.status != RUNNING or s is None or s.over or row.clock is not None:
+        return None
+    seat_row = row.seats[to_act(s)]
+    if seat_row.kind != HUMAN or seat_row.stand_in is not None:
+        return None
+    _begin(seat_row, row, s, actions, "away")
     return row

@@ -86,9 +86,9 @@ class SeatRow:
     joined: bool = False
     # A person's seat a bot plays for now (standins.py): the bot's name, or None.
     stand_in: str | None = None
-    # Every stretch a bot played for the person: {"why": "voted" | "conceded", "from": the
-    # actions before it, "turn": its first turn, "to" and "until": the same at its end, or
-    # None while it goes on}. Shown with the final scores.
+    # Every stretch a bot played for the person: {"why": "voted" | "conceded" | "timeout" | "away",
+    # "from": the actions before it, "turn": its first turn, "to" and "until": the same at
+    # its end, or None while it goes on}. Shown with the final scores.
     spans: list[dict[str, Any]] = field(default_factory=list)
     conceded: bool = False  # the person gave the seat up for good: a bot plays it out
     votes: list[int] = field(default_factory=list)  # the seats asking a bot to play it now
@@ -144,13 +144,20 @@ class GameRow:
     # with, as a record writes them; written once, at creation. None for a row stored before
     # schema 2 (its seed deals it).
     setup: dict[str, Any] | None = None
+    # The game's clock (``clocks.py``): its kind and settings, each seat's bank, the seat on
+    # it and since when; None for a game without one. The bot that plays a person's seat
+    # for them (``standins.py``): the host's choice. Both kept in the options column's JSON
+    # (``"clock"``, ``"stand_in"``) when set, so no schema change.
+    clock: dict[str, Any] | None = None
+    stand_in: str | None = None
 
     def copy(self) -> GameRow:
         """A copy to change and write (the stored one changes only once written)."""
         seats = [s.copy() for s in self.seats]
+        clock = None if self.clock is None else json.loads(json.dumps(self.clock))
         return GameRow(self.id, self.name, self.options, self.seed, seats, self.status,
                        self.version, self.created, self.result, self.rematch, self.hints,
-                       self.setup)
+                       self.setup, clock, self.stand_in)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,10 +176,15 @@ def _dumps(obj: Any) -> str:
 
 
 def _options_text(game: GameRow) -> str:
-    """The options column: the game's options, and ``"hints": false`` when hints are off."""
+    """The options column: the game's options, and ``"hints": false`` when hints are off, its
+    clock and its stand-in bot when it has them."""
     obj = options_to_json(game.options)
     if not game.hints:
         obj = {**obj, "hints": False}
+    if game.clock is not None:
+        obj = {**obj, "clock": game.clock}
+    if game.stand_in is not None:
+        obj = {**obj, "stand_in": game.stand_in}
     return _dumps(obj)
 
 
@@ -185,7 +197,9 @@ def _game_from(row: Sequence[Any]) -> GameRow:
         result=json.loads(row[8]) if row[8] else None,
         rematch=json.loads(row[9]) if row[9] else None,
         hints=not (isinstance(options, dict) and options.get("hints") is False),
-        setup=json.loads(row[10]) if row[10] else None)
+        setup=json.loads(row[10]) if row[10] else None,
+        clock=options.get("clock") if isinstance(options, dict) else None,
+        stand_in=options.get("stand_in") if isinstance(options, dict) else None)
 
 
 class Store(ABC):
@@ -287,6 +301,20 @@ class Store(ABC):
             cur.execute(self._sql("SELECT id FROM flamecraft_games WHERE status = ? AND "
                                   "updated >= ?"), ("running", since))
             return [r[0] for r in cur.fetchall()]
+
+    def clocked_games(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every running game with a clock: its id and its clock (``clocks.py``), for the
+        sweep that loads the games whose clock runs out."""
+        with self._transaction() as cur:
+            cur.execute(self._sql("SELECT id, options FROM flamecraft_games WHERE status = ? "
+                                  "AND options LIKE ?"), (RUNNING, '%"clock":%'))
+            rows = cur.fetchall()
+        out = []
+        for game_id, options in rows:
+            clock = json.loads(options).get("clock")
+            if isinstance(clock, dict):
+                out.append((game_id, clock))
+        return out
 
     def update_game(self, game: GameRow, expected_version: int) -> bool:
         """Writes the row's options, seats, status, version, result and rematch if the stored

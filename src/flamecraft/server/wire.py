@@ -26,9 +26,10 @@ from ..core.view import view
 from ..display.localized import rating_title, solo_intro
 from ..session import compose
 from .actions_json import action_json, event_things, legal_json
+from .clocks import ClockSpec, runs_out
 from .language import DEFAULT as DEFAULT_LANGUAGE
 from .language import game_tr
-from .store import RUNNING, GameRow
+from .store import HUMAN, RUNNING, GameRow
 from .tokens import game_link, seat_link
 
 
@@ -97,6 +98,7 @@ def state_common(row: GameRow, s: GameState | None, step: int) -> dict[str, Any]
         "seats": seats_json(row),
         "live": s is not None and row.status == RUNNING and not s.over,
         "hints": row.hints,
+        "clock": ClockSpec.of(row.clock).to_json(),
         "result": row.result,
     }
 
@@ -195,6 +197,8 @@ def entry_json(row: GameRow) -> dict[str, Any]:
         "game_id": row.id, "name": row.name, "status": row.status,
         "players": row.options.players, "deck": row.options.deck,
         "companions": row.options.companions, "hints": row.hints, "seats": seats_json(row),
+        "clock": ClockSpec.of(row.clock).to_json(),
+        "deadline": _deadline(row),
         "first_player": first_player_in(row),
         "created": datetime.fromtimestamp(row.created, UTC).isoformat(timespec="seconds"),
         "version": row.version,
@@ -204,6 +208,19 @@ def entry_json(row: GameRow) -> dict[str, Any]:
     if row.rematch is not None:
         out["rematch"] = row.rematch["game_id"]
     return out
+
+
+def _deadline(row: GameRow) -> float | None:
+    """When the seat to act runs out of time (Unix seconds), for "my games"; None without a
+    clock or while a bot plays the seat on it."""
+    clock = row.clock
+    if row.status != RUNNING or not clock or clock.get("seat") is None:
+        return None
+    seat = row.seats[int(clock["seat"])]
+    if seat.kind != HUMAN or seat.stand_in is not None:
+        return None
+    out = runs_out(clock)
+    return None if out is None else round(out, 1)
 
 
 def created_json(row: GameRow, tokens: Sequence[str | None]) -> dict[str, Any]:
