@@ -86,7 +86,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     folder = tmp_path_factory.mktemp("server")
     env = {**os.environ, "FLAMECRAFT_BOT_DELAY": "0.01", "FLAMECRAFT_GAMES_PER_MINUTE": "1000",
-           "FLAMECRAFT_HINT_SAMPLES": "8", "FLAMECRAFT_REVIEW_SAMPLES": "1"}
+           "FLAMECRAFT_HINT_SAMPLES": "8", "FLAMECRAFT_REVIEW_SAMPLES": "1",
+           "FLAMECRAFT_TIMEOUT_GRACE": "2"}
     env.pop("FLAMECRAFT_DATABASE_URL", None)
     log = (folder / "server.log").open("w")
     proc = subprocess.Popen([*_server_command(), "serve", "--port", str(port), "--database",
@@ -1162,6 +1163,42 @@ def test_reduced_motion_plays_no_animation(server: str, tabs: Any) -> None:
         assert wait_my_turn_or_end(page)
         click_once(page, rng)
     assert page.evaluate("() => window.__animations") > 0
+
+
+def test_a_real_time_clock_runs_out_a_bot_plays_and_he_takes_his_seat_back(server: str,
+                                                                           tabs: Any) -> None:
+    """Issue 23, clocks: a real-time game (4 s a seat, for the test); Bo, to act, does not
+    move. Both tables show his time ticking down in his heading, then "out of time" and the
+    prompt says a bot will play; 2 s later (the test server's grace) a bot plays his
+    turn and the game goes on; Bo's page says a bot plays for him and he takes his seat back,
+    with 30 s on his clock."""
+    game = post(server, "/api/games", {"seats": [{"kind": "human", "name": "Ann"},
+                                                 {"kind": "human", "name": "Bo"}],
+                                       "start": True, "first_player": 1,
+                                       "clock": {"kind": "realtime", "bank": 4,
+                                                 "increment": 0}})
+    links = {s["seat"]: server + s["link"] for s in game["seats"]}
+    ann, bo = tabs(), tabs()
+    a, b = ann.page, bo.page
+    a.goto(links[0])
+    b.goto(links[1])
+    for page in (a, b):
+        page.wait_for_selector(".board")
+    a.wait_for_function("() => /^0:0[1-4]$/.test(document.querySelector("
+                        "'[data-clock=\"1\"]').textContent)")
+    assert a.inner_text('.me [data-clock="0"]') == "0:04"  # Ann's, not running
+    b.wait_for_function("() => document.querySelector('.me [data-clock=\"1\"]')"
+                        ".classList.contains('running')")
+    a.wait_for_selector('[data-clock="1"]:text("out of time")', timeout=8000)
+    assert "Bo is out of time" in a.inner_text(".prompt")
+    ann.shot("clock-out-of-time")
+    a.wait_for_selector(".other .tag.stand-in", timeout=8000)
+    assert wait_my_turn_or_end(a)  # the bot played Bo's turn: the game goes on
+    b.wait_for_selector("button.reclaim")
+    b.click("button.reclaim")
+    a.wait_for_selector(".other .tag.stand-in", state="detached")
+    b.wait_for_selector("button.reclaim", state="detached")
+    assert a.inner_text('[data-clock="1"]') == "0:30"
 
 
 def test_a_closed_tab_shows_away_and_a_bot_plays_until_he_is_back(server: str,

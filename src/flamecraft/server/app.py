@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..ai.roster import DEFAULT_OPPONENT, bot_notes
+from ..core.engine import to_act
 from ..core.summary import event_line
 from ..core.tr import N_
 from ..display.i18n import LANGUAGES
@@ -233,8 +234,12 @@ def _add_lobby_api(app: FastAPI, games: Games, settings: Settings,
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str) -> dict[str, Any]:
         session = await games.need(game_id)
-        out = entry_json(session.table.row)
-        out["step"] = len(session.table.actions)
+        t = session.table
+        out = entry_json(t.row)
+        out["step"] = len(t.actions)
+        s = t.state  # who is to act is public (for "my games": your turn first)
+        out["to_act"] = (to_act(s) if s is not None and t.row.status == RUNNING and not s.over
+                         else None)
         return out
 
     @app.post("/api/games/{game_id}/join")

@@ -414,6 +414,8 @@ class Games:
         t = session.table
         assert t.state is not None
         seat = to_act(t.state)
+        if not standins.voters(t.row, seat):
+            return None  # nobody else waits: one person against bots is never taken over
         presence = session.presence
         _status, why, since = presence.seat_status(
             seat, [c for c in session.conns if c.seat == seat])

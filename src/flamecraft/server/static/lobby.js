@@ -4,6 +4,7 @@
 import { api, brand, copyText, fill, h, languageSwitch } from "./dom.js";
 import { t } from "./i18n.js";
 import { SEAT_MARKS } from "./cards.js";
+import { CLOCK_PRESETS, clockLabel, span } from "./clock.js";
 
 const FALLBACK_BOTS = { ladder: [{ name: "random", about: "" }], default: "random" };
 const REFRESH_MS = 4000;
@@ -175,6 +176,15 @@ export async function showLobby(root) {
       t(" Companions (optional module)")),
     h("label", { class: "field" }, h("input", { type: "checkbox", name: "hints", checked: true }),
       t(" Hints (a player may ask for the three best choices; everyone sees whether they are on)")),
+    h("label", { class: "field" }, t("Clock "), h("select", { name: "clock" },
+      CLOCK_PRESETS.map(([value, clock]) => h("option", { value, selected: value === "none" },
+        clock ? clockLabel(clock) : t("No clock (the table waits)"))))),
+    h("p", { class: "muted small" },
+      t("Out of time, or away on their turn, a person's seat is played by a bot until they "
+        + "take it back.")),
+    h("label", { class: "field" }, t("Bot for a person who leaves "),
+      h("select", { name: "stand_in" }, ladder.map((b) => h("option", { value: b.name,
+        selected: b.name === "greedy" }, b.about ? `${b.name} — ${b.about}` : b.name)))),
     h("details", { class: "field" }, h("summary", {}, t("More")),
       h("label", {}, t("Seed "), h("input", { name: "seed", type: "number", min: 0,
         placeholder: t("random") })),
@@ -201,7 +211,9 @@ export async function showLobby(root) {
     const body = { name: String(data.get("name") || "").trim() || t("Flamecraft game"), seats,
       deck: data.get("deck") || "purple", companions: data.get("companions") === "on",
       seed: seed === "" || seed === null ? null : Number(seed), start: alone,
-      hints: data.get("hints") === "on" };
+      hints: data.get("hints") === "on",
+      clock: (CLOCK_PRESETS.find(([value]) => value === data.get("clock")) || [null, null])[1],
+      stand_in: data.get("stand_in") || null };
     const submit = form.querySelector("button[type=submit]");
     submit.disabled = true;
     try {
@@ -254,11 +266,14 @@ async function drawMyGames(box) {
       return { g, info: null, gone: /no game/.test(err.message) };
     }
   }));
-  const order = { running: 0, open: 1, finished: 2 };
+  const order = { running: 1, open: 2, finished: 3 };
   const kept = rows.filter((r) => !r.gone);
   for (const r of rows) if (r.gone) forgetSeat(r.g.game_id, r.g.seat);
-  kept.sort((a, b) => (order[a.info ? a.info.status : "x"] ?? 3)
-    - (order[b.info ? b.info.status : "x"] ?? 3));
+  // the games where it is your turn first, the soonest deadline first among them
+  const myTurn = (r) => r.info && r.info.status === "running" && r.info.to_act === r.g.seat;
+  const rank = (r) => (myTurn(r) ? 0 : order[r.info ? r.info.status : "x"] ?? 4);
+  const due = (r) => (r.info && r.info.deadline) || Infinity;
+  kept.sort((a, b) => rank(a) - rank(b) || (rank(a) === 0 ? due(a) - due(b) : 0));
   if (!kept.length) return;
   const link = (g) => `/play/${encodeURIComponent(g.game_id)}#seat=${g.seat}&token=${g.token}`;
   fill(box, h("h2", {}, t("My games "), h("span", { class: "muted small" },
@@ -267,9 +282,14 @@ async function drawMyGames(box) {
       const status = info ? info.status : "unknown";
       const seatName = info && info.seats[g.seat] ? info.seats[g.seat].name : "";
       const others = info ? info.seats.filter((s) => s.seat !== g.seat).map((s) => s.name) : [];
-      const what = status === "running" ? t("running — continue") : status === "open"
-        ? t("waiting to start") : status === "finished" ? t("finished") : "";
-      const li = h("li", { class: "game-entry my-game", dataset: { game: g.game_id } },
+      const mineNow = info && status === "running" && info.to_act === g.seat;
+      const left = mineNow && info.deadline ? info.deadline - Date.now() / 1000 : null;
+      const what = mineNow ? (left === null ? t("your turn")
+        : left > 0 ? t("your turn — {time} left", { time: span(left) }) : t("your turn — out of time"))
+        : status === "running" ? t("running — continue") : status === "open"
+          ? t("waiting to start") : status === "finished" ? t("finished") : "";
+      const li = h("li", { class: `game-entry my-game${mineNow ? " my-turn" : ""}`,
+        dataset: { game: g.game_id } },
         h("strong", {}, (info && info.name) || g.name), " ",
         h("span", { class: "muted" }, [seatName ? t("as {name}", { name: seatName }) : "",
           others.length ? t(" vs {names}", { names: others.join(t(", ")) }) : "",
@@ -301,6 +321,8 @@ function drawGames(list, games) {
           s.name + (s.kind === "bot" ? (s.bot ? t(" (bot: {bot})", { bot: s.bot }) : t(" (bot)"))
             : s.joined ? " ✓" : "")
           + (s.seat === g.first_player ? t(" — plays first") : "")).join(t(", "))),
+        clockLabel(g.clock) ? h("span", { class: "clock-setting small" }, ` · ${clockLabel(g.clock)}`)
+          : null,
         " ",
         status === "finished"
           ? [h("a", { class: "button", href: `/play/${g.game_id}` }, t("Result")), " ",
@@ -381,6 +403,7 @@ export function waitingRoom(root, info, seat, token) {
         h("p", { class: "hints-setting" }, game.hints === false
           ? t("Hints off: the host turned them off for this game.")
           : t("Hints on: each player may ask for the three best choices at their decision.")),
+        clockLabel(game.clock) ? h("p", { class: "clock-setting" }, clockLabel(game.clock)) : null,
         h("div", { class: "controls" }, controls),
         message,
         me && seat === host(game) ? h("p", { class: "muted" },

@@ -15,6 +15,7 @@ import {
   enchCard, fancyCard, goodName, icon, rewardIcons, seatToken, withIcons,
 } from "./cards.js";
 import { N_, t } from "./i18n.js";
+import { timeLeft } from "./clock.js";
 import { enabled, play, setAnimations, snapshot } from "./motion.js";
 
 // Actions that gain something from the supply: their Good is a supply tile, not your own Good.
@@ -799,10 +800,32 @@ export class Table {
       const seat = Number(el.dataset.note);
       const s = seats.get(seat);
       const name = names[seat] || t("seat {n}", { n: seat + 1 });
-      const away = !s || s.status !== "away" ? ""
-        : s.why === "hidden" ? t("{name} is away (their tab is hidden).", { name })
-          : t("{name} is away (no connection).", { name });
+      const left = this.timeLeftOf(seat);
+      const away = left !== null && left <= 0
+        ? t("{name} is out of time: a bot plays for them in a few seconds.", { name })
+        : !s || s.status !== "away" ? ""
+          : s.why === "hidden" ? t("{name} is away (their tab is hidden).", { name })
+            : t("{name} is away (no connection).", { name });
       const text = away ? " " + away : "";
+      if (el.textContent !== text) el.textContent = text;
+    }
+    for (const el of this.root.querySelectorAll("[data-clock]")) {
+      const seat = Number(el.dataset.clock);
+      const left = this.timeLeftOf(seat);
+      const kind = p && p.clock ? p.clock.kind : "";
+      const onIt = p && p.clock && p.clock.seat === seat;
+      const text = left === null ? "" : left <= 0 && (onIt || kind === "realtime") ? t("out of time")
+        : kind === "turn" ? t("{time} left", { time: timeLeft(left) }) : timeLeft(left);
+      if (el.textContent !== text) el.textContent = text;
+      el.className = `clock${onIt ? " running" : ""}${left !== null && left < 30 && onIt ? " low" : ""}`;
+      el.title = !text ? "" : kind === "turn" ? t("Time left for this turn")
+        : t("Time left on this seat's clock");
+    }
+    for (const el of this.root.querySelectorAll("[data-clocknote]")) {
+      const left = this.timeLeftOf(Number(el.dataset.clocknote));
+      const text = left === null || left >= 30 ? ""
+        : left <= 0 ? t(" You are out of time: a bot plays for you in a few seconds, unless you choose now.")
+          : t(" {n} s left.", { n: Math.ceil(left) });
       if (el.textContent !== text) el.textContent = text;
     }
     for (const el of this.root.querySelectorAll("[data-watching]")) {
@@ -810,6 +833,18 @@ export class Table {
       const text = !n ? "" : n === 1 ? t("1 watching") : t("{n} watching", { n });
       if (el.textContent !== text) el.textContent = text;
     }
+  }
+
+  /** A seat's time left now (seconds), from the last presence message's clock, ticking for
+   * the seat on it while a person plays it; null when the clock says nothing of it. */
+  timeLeftOf(seat) {
+    const clock = this.presence && this.presence.clock;
+    if (!clock || !this.msg || this.msg.status !== "running") return null;
+    const left = (clock.left || [])[seat];
+    if (left === null || left === undefined) return null;
+    const row = (this.msg.seats || [])[seat];
+    const ticking = clock.seat === seat && row && row.kind === "human" && !row.stand_in;
+    return ticking ? Math.max(0, left - (performance.now() - this.presence.at) / 1000) : left;
   }
 
   drawTop(view) {
@@ -899,6 +934,7 @@ export class Table {
       // one line: the question, and how to answer it in a smaller hand after it
       out.push(h("p", { class: "prompt-text mine" },
         h("strong", {}, t("Your turn")), t(" — choose {what}.", { what: choosing }),
+        h("span", { class: "clock-note", dataset: { clocknote: this.msg.seat } }),
         hints.length ? h("span", { class: "hint" }, " ", hints.slice(0, 2).join(" ")) : null));
     } else if (actor !== undefined && actor >= 0) {
       const who = names[actor] || t("seat {n}", { n: actor + 1 });
@@ -1264,7 +1300,8 @@ export class Table {
       { dataset: { key: `fancy:${f}`, detail: `fancy:${f}` } }, true));
     return h("section", { class: `player me seat-${seat}${view.to_act === seat ? " acting" : ""}`,
       "aria-label": t("Your side") },
-    h("h2", {}, seatToken(seat), ` ${p.name} `, h("span", { class: "tag" }, t("you"))),
+    h("h2", {}, seatToken(seat), ` ${p.name} `, h("span", { class: "tag" }, t("you")),
+      h("span", { class: "clock", dataset: { clock: seat } })),
     this.publicBits(view, p, seat),
     this.goodsRow(p, true, seat),
     h("h3", {}, t("Hand ({n}/6)", { n: hand.length })),
@@ -1295,6 +1332,7 @@ export class Table {
       h("div", { class: "other-head" },
         h("h3", {}, seatToken(i), ` ${p.name}`,
           h("span", { class: "presence", dataset: { presence: i } }),
+          h("span", { class: "clock", dataset: { clock: i } }),
           view.to_act === i ? h("span", { class: "tag" }, t("to act"),
             h("span", { class: "thinking", dataset: { thinking: i } })) : null),
         this.standInBits(i),
@@ -1375,9 +1413,17 @@ export class Table {
     const lines = [];
     (this.msg.seats || []).forEach((seat) => (seat.spans || []).forEach((span) => {
       const from = turnName(span.turn);
+      const to = span.until === null || span.until === undefined ? null : turnName(span.until);
+      const because = { timeout: t("out of time"), away: t("away"),
+        voted: t("the others asked for it") }[span.why] || span.why;
       lines.push(span.why === "conceded"
         ? t("{name} conceded: a bot played for them from {from} to the end.", { name: seat.name, from })
-        : span.until === null || span.until === undefined
+        : span.why === "timeout" || span.why === "away"
+          ? (to === null ? t("A bot played for {name} from {from} to the end ({why}).",
+            { name: seat.name, from, why: because })
+            : t("A bot played for {name} from {from} to {to} ({why}).",
+              { name: seat.name, from, to, why: because }))
+          : span.until === null || span.until === undefined
           ? t("A bot played for {name} from {from} to the end (the others asked for it).",
             { name: seat.name, from })
           : t("A bot played for {name} from {from} to {to} (the others asked for it).",
@@ -1436,7 +1482,7 @@ export class Table {
       && !s.stand_in).length;
     const votes = (row.votes || []).length;
     if (!me || me.stand_in || !this.opts.seatApi || this.opts.readOnly || this.msg.status !== "running"
-      || ((!p || p.status !== "away") && !votes)) return null;
+      || ((!p || p.status !== "away") && !votes && this.timeLeftOf(i) !== 0)) return null;
     const mine = (row.votes || []).includes(this.msg.seat);
     return h("span", { class: "vote" },
       mine ? h("span", { class: "small" }, t("you asked for a bot ({n} of {m})", { n: votes, m: voters }))
