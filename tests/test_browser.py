@@ -1165,13 +1165,32 @@ def test_reduced_motion_plays_no_animation(server: str, tabs: Any) -> None:
     assert page.evaluate("() => window.__animations") > 0
 
 
+# A browser that has granted notifications, recording each one shown (window.notes), and
+# whose tab a test hides and shows (window.hideTab): document.hidden and visibilitychange.
+NOTIFICATIONS_RECORDED = """
+window.notes = [];
+window.Notification = class {
+  constructor(title, options) { window.notes.push([title, (options || {}).body]); }
+  static get permission() { return "granted"; }
+  static requestPermission() { return Promise.resolve("granted"); }
+  close() {}
+};
+let hidden = false;
+Object.defineProperty(Document.prototype, "hidden", { get() { return hidden; } });
+Object.defineProperty(Document.prototype, "visibilityState",
+  { get() { return hidden ? "hidden" : "visible"; } });
+window.hideTab = (on) => { hidden = on; document.dispatchEvent(new Event("visibilitychange")); };
+"""
+
+
 def test_a_real_time_clock_runs_out_a_bot_plays_and_he_takes_his_seat_back(server: str,
                                                                            tabs: Any) -> None:
-    """Issue 23, clocks: a real-time game (4 s a seat, for the test); Bo, to act, does not
-    move. Both tables show his time ticking down in his heading, then "out of time" and the
-    prompt says a bot will play; 2 s later (the test server's grace) a bot plays his
-    turn and the game goes on; Bo's page says a bot plays for him and he takes his seat back,
-    with 30 s on his clock."""
+    """Issue 23, clocks and notifications: a real-time game (4 s a seat, for the test); Bo,
+    to act, does not move; Ann turns notifications on and hides her tab. Both tables show
+    his time ticking down in his heading, then "out of time", and the prompt says a bot will
+    play; 2 s later (the test server's grace) a bot plays his turn and the game goes on, and
+    Ann's browser notifies her that it is her turn; Bo's page says a bot plays for him and
+    he takes his seat back, with 30 s on his clock."""
     game = post(server, "/api/games", {"seats": [{"kind": "human", "name": "Ann"},
                                                  {"kind": "human", "name": "Bo"}],
                                        "start": True, "first_player": 1,
@@ -1180,10 +1199,16 @@ def test_a_real_time_clock_runs_out_a_bot_plays_and_he_takes_his_seat_back(serve
     links = {s["seat"]: server + s["link"] for s in game["seats"]}
     ann, bo = tabs(), tabs()
     a, b = ann.page, bo.page
+    # Ann's browser grants notifications (recorded here), and her tab can be hidden
+    a.add_init_script(NOTIFICATIONS_RECORDED)
     a.goto(links[0])
     b.goto(links[1])
     for page in (a, b):
         page.wait_for_selector(".board")
+    a.click("button.notify")
+    a.wait_for_selector('button.notify[aria-pressed="true"]')
+    assert a.inner_text("button.notify") == "Notify on"
+    a.evaluate("() => { window.hideTab(true); }")
     a.wait_for_function("() => /^0:0[1-4]$/.test(document.querySelector("
                         "'[data-clock=\"1\"]').textContent)")
     assert a.inner_text('.me [data-clock="0"]') == "0:04"  # Ann's, not running
@@ -1194,6 +1219,10 @@ def test_a_real_time_clock_runs_out_a_bot_plays_and_he_takes_his_seat_back(serve
     ann.shot("clock-out-of-time")
     a.wait_for_selector(".other .tag.stand-in", timeout=8000)
     assert wait_my_turn_or_end(a)  # the bot played Bo's turn: the game goes on
+    # her turn came while her tab was hidden: one notification, naming the game
+    notes = a.evaluate("() => window.notes")
+    assert notes == [["Your turn — Flamecraft", "It is your turn in Ann's game."]], notes
+    a.evaluate("() => { window.hideTab(false); }")
     b.wait_for_selector("button.reclaim")
     b.click("button.reclaim")
     a.wait_for_selector(".other .tag.stand-in", state="detached")

@@ -74,7 +74,7 @@ function startTable(cat, info, seat, token) {
       title: t("Every decision valued by a bot, the biggest mistakes, and the win chances") },
     t("Review")),
     h("a", { class: "button", href: "/" }, t("Back to the lobby")));
-  const attention = new Attention();
+  const attention = new Attention(info.name || "");
   let remembered = false;
   table = new Table(root, cat, {
     send: (msg) => live.send(msg),
@@ -88,6 +88,8 @@ function startTable(cat, info, seat, token) {
     extraTop: () => (review ? reviewPanel(review, seat) : null),
     sound: seat !== null ? { on: () => attention.soundOn(), toggle: () => attention.toggleSound() }
       : null,
+    notify: seat !== null && attention.canNotify() ? { on: () => attention.notifyOn(),
+      toggle: () => attention.toggleNotify() } : null,
     onUpdate: (t) => attention.update(t.myTurn),
   });
   const protocols = seat !== null ? ["flamecraft", `flamecraft-seat.${seat}.${token}`] : [];

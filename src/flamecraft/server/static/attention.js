@@ -1,11 +1,15 @@
 // Nothing missed: the tab's title and icon say when it is your turn ("● Your turn —
 // Flamecraft"), so a player in another tab sees it; an optional short sound (off unless
-// turned on, remembered in this browser) says it too.
+// turned on, remembered in this browser) says it too; and, when the player allows it, a
+// browser notification (the Notification API) when the turn comes while this tab is hidden
+// (another game's tab, another window). A closed browser hears nothing: that needs push or
+// email, which this server does not run (docs/server.md says how a host would add them).
 
 import { t } from "./i18n.js";
 
 const TITLE = "Flamecraft";
 const SOUND_KEY = "flamecraft-sound";
+const NOTIFY_KEY = "flamecraft-notify";
 const FLAME = "M8 1C9 5 13 6 13 10a5 5 0 0 1-10 0c0-2 1-3 2-4 0 2 1 3 2 3C7 6 6 4 8 1z";
 
 function iconHref(mine) {
@@ -17,9 +21,52 @@ function iconHref(mine) {
 }
 
 export class Attention {
-  constructor() {
+  constructor(game = "") {
     this.mine = null;
     this.audio = null;
+    this.game = game; // the game's name, said in a notification
+  }
+
+  /** Whether this browser can show notifications at all. */
+  canNotify() {
+    return typeof window.Notification === "function";
+  }
+
+  notifyOn() {
+    try {
+      return this.canNotify() && Notification.permission === "granted"
+        && localStorage.getItem(NOTIFY_KEY) === "on";
+    } catch {
+      return false;
+    }
+  }
+
+  /** Turns notifications on (asking the browser's permission the first time) or off. */
+  async toggleNotify() {
+    const on = !this.notifyOn();
+    if (on && Notification.permission !== "granted") {
+      const answer = await Notification.requestPermission();
+      if (answer !== "granted") return false;
+    }
+    try {
+      localStorage.setItem(NOTIFY_KEY, on ? "on" : "off");
+    } catch {
+      // private mode: the choice lasts as long as the page
+    }
+    return true;
+  }
+
+  notify() {
+    try {
+      const note = new Notification(t("Your turn — Flamecraft"), {
+        body: this.game ? t("It is your turn in {game}.", { game: this.game })
+          : t("It is your turn."),
+        tag: `flamecraft-turn-${location.pathname}`, // one at a time per game
+      });
+      note.onclick = () => { window.focus(); note.close(); };
+    } catch {
+      // not allowed here (some browsers want a service worker): the title still says it
+    }
   }
 
   soundOn() {
@@ -55,6 +102,7 @@ export class Attention {
     link.href = iconHref(mine);
     link.dataset.turn = mine ? "mine" : "";
     if (came && this.soundOn()) this.beep();
+    if (came && document.hidden && this.notifyOn()) this.notify();
   }
 
   beep() {

@@ -873,6 +873,11 @@ export class Table {
         title: t("A short sound when your turn comes (off unless you turn it on)"),
         onclick: () => { this.opts.sound.toggle(); this.render(); } },
       this.opts.sound.on() ? t("♪ Sound on") : t("♪ Sound off")) : null,
+      this.opts.notify && (this.msg.seats || []).filter((x) => x.kind === "human").length > 1
+        ? h("button", { class: "link notify", "aria-pressed": String(this.opts.notify.on()),
+        title: t("A notification from your browser when your turn comes while this tab is hidden"),
+        onclick: async () => { await this.opts.notify.toggle(); this.render(); } },
+      this.opts.notify.on() ? t("Notify on") : t("Notify off")) : null,
       h("button", { class: "link motion-switch", "aria-pressed": String(enabled()),
         title: t("Pieces slide, flip and fly to show each move (off: the table just changes)"),
         dataset: { focus: "motion" },
