@@ -47,7 +47,8 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "FLAMECRAFT_BOT_DELAY": "0",
                "FLAMECRAFT_BOT_TAKEOVER": str(takeover),
-               "FLAMECRAFT_MESSAGES_PER_SECOND": "100000"}  # scripted seats are quick
+               "FLAMECRAFT_MESSAGES_PER_SECOND": "100000",  # scripted seats are quick
+               "FLAMECRAFT_TIMEOUT_GRACE": "0.3"}  # (a clock's test runs out in a second)
         self.log = log
         with open(log, "w") as out:
             self.proc = subprocess.Popen(
@@ -122,9 +123,9 @@ class Client:
         self.conn.send(json.dumps({"type": "act", "version": version, "index": index}))
 
 
-def create(server: Server, kinds: list[str]) -> dict[str, Any]:
+def create(server: Server, kinds: list[str], **body: Any) -> dict[str, Any]:
     seats = [{"kind": "human"} if k == "human" else {"kind": "bot", "bot": k} for k in kinds]
-    r = httpx.post(server.base + "/api/games", json={"seats": seats, "start": True},
+    r = httpx.post(server.base + "/api/games", json={"seats": seats, "start": True, **body},
                    timeout=TIMEOUT)
     assert r.status_code == 201, r.text
     return dict(r.json())
@@ -217,3 +218,28 @@ def test_a_whole_game_across_two_processes(servers: tuple[Server, Server]) -> No
     assert record.result is not None and replay(record).rep == record.result["reputation"]
     entry = httpx.get(f"{a.base}/api/games/{gid}").json()
     assert entry["version"] == len(record.actions)  # one stored action per version, no double
+
+
+def test_a_clock_runs_out_once_across_two_processes(servers: tuple[Server, Server]) -> None:
+    """Issue 23 item 7: both processes have the game loaded (a spectator on each) and both
+    time its clock; when the person's 1 s bank is spent, a bot takes the seat once, not once
+    per process (the row's version decides), and the game goes on to its end."""
+    a, b = servers
+    game = create(a, ["human", "random"], first_player=0,
+                  clock={"kind": "realtime", "bank": 1.0, "increment": 0})
+    gid = game["game_id"]
+    with a.ws(gid) as wa, b.ws(gid) as wb:
+        ca, cb = Client(wa), Client(wb)
+        ca.upto(0)
+        cb.upto(0)
+        deadline = time.monotonic() + TIMEOUT
+        while cb.last["status"] != "finished":
+            assert time.monotonic() < deadline, "the game did not go on to its end"
+            msg = receive(wb)
+            if msg["type"] == "state":
+                cb.last = msg
+        spans = cb.last["seats"][0]["spans"]
+        assert [span["why"] for span in spans] == ["timeout"], spans
+        assert spans[0]["from"] == 0
+    row = httpx.get(a.base + f"/api/games/{gid}", timeout=TIMEOUT).json()
+    assert row["seats"][0]["spans"] == spans
