@@ -571,15 +571,28 @@ def test_two_people_invite_join_leave_play_and_a_spectator(server: str, tabs: An
     assert "Total Reputation" in watcher.page.inner_text(".scores")
     assert watcher.page.get_by_role("button", name="Play again").count() == 0
 
-    # one asks for a rematch; the other is told, and its "Play again" leads to the same game
+    # one asks for a rematch; the other is told, and its "Join the rematch" (in place of
+    # "Play again") joins the same game with one click; the host's waiting room hears it
+    # over the WebSocket (issue 23 item 6: nothing is polled)
     old_id = a.url.split("/play/")[1].split("#")[0]
     a.get_by_role("button", name="Play again").click()
     a.wait_for_url(lambda url: "/play/" in url and old_id not in url)
     new_id = a.url.split("/play/")[1].split("#")[0]
+    a.wait_for_selector(".seat-list")
+    polled: list[str] = []
+    a.on("request", lambda r: polled.append(r.url) if f"/api/games/{new_id}" in r.url else None)
     b.wait_for_selector(".notice-box.info")
-    b.get_by_role("button", name="Play again").click()
+    b.get_by_role("button", name="Join the rematch").click()
     b.wait_for_url(re.compile(rf"/play/{re.escape(new_id)}#seat=1&token="))
     b.wait_for_selector(".seat-list")
+    assert b.locator(".join-name").count() == 0  # joined already: no second Join
+    a.wait_for_function("() => document.querySelector('.seat-list').textContent"
+                        ".split('joined ✓').length === 3")
+    a.wait_for_timeout(2000)
+    assert polled == [], polled
+    a.click("button.start")
+    for page in (a, b):
+        page.wait_for_selector(".board")
 
 
 def test_phone_screen(server: str, tabs: Any) -> None:

@@ -65,8 +65,10 @@ function startTable(cat, info, seat, token) {
     table.render();
   };
   const finishedButtons = () => h("div", { class: "choices" },
-    seat !== null ? h("button", { class: "choice primary", onclick: () => rematch(gameId, seat, token, table) },
-      t("Play again")) : null,
+    // a rematch offered to this seat: one click joins it (the same key opens it)
+    seat !== null ? h("button", { class: "choice primary rematch-button",
+      onclick: () => rematch(gameId, seat, token, table) },
+    table.rematchLink ? t("Join the rematch") : t("Play again")) : null,
     // a seat's replay shows its own cards as they were: the key goes with it (the fragment)
     h("a", { class: "button", href: `/play/${gameId}?replay=1${seat !== null && token
       ? `#${new URLSearchParams({ seat, token })}` : ""}` }, t("Watch the replay")),
@@ -95,7 +97,10 @@ function startTable(cat, info, seat, token) {
   const protocols = seat !== null ? ["flamecraft", `flamecraft-seat.${seat}.${token}`] : [];
   live = new Live(`/ws/games/${gameId}?lang=${language()}`, protocols, (msg) => {
     if (msg.type === "state") {
-      if (msg.rematch && msg.rematch.link) table.rematchLink = msg.rematch.link;
+      if (msg.rematch && msg.rematch.link) {
+        table.rematchLink = msg.rematch.link;
+        table.rematchGame = msg.rematch.game_id;
+      }
       if (!remembered && seat !== null && msg.seat === seat) {
         // the key was accepted: "my games" in the lobby leads back here
         rememberSeat(gameId, seat, token, info.name);
@@ -112,9 +117,10 @@ function startTable(cat, info, seat, token) {
     } else if (msg.type === "presence") {
       table.setPresence(msg);
     } else if (msg.type === "rematch" && msg.link) {
-      table.setNotice(t("A new game was set up with the same seats: press “Play again” to "
-        + "take your seat in it (your link to this game opens it too)."), "info");
       table.rematchLink = msg.link;
+      table.rematchGame = msg.game_id;
+      table.setNotice(t("A new game was set up with the same seats: press “Join the rematch” "
+        + "to take your seat in it (your link to this game opens it too)."), "info");
     }
   }, (status, detail) => {
     table.setConnection(status, detail);
@@ -131,6 +137,16 @@ function startTable(cat, info, seat, token) {
 
 async function rematch(gameId, seat, token, table) {
   if (table.rematchLink) {
+    // joined at once (this seat's key opens the new game too), so the waiting room shows
+    // it joined; if it cannot be (the game has moved on), the link still opens it
+    try {
+      if (table.rematchGame) {
+        await api("POST", `/api/games/${encodeURIComponent(table.rematchGame)}/join`,
+          { seat, token });
+      }
+    } catch {
+      // the new game's page says where it stands
+    }
     location.href = table.rematchLink;
     return;
   }

@@ -2,9 +2,10 @@
 // open, running and finished games; and the waiting room of one game before it starts.
 
 import { api, brand, copyText, fill, h, languageSwitch } from "./dom.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { SEAT_MARKS } from "./cards.js";
 import { CLOCK_PRESETS, clockLabel, span } from "./clock.js";
+import { Live } from "./live.js";
 
 const FALLBACK_BOTS = { ladder: [{ name: "random", about: "" }], default: "random" };
 const REFRESH_MS = 4000;
@@ -421,16 +422,14 @@ export function waitingRoom(root, info, seat, token) {
           linkRow(t("Spectators"), links.spectate)) : null,
         h("p", {}, h("a", { href: "/" }, t("← Back to the lobby")))));
     };
-    let timer = null;
-    const poll = async () => {
-      clearTimeout(timer);
-      let game = info;
-      try {
-        game = await api("GET", `/api/games/${info.game_id}`);
-      } catch (err) {
-        fill(message, h("p", { class: "error" }, err.message));
-      }
+    // Joins, leaves and the start arrive over the game's WebSocket (each change is a state
+    // message: the seats and the status), so nothing is polled.
+    let latest = info;
+    let live = null;
+    const shown = (game) => {
+      latest = game;
       if (game.status !== "open") {
+        if (live) live.stop();
         forgetOtherLinks(info.game_id, seat);
         resolve(game);
         return;
@@ -438,16 +437,30 @@ export function waitingRoom(root, info, seat, token) {
       const active = document.activeElement;
       const typing = active && active.classList && active.classList.contains("join-name");
       if (!typing) draw(game);
-      clearTimeout(timer);
-      timer = setTimeout(() => poll(), 1500);
     };
+    const poll = async () => {
+      // after a change made here: its answer comes over the socket too; read it now anyway
+      // (the socket may be reconnecting)
+      try {
+        shown(await api("GET", `/api/games/${info.game_id}`));
+      } catch (err) {
+        fill(message, h("p", { class: "error" }, err.message));
+      }
+    };
+    const protocols = me ? ["flamecraft", `flamecraft-seat.${seat}.${token}`] : [];
+    live = new Live(`/ws/games/${encodeURIComponent(info.game_id)}?lang=${language()}`,
+      protocols, (msg) => {
+        if (msg.type !== "state" || msg.version < (latest.version || 0)) return;
+        shown({ ...latest, name: msg.name, seats: msg.seats, status: msg.status,
+          version: msg.version, hints: msg.hints, clock: msg.clock });
+      }, () => {});
+    live.connect();
     // the creator's own seat joins by itself; others press Join
     if (me && links && links.seats.some((s) => s.seat === seat && s.token === token)
         && !(info.seats[seat] && info.seats[seat].joined) && !joined) {
       act("join", { seat, token }).then(() => poll());
     } else {
       draw(info);
-      poll();
     }
   });
 }
