@@ -21,8 +21,19 @@ Scenarios (``--scenario``; issue 12):
     spectators   one game of 2 people watched by ``--spectators`` spectators (200): the
                  action latency of the players, and how many spectators were let in
 
+    live         ``--games`` (200) games live at once for ``--seconds``, as people play
+                 them (issue 23): a quarter each of one person against a greedy bot, the
+                 same with a real-time clock, two people with a real-time clock, two people
+                 turn-based; each person thinks 0.5–3 s, listens to presence as a browser
+                 does, and acts; the server's bots pause 0.4 s as by default. Measured: the
+                 latency of each person's move, and each two-person real-time clock's drift
+                 — the time its seats were charged against the wall-clock time since the
+                 game began (one of them is always on the clock and there is no increment,
+                 so they must agree), read at the end from a new presence message
+
     python bench/ws_load.py --scenario starvation --seconds 60
     python bench/ws_load.py --scenario spectators --spectators 200
+    python bench/ws_load.py --scenario live --games 200 --seconds 120
 """
 
 from __future__ import annotations
@@ -63,11 +74,14 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(database: str | None, workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """A local ``flamecraft serve`` whose bots and clients are not slowed down."""
+def start_server(database: str | None, workdir: Path,
+                 bot_delay: float = 0.0) -> tuple[subprocess.Popen[bytes], str]:
+    """A local ``flamecraft serve`` whose clients are not slowed down (nor its bots, unless
+    ``bot_delay`` says)."""
     port = free_port()
     db = database or f"sqlite:///{workdir / 'bench.sqlite3'}"
-    env = {**os.environ, "FLAMECRAFT_BOT_DELAY": "0", "FLAMECRAFT_MESSAGES_PER_SECOND": "100000",
+    env = {**os.environ, "FLAMECRAFT_BOT_DELAY": str(bot_delay),
+           "FLAMECRAFT_MESSAGES_PER_SECOND": "100000",
            "FLAMECRAFT_GAMES_PER_MINUTE": "100000",
            "FLAMECRAFT_CONNECTIONS_PER_ADDRESS": "100000"}  # every client is on 127.0.0.1
     with open(workdir / "server.log", "wb") as log:  # the child keeps its own handle
@@ -243,6 +257,126 @@ async def run_spectators(base: str, spectators: int, games: int) -> tuple[Totals
     return totals, admitted, refused
 
 
+LIVE_KINDS = ("bot", "bot+clock", "people+clock", "people+turn")
+LIVE_BANK = 3600.0  # a real-time bank no test run spends: the clock never runs out
+
+
+@dataclass
+class LiveGame:
+    """One game of the live scenario: its kind, id, and when it was created (wall clock)."""
+
+    kind: str
+    game: dict[str, object]
+    created: float
+
+
+async def live_person(conn: ClientConnection, rng: random.Random, totals: Totals,
+                      until: float) -> None:
+    """A person at a table until ``until`` (monotonic): says the tab is shown (so it hears
+    presence, as a browser), thinks 0.5–3 s at each of its decisions, then acts."""
+    await conn.send(json.dumps({"type": "presence", "hidden": False}))
+    acted, sent_at, pending = -1, 0.0, False
+    latest: dict[str, object] | None = None
+    think: asyncio.Task[None] | None = None
+
+    async def act_later(msg: dict[str, object]) -> None:
+        nonlocal acted, sent_at, pending
+        await asyncio.sleep(rng.uniform(0.5, 3.0))
+        if latest is not msg:
+            return
+        acted = int(str(msg["version"]))
+        legal = msg["legal"]
+        assert isinstance(legal, list)
+        pending, sent_at = True, time.perf_counter()
+        await conn.send(json.dumps({"type": "act", "version": acted,
+                                    "index": rng.randrange(len(legal))}))
+
+    try:
+        while time.monotonic() < until:
+            try:
+                raw = await asyncio.wait_for(conn.recv(),
+                                             timeout=max(0.1, until - time.monotonic()))
+            except TimeoutError:
+                break
+            msg = json.loads(raw)
+            if msg["type"] != "state":
+                continue
+            if pending and msg["version"] > acted:
+                totals.latencies.append(time.perf_counter() - sent_at)
+                totals.actions += 1
+                pending = False
+            if msg["status"] == "finished":
+                totals.games += 1
+                return
+            latest = msg
+            if msg["legal"] and msg["version"] > acted and not pending:
+                think = asyncio.create_task(act_later(msg))
+    finally:
+        if think is not None:
+            think.cancel()
+
+
+async def clock_drift(ws_base: str, game: LiveGame) -> float | None:
+    """A real-time game's drift (seconds): the time its seats were charged, by a presence
+    message asked for now, against the wall-clock time since the game began."""
+    async with connect(f"{ws_base}/ws/games/{game.game['game_id']}", max_size=2**22) as conn:
+        await conn.send(json.dumps({"type": "presence", "hidden": False}))
+        while True:
+            msg = json.loads(await asyncio.wait_for(conn.recv(), timeout=10))
+            if msg["type"] == "presence":
+                now = time.time()
+                clock = msg.get("clock")
+                if not clock:
+                    return None
+                charged = sum(LIVE_BANK - left for left in clock["left"] if left is not None)
+                return float(charged - (now - game.created))
+
+
+async def run_live(base: str, games: int, seconds: float) -> tuple[Totals, list[float], int]:
+    """The live scenario: returns the totals, each real-time game's drift, and how many
+    games were live."""
+    ws_base = "ws" + base[len("http"):]
+    totals = Totals()
+    made: list[LiveGame] = []
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        for number in range(games):
+            kind = LIVE_KINDS[number % len(LIVE_KINDS)]
+            people = 1 if kind.startswith("bot") else 2
+            seats: list[dict[str, object]] = [{"kind": "human"}] * people
+            if people == 1:
+                seats = [*seats, {"kind": "bot", "bot": "greedy"}]
+            body: dict[str, object] = {"seats": seats, "start": True, "name": f"live {number}"}
+            if kind.endswith("+clock"):
+                body["clock"] = {"kind": "realtime", "bank": LIVE_BANK, "increment": 0}
+            elif kind.endswith("+turn"):
+                body["clock"] = {"kind": "turn", "per_move": 86400}
+            created = time.time()
+            r = await http.post("/api/games", json=body)
+            r.raise_for_status()
+            made.append(LiveGame(kind, r.json(), created))
+    until = time.monotonic() + seconds
+    conns: list[ClientConnection] = []
+    tasks = []
+    for number, g in enumerate(made):
+        for s in g.game["seats"]:  # type: ignore[attr-defined]
+            if not s["token"]:
+                continue
+            conn = await connect(f"{ws_base}/ws/games/{g.game['game_id']}?seat={s['seat']}"
+                                 f"&token={s['token']}", max_size=2**22)
+            conns.append(conn)
+            tasks.append(live_person(conn, random.Random(f"live:{number}:{s['seat']}"),
+                                     totals, until))
+    try:
+        await asyncio.gather(*tasks)
+    finally:
+        for c in conns:
+            await c.close()
+    # (two people: one of them is always on the clock, so it must read the wall clock)
+    drifts = [d for g in made if g.kind == "people+clock"
+              if (d := await clock_drift(ws_base, g)) is not None]
+    return totals, drifts, len(made)
+
+
 async def _drain(conn: ClientConnection) -> None:
     """A spectator: reads every state (a browser renders each)."""
     try:
@@ -276,7 +410,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--url", help="a running server (default: start a local one)")
     parser.add_argument("--database", help="the local server's database (default: a fresh "
                         "SQLite file)")
-    parser.add_argument("--scenario", choices=("games", "starvation", "spectators"),
+    parser.add_argument("--scenario", choices=("games", "starvation", "spectators", "live"),
                         default="games", help="what to measure (default: games)")
     parser.add_argument("--seconds", type=float, default=60.0,
                         help="starvation: how long the greedy bot is timed (default 60)")
@@ -296,8 +430,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         proc = None
         base = args.url
         if base is None:
-            proc, base = start_server(args.database, Path(tmp))
+            proc, base = start_server(args.database, Path(tmp),
+                                      0.4 if args.scenario == "live" else 0.0)
         try:
+            if args.scenario == "live":
+                totals, drifts, live = asyncio.run(run_live(base.rstrip("/"), args.games,
+                                                            args.seconds))
+                print(f"flamecraft ws_load --scenario live: {live} games live for "
+                      f"{args.seconds:.0f} s (a quarter each: person vs greedy, the same with a "
+                      f"real-time clock, two people real-time, two people turn-based), people "
+                      f"thinking 0.5–3 s, bots pausing 0.4 s; {where}; {head}")
+                print(latency_line("a person's move (send → new state)", totals.latencies))
+                if drifts:
+                    worst = max(abs(d) for d in drifts)
+                    print(f"  real-time clocks ({len(drifts)}): charged − wall clock since the "
+                          f"start: median {statistics.median(drifts):+.3f} s, worst "
+                          f"{worst:.3f} s after about {args.seconds:.0f} s (the presence "
+                          f"message rounds to 0.1 s)")
+                print(f"  {totals.games} games finished meanwhile")
+                return 0
             if args.scenario == "starvation":
                 replies, elapsed = asyncio.run(run_starvation(
                     base.rstrip("/"), args.heavy, args.heavy_bot, args.seconds))
