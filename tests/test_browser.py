@@ -1243,6 +1243,27 @@ def test_a_real_time_clock_runs_out_a_bot_plays_and_he_takes_his_seat_back(serve
     assert a.inner_text('[data-clock="1"]') == "0:30"
 
 
+def test_a_game_against_bots_is_abandoned_in_two_clicks(server: str, tabs: Any) -> None:
+    """Issue 23: one person against bots: the top bar's Abandon asks once more, then the game
+    ends where it stands, with no winner; its replay stays, and it has no review."""
+    game = post(server, "/api/games", {"seats": [{"kind": "human", "name": "Ann"},
+                                                 {"kind": "bot", "bot": "random"}],
+                                       "start": True})
+    tab = tabs()
+    page = tab.page
+    page.goto(server + game["seats"][0]["link"])
+    page.wait_for_selector(".board")
+    assert page.locator("button.concede").inner_text() == "Abandon"
+    page.click("button.concede")
+    assert "Abandon this game?" in page.inner_text(".concede-ask")
+    page.click("button.concede-yes")
+    page.wait_for_selector(".prompt :text('abandoned the game')")
+    assert "with no winner" in page.inner_text(".prompt")
+    assert page.get_by_role("link", name="Watch the replay").count() == 1
+    assert page.locator(".review-button").count() == 0
+    assert page.locator("button.concede").count() == 0
+
+
 def test_a_closed_tab_shows_away_and_a_bot_plays_until_he_is_back(server: str,
                                                                   tabs: Any) -> None:
     """Issue 23, presence and a bot in a person's place: Bo closes his tab during his turn;

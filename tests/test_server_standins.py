@@ -131,3 +131,35 @@ def test_an_old_seat_row_reads_as_before() -> None:
     seat.spans.append({"why": "voted", "from": 3, "turn": 2, "to": None, "until": None})
     again = SeatRow.from_json(seat.to_json())
     assert again == seat and again.copy() == seat
+
+
+def test_a_game_of_one_person_against_bots_can_be_abandoned(tmp_path: Path) -> None:
+    """Issue 23 item 3: the one person of a game against bots ends it where it stands (no
+    winner, no review; its replay stays); with another person at the table it is refused
+    (concede instead), as are a wrong key and a game already over — each changing nothing."""
+    with client_for(settings(tmp_path)) as c:
+        duel = new_game(c, "human,human", start=True)
+        before = info(c, duel)
+        r = c.post(f"/api/games/{duel['game_id']}/abandon", json=auth(duel, 0))
+        assert r.status_code == 409 and r.json()["code"] == "illegal", r.text
+        assert "concede" in r.json()["message"]
+        assert info(c, duel)["version"] == before["version"]
+
+        game = new_game(c, "human,random", start=True)
+        gid = game["game_id"]
+        r = c.post(f"/api/games/{gid}/abandon", json={"seat": 0, "token": "x" * 30})
+        assert r.status_code == 403, r.text
+        r = c.post(f"/api/games/{gid}/abandon", json=auth(game, 0))
+        assert r.status_code == 200, r.text
+        entry = r.json()
+        assert entry["status"] == "finished"
+        assert entry["result"]["abandoned"] == 0 and entry["result"]["winners"] == []
+        r = c.post(f"/api/games/{gid}/abandon", json=auth(game, 0))
+        assert r.status_code == 409, r.text
+        assert info(c, game)["version"] == entry["version"]
+        r = c.get(f"/api/games/{gid}/review")
+        assert r.status_code == 409 and "abandoned" in r.json()["message"], r.text
+        assert c.get(f"/api/games/{gid}/replay/0").status_code == 200
+        with c.websocket_connect(ws_url(game, 0)) as ws:
+            msg = next_state(ws)
+            assert msg["status"] == "finished" and msg["legal"] == []

@@ -117,6 +117,10 @@ class Advice:
         if session.table.row.status != FINISHED:
             raise GameError("not_finished", N_("a review is available once the game is "
                                                "finished (it shows every seat's cards)"))
+        result = session.table.row.result or {}
+        if result.get("abandoned") is not None:
+            raise GameError("illegal", N_("an abandoned game has no review: it was not "
+                                          "played to the end"))
         asked = session.review.get(lang)
         if asked is None or (asked.done() and asked.exception() is not None):
             record = session.table.record()

@@ -263,6 +263,10 @@ def _add_lobby_api(app: FastAPI, games: Games, settings: Settings,
     async def concede(game_id: str, body: SeatAuth) -> dict[str, Any]:
         return entry_json(await games.concede(game_id, body.seat, body.token))
 
+    @app.post("/api/games/{game_id}/abandon")
+    async def abandon(game_id: str, body: SeatAuth) -> dict[str, Any]:
+        return entry_json(await games.abandon(game_id, body.seat, body.token))
+
     @app.post("/api/games/{game_id}/reclaim")
     async def reclaim(game_id: str, body: SeatAuth) -> dict[str, Any]:
         return entry_json(await games.reclaim(game_id, body.seat, body.token))

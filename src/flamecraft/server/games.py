@@ -368,6 +368,13 @@ class Games:
         return await self.tasks.detached(self._change(session, lambda row: standins.concede(
             row, t.state, len(t.actions), seat, token)))
 
+    async def abandon(self, game_id: str, seat: int, token: str) -> GameRow:
+        """The one person of a game against bots ends it where it stands."""
+        session = await self.need(game_id)
+        t = session.table
+        return await self.tasks.detached(self._change(session, lambda row: standins.abandon(
+            row, t.state, seat, token, time.time())))
+
     async def reclaim(self, game_id: str, seat: int, token: str) -> GameRow:
         """The person takes back the seat a bot was playing for them."""
         session = await self.need(game_id)

@@ -18,7 +18,7 @@ from ..core.state import GameState
 from ..core.tr import N_
 from . import clocks
 from .gameerror import GameError
-from .store import HUMAN, RUNNING, GameRow, SeatRow
+from .store import FINISHED, HUMAN, RUNNING, GameRow, SeatRow
 from .tokens import check_token
 
 STAND_IN = "greedy"  # the default bot for a person's seat (a quick one: nobody waits on it)
@@ -149,4 +149,20 @@ def walked_away(row: GameRow, s: GameState | None, actions: int) -> GameRow | No
     if seat_row.kind != HUMAN or seat_row.stand_in is not None:
         return None
     _begin(seat_row, row, s, actions, "away")
+    return row
+
+
+def abandon(row: GameRow, s: GameState | None, seat: int, token: str, now: float) -> GameRow:
+    """The one person of a game against bots leaves it for good: the game ends where it
+    stands, with no winner (``result["abandoned"]``: the seat), and has no review. A game
+    with other people is conceded instead (they are still playing)."""
+    check_token(row, seat, token)
+    state = _running(row, s)
+    if any(i != seat and other.kind == HUMAN for i, other in enumerate(row.seats)):
+        raise GameError("illegal", N_("only a game of one person against bots can be "
+                                      "abandoned; with other people at the table, concede"))
+    row.status = FINISHED
+    row.result = {"reputation": state.rep[:], "winners": [], "turns": state.turn,
+                  "abandoned": seat}
+    clocks.start(row.clock, None, now)
     return row

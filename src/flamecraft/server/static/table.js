@@ -893,6 +893,13 @@ export class Table {
   drawPrompt(view) {
     const names = view.players.map((p) => p.name);
     const out = [];
+    const abandoned = this.msg.result && this.msg.result.abandoned;
+    if (abandoned !== undefined && abandoned !== null && !view.over) {
+      out.push(h("p", { class: "prompt-text" }, t("{name} abandoned the game at turn {n}: it ends here, with no winner.",
+        { name: names[abandoned] || "", n: view.turn })));
+      if (this.opts.finishedButtons) out.push(this.opts.finishedButtons());
+      return out;
+    }
     if (view.over) {
       const winners = (view.winners || []).map((w) => names[w]);
       const who = winners.join(t(" and "));
@@ -1442,7 +1449,23 @@ export class Table {
    * seat out; server/standins.py). */
   concedeButton(view) {
     const me = this.opts.readOnly ? null : this.mySeatRow();
-    if (!me || me.stand_in || !this.opts.seatApi || view.over || !this.myTurn) return null;
+    if (!me || !this.opts.seatApi || view.over || this.msg.status !== "running") return null;
+    // one person against bots: nobody waits, so the game can simply be abandoned, any time
+    const alone = (this.msg.seats || []).filter((s) => s.kind === "human").length === 1;
+    if (alone) {
+      if (this.concedeAsked !== this.msg.version) {
+        return h("button", { class: "link concede abandon", dataset: { focus: "concede" },
+          title: t("End this game here, with no winner (it is kept, with its replay)"),
+          onclick: () => { this.concedeAsked = this.msg.version; this.render(); } },
+        t("Abandon"));
+      }
+      return h("span", { class: "concede-ask" }, t("Abandon this game? It ends here, with no winner."),
+        " ", h("button", { class: "link concede-yes", dataset: { focus: "concede-yes" },
+          onclick: () => this.seatChange("abandon") }, t("Yes, abandon")),
+        " ", h("button", { class: "link", onclick: () => { this.concedeAsked = null; this.render(); } },
+          t("No")));
+    }
+    if (me.stand_in || !this.myTurn) return null;
     if (this.concedeAsked !== this.msg.version) {
       return h("button", { class: "link concede", dataset: { focus: "concede" },
         title: t("Give up this game: a bot plays your seat to the end"),
