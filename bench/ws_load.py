@@ -271,9 +271,10 @@ class LiveGame:
 
 
 async def live_person(conn: ClientConnection, rng: random.Random, totals: Totals,
-                      until: float) -> None:
-    """A person at a table until ``until`` (monotonic): says the tab is shown (so it hears
-    presence, as a browser), thinks 0.5–3 s at each of its decisions, then acts."""
+                      until: float) -> bool:
+    """A person at a table until ``until`` (monotonic) or the game's end (True): says the
+    tab is shown (so it hears presence, as a browser), thinks 0.5–3 s at each of its
+    decisions, then acts."""
     await conn.send(json.dumps({"type": "presence", "hidden": False}))
     acted, sent_at, pending = -1, 0.0, False
     latest: dict[str, object] | None = None
@@ -306,14 +307,14 @@ async def live_person(conn: ClientConnection, rng: random.Random, totals: Totals
                 totals.actions += 1
                 pending = False
             if msg["status"] == "finished":
-                totals.games += 1
-                return
+                return True
             latest = msg
             if msg["legal"] and msg["version"] > acted and not pending:
                 think = asyncio.create_task(act_later(msg))
     finally:
         if think is not None:
             think.cancel()
+    return False
 
 
 async def clock_drift(ws_base: str, game: LiveGame) -> float | None:
@@ -332,49 +333,56 @@ async def clock_drift(ws_base: str, game: LiveGame) -> float | None:
                 return float(charged - (now - game.created))
 
 
+async def live_slot(http: httpx.AsyncClient, ws_base: str, number: int, until: float,
+                    totals: Totals) -> LiveGame | None:
+    """One of the live games, kept live until ``until``: a game that ends is followed by a
+    new one of the same kind. Returns the last one if it is still running at the end."""
+    kind = LIVE_KINDS[number % len(LIVE_KINDS)]
+    people = 1 if kind.startswith("bot") else 2
+    seats: list[dict[str, object]] = [{"kind": "human"}] * people
+    if people == 1:
+        seats = [*seats, {"kind": "bot", "bot": "greedy"}]
+    body: dict[str, object] = {"seats": seats, "start": True, "name": f"live {number}"}
+    if kind.endswith("+clock"):
+        body["clock"] = {"kind": "realtime", "bank": LIVE_BANK, "increment": 0}
+    elif kind.endswith("+turn"):
+        body["clock"] = {"kind": "turn", "per_move": 86400}
+    rounds = 0
+    while time.monotonic() < until:
+        created = time.time()
+        r = await http.post("/api/games", json=body)
+        r.raise_for_status()
+        game = LiveGame(kind, r.json(), created)
+        conns = [await connect(f"{ws_base}/ws/games/{game.game['game_id']}?seat={s['seat']}"
+                               f"&token={s['token']}", max_size=2**22)
+                 for s in game.game["seats"] if s["token"]]  # type: ignore[attr-defined]
+        try:
+            ended = await asyncio.gather(*(live_person(
+                c, random.Random(f"live:{number}:{rounds}:{i}"), totals, until)
+                for i, c in enumerate(conns)))
+        finally:
+            for c in conns:
+                await c.close()
+        rounds += 1
+        if not any(ended):
+            return game  # still running when the time was up
+        totals.games += 1
+    return None
+
+
 async def run_live(base: str, games: int, seconds: float) -> tuple[Totals, list[float], int]:
     """The live scenario: returns the totals, each real-time game's drift, and how many
-    games were live."""
+    games were live at once."""
     ws_base = "ws" + base[len("http"):]
     totals = Totals()
-    made: list[LiveGame] = []
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-        for number in range(games):
-            kind = LIVE_KINDS[number % len(LIVE_KINDS)]
-            people = 1 if kind.startswith("bot") else 2
-            seats: list[dict[str, object]] = [{"kind": "human"}] * people
-            if people == 1:
-                seats = [*seats, {"kind": "bot", "bot": "greedy"}]
-            body: dict[str, object] = {"seats": seats, "start": True, "name": f"live {number}"}
-            if kind.endswith("+clock"):
-                body["clock"] = {"kind": "realtime", "bank": LIVE_BANK, "increment": 0}
-            elif kind.endswith("+turn"):
-                body["clock"] = {"kind": "turn", "per_move": 86400}
-            created = time.time()
-            r = await http.post("/api/games", json=body)
-            r.raise_for_status()
-            made.append(LiveGame(kind, r.json(), created))
-    until = time.monotonic() + seconds
-    conns: list[ClientConnection] = []
-    tasks = []
-    for number, g in enumerate(made):
-        for s in g.game["seats"]:  # type: ignore[attr-defined]
-            if not s["token"]:
-                continue
-            conn = await connect(f"{ws_base}/ws/games/{g.game['game_id']}?seat={s['seat']}"
-                                 f"&token={s['token']}", max_size=2**22)
-            conns.append(conn)
-            tasks.append(live_person(conn, random.Random(f"live:{number}:{s['seat']}"),
-                                     totals, until))
-    try:
-        await asyncio.gather(*tasks)
-    finally:
-        for c in conns:
-            await c.close()
+        until = time.monotonic() + seconds
+        last = await asyncio.gather(*(live_slot(http, ws_base, number, until, totals)
+                                      for number in range(games)))
     # (two people: one of them is always on the clock, so it must read the wall clock)
-    drifts = [d for g in made if g.kind == "people+clock"
+    drifts = [d for g in last if g is not None and g.kind == "people+clock"
               if (d := await clock_drift(ws_base, g)) is not None]
-    return totals, drifts, len(made)
+    return totals, drifts, games
 
 
 async def _drain(conn: ClientConnection) -> None:
@@ -447,7 +455,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                           f"start: median {statistics.median(drifts):+.3f} s, worst "
                           f"{worst:.3f} s after about {args.seconds:.0f} s (the presence "
                           f"message rounds to 0.1 s)")
-                print(f"  {totals.games} games finished meanwhile")
+                print(f"  {totals.games} games finished meanwhile (each followed by a new one "
+                      f"of its kind, so {live} stay live)")
                 return 0
             if args.scenario == "starvation":
                 replies, elapsed = asyncio.run(run_starvation(
