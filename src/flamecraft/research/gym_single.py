@@ -19,7 +19,7 @@ Once an episode has ended (terminated, truncated, or ended by an illegal index),
 raises Gymnasium's ResetNeeded until ``reset``. The environment deep-copies and pickles (for
 worker processes: Gymnasium's AsyncVectorEnv, SB3's SubprocVecEnv), keeping its opponents by
 name (the registry's search bots are closures). Importing this module registers the
-environment as ``gymnasium.make("flamecraft/Flamecraft-v1", players=3)``.
+environment as ``gymnasium.make("flamecraft/Flamecraft-v2", players=3)``.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ Policy = Callable[[np.ndarray, np.ndarray], Any]  # (observation, action_mask) -
 OPPONENTS: dict[str, Bot] = BOTS  # one registry: a bot added anywhere is an opponent here
 
 
-ENV_ID = "flamecraft/Flamecraft-v1"
+ENV_ID = "flamecraft/Flamecraft-v2"
 
 
 class PolicyOpponent:

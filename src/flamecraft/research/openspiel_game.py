@@ -337,7 +337,7 @@ class FlamecraftGame(pyspiel.Game):  # type: ignore[misc]
         self.variant = variant  # the research variant (core/variant.py); RULES: the game
         # The version of the catalogue (the actions) and the observation vector (docs/rl.md).
         self.encoding_version = ENCODING_VERSION
-        # The version of the game's dynamics and encoding together: flamecraft_v1's (docs/rl.md).
+        # The version of the game's dynamics and encoding together: flamecraft_v2's (docs/rl.md).
         self.env_version = ENV_VERSION
 
     def new_initial_state(self) -> FlamecraftState:

@@ -17,8 +17,8 @@ is no ``parallel_env``: PettingZoo's AEC-to-parallel conversion needs every agen
 per cycle, and a Flamecraft seat takes many decisions in a row. The environment deep-copies
 and pickles (both forms of the core), for search and worker processes. See docs/rl.md.
 
-    from flamecraft.envs import flamecraft_v1
-    env = flamecraft_v1.env(players=3, seed=7, companions=True)
+    from flamecraft.envs import flamecraft_v2
+    env = flamecraft_v2.env(players=3, seed=7, companions=True)
 """
 
 from __future__ import annotations
@@ -112,9 +112,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
     out of the action space is an AssertionError, as with AssertOutOfBoundsWrapper."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["human", "ansi"], "name": "flamecraft_v1", "is_parallelizable": False,
+        "render_modes": ["human", "ansi"], "name": "flamecraft_v2", "is_parallelizable": False,
         "encoding_version": ENCODING_VERSION,  # the catalogue's and observation's
-        "env_version": ENV_VERSION}  # the environment's, the name's _v1 (docs/rl.md)
+        "env_version": ENV_VERSION}  # the environment's, the name's _v2 (docs/rl.md)
 
     def __init__(self, players: int = 2, deck: str = "purple", seed: int | None = None,
                  reward: str = "win", render_mode: str | None = None,
