@@ -135,8 +135,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for mine in ours:
             ratios = ", ".join(f"{rates[mine] / rates[other]:.2f}x {other}" for other in theirs)
             print(f"{mine}: {ratios}")
+    from flamecraft.core import FORM
+
     print(f"python {platform.python_implementation()} {platform.python_version()}, "
-          f"{platform.machine()}")
+          f"{platform.machine()}; flamecraft core: {FORM}")
     return 0
 
 
