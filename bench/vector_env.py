@@ -123,8 +123,24 @@ def batch(n: int) -> Runner:
     return run
 
 
+BOT_TIME: dict[str, list[float]] = {}  # bot -> [seconds in its calls, calls]
+
+
 def bot_opponent(bot: str) -> Runner:
-    env = FlamecraftSingleEnv(players=2, opponents=bot)
+    """One env against ``bot``, whose calls are timed (what bounds the learner's steps)."""
+    from flamecraft.research.gym_single import OPPONENTS
+
+    inner = OPPONENTS[bot]
+    spent = BOT_TIME.setdefault(bot, [0.0, 0.0])
+
+    def timed(s: Any, rng: random.Random) -> Any:
+        began = time.perf_counter()
+        action = inner(s, rng)
+        spent[0] += time.perf_counter() - began
+        spent[1] += 1
+        return action
+    OPPONENTS[f"timed-{bot}"] = timed
+    env = FlamecraftSingleEnv(players=2, opponents=f"timed-{bot}")
     obs, _ = env.reset(seed=0)
     rng = random.Random(0)
     state = {"obs": obs}
@@ -175,6 +191,10 @@ def main(argv: list[str] | None = None) -> int:
     for name, values in rates.items():
         median = statistics.median(values)
         print(f"  {name:48} {median:10,.0f}   {median / base:5.2f}x separate")
+    for bot, (seconds, calls) in BOT_TIME.items():
+        if calls:
+            print(f"  {bot} opponent: {seconds / calls * 1e3:.2f} ms a decision, "
+                  f"{seconds:.1f} s in its calls in all")
     return 0
 
 
