@@ -219,3 +219,18 @@ def test_cfr_runs_on_a_tiny_variant() -> None:
     first = greedy.action_probabilities(state)
     assert sorted(first) == state.legal_actions() and sorted(first.values())[-1] == 1.0
     assert greedy.action_probabilities(state.clone()) == first
+
+
+def test_the_pettingzoo_env_takes_a_variant() -> None:
+    """A variant reaches PettingZoo too, and the env still passes PettingZoo's api_test."""
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+
+    from flamecraft.envs import flamecraft_v2
+
+    env = flamecraft_v2.env(players=2, variant="tiny", seed=1)
+    api_test(env, num_cycles=20)
+    env.reset(seed=2)
+    assert env.unwrapped.game.options.variant == TINY
+    with pytest.raises(FlamecraftError, match="unknown variant 'nope'"):
+        flamecraft_v2.raw_env(variant="nope")

@@ -120,8 +120,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
                  reward: str = "win", render_mode: str | None = None,
                  companions: bool = False, max_cycles: int = DEFAULT_MAX_CYCLES,
                  illegal_reward: float | None = None,
-                 max_decisions: int = DEFAULT_MAX_DECISIONS):
+                 max_decisions: int = DEFAULT_MAX_DECISIONS, variant: Any = None):
         super().__init__()
+        from ..core.variant import variant_of
+
+        self.variant = variant_of(variant)  # a research variant (core/variant.py) or the rules
         self.illegal_reward = illegal_reward
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"players must be {MIN_PLAYERS}–{MAX_PLAYERS}, not {players}")
@@ -175,7 +178,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
             game_seed = int(self._seeds.integers(2**63))  # too many to search (docs/rl.md)
         self._first_seed = None
         self.game_seed = game_seed
-        self.state_ = start(self.players, game_seed, self.deck, companions=self.companions)
+        self.state_ = start(self.players, game_seed, self.deck, companions=self.companions,
+                            variant=self.variant)
         self.cut.reset()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
