@@ -165,7 +165,12 @@ def test_a_variant_deal_is_a_chance_history() -> None:
 pyspiel = pytest.importorskip("pyspiel")
 
 
-def _game(variant: str = "tiny,artisans=3", reward: str = "margin") -> Any:
+# Three dragons (one in each hand, one in the deck: the other hand is hidden) and one
+# Enchantment: 16 chance nodes, 892 decisions in 744 information states.
+SMALLEST = "tiny,artisans=3,park=0,enchantments=1,row=1"
+
+
+def _game(variant: str = SMALLEST, reward: str = "margin") -> Any:
     import flamecraft.research.openspiel_game  # noqa: F401  (registers the game)
 
     return pyspiel.load_game("python_flamecraft", {"players": 2, "variant": variant,
