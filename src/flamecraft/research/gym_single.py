@@ -6,7 +6,9 @@ learner's observations, mask and action indices are exactly the PettingZoo envir
 
 Opponents are looked up by name in the project's bot registry ``bots.BOTS`` (here
 ``OPPONENTS``: "random", and every bot registered there); ``register_opponent`` adds more (any
-function ``(state, random.Random) -> engine action``). An index that is not
+function ``(state, random.Random) -> engine action``). An opponent may also be a policy of
+its own seat's ``(observation, action_mask) -> index`` (``PolicyOpponent``; ``frozen`` copies
+the learner for self-play, ``set_opponent`` swaps it). An index that is not
 legal ends the episode with ``illegal_reward`` (Gymnasium's checker and unmasked samplers
 send such actions; masked learners never do). ``action_masks()`` gives the mask the way
 sb3-contrib's MaskablePPO expects it. ``players=1`` is a solo game (design §7): there are no
