@@ -7,7 +7,7 @@ each ratio taken round by round (so a busy moment of the machine falls on both s
 
 Contenders: random 4-player playouts of the engine (``apply_in_place``, decisions/s);
 OpenSpiel's ``python_tic_tac_toe`` and its C++ ``tic_tac_toe`` (random playouts); the
-PettingZoo env ``flamecraft_v1`` (4 players) and ``connect_four_v3`` (steps/s, the loop of
+PettingZoo env ``flamecraft_v2`` (4 players) and ``connect_four_v3`` (steps/s, the loop of
 bench/env_steps.py); OpenSpiel's ``python_flamecraft`` (4 players); the ismcts bot (search
 iterations/s over the same positions as bench/ismcts_speed.py); and ``dump_state`` (states/s,
 the default compact form and the pretty one).
@@ -50,7 +50,7 @@ CONTENDERS: dict[str, tuple[str, bool]] = {
     "engine": ("decisions/s", True),
     "tic_tac_toe": ("decisions/s", False),
     "tic_tac_toe_cpp": ("decisions/s", False),
-    "flamecraft_v1": ("steps/s", True),
+    "flamecraft_v2": ("steps/s", True),
     "connect_four_v3": ("steps/s", False),
     "python_flamecraft": ("decisions/s", True),
     "ismcts": ("iterations/s", True),
@@ -61,7 +61,7 @@ LABELS = {
     "engine": "engine random playouts (4p)",
     "tic_tac_toe": "OpenSpiel python_tic_tac_toe",
     "tic_tac_toe_cpp": "OpenSpiel tic_tac_toe (C++)",
-    "flamecraft_v1": "PettingZoo flamecraft_v1 (4p)",
+    "flamecraft_v2": "PettingZoo flamecraft_v2 (4p)",
     "connect_four_v3": "PettingZoo connect_four_v3",
     "python_flamecraft": "OpenSpiel python_flamecraft (4p)",
     "ismcts": "ismcts search (2p positions)",
@@ -72,7 +72,7 @@ LABELS = {
 RATIOS = (
     ("engine", "compiled", "tic_tac_toe", "compiled", 5.0),
     ("engine", "compiled", "tic_tac_toe_cpp", "compiled", 0.3),
-    ("flamecraft_v1", "compiled", "connect_four_v3", "compiled", 2.0),
+    ("flamecraft_v2", "compiled", "connect_four_v3", "compiled", 2.0),
     ("python_flamecraft", "compiled", "tic_tac_toe", "compiled", 1.0),
     ("ismcts", "compiled", "ismcts", "baseline", 2.0),
     ("dump_state", "compiled", "dump_state", "baseline", 2.0),
@@ -122,11 +122,11 @@ def _engine(seconds: float, seed: int) -> int:
 def _env(name: str) -> Callable[[float, int], int]:
     sys.path.insert(0, str(HERE))
     from env_steps import play_for
-    if name == "flamecraft_v1":
-        from flamecraft.research import flamecraft_v1
+    if name == "flamecraft_v2":
+        from flamecraft.research import flamecraft_v2
 
         def make() -> Any:
-            return flamecraft_v1.env(players=4)
+            return flamecraft_v2.env(players=4)
     else:
         import importlib
         make = importlib.import_module(f"pettingzoo.classic.{name}").env
@@ -186,7 +186,7 @@ def make_contender(name: str) -> Callable[[float, int], int]:
         return _openspiel_playouts("tic_tac_toe", {})
     if name == "python_flamecraft":
         return _openspiel_playouts("python_flamecraft", {"players": 4})
-    if name in ("flamecraft_v1", "connect_four_v3"):
+    if name in ("flamecraft_v2", "connect_four_v3"):
         return _env(name)
     if name == "ismcts":
         return _ismcts()

@@ -7,8 +7,8 @@ masked uniform random action / ``step``, through each environment's ``env()`` (P
 standard wrappers). A step is one action of a live agent.
 
     python bench/env_steps.py                  # 5 s per environment, in 5 rounds
-    python bench/env_steps.py --seconds 2 --only flamecraft_v1 connect_four_v3
-    python bench/env_steps.py --wrappers --only flamecraft_v1 connect_four_v3  # wrapper costs
+    python bench/env_steps.py --seconds 2 --only flamecraft_v2 connect_four_v3
+    python bench/env_steps.py --wrappers --only flamecraft_v2 connect_four_v3  # wrapper costs
 
 PettingZoo's classic games need its ``classic`` extra (pygame; rlcard for the poker games):
 ``pip install "pettingzoo[classic]"``. Those that do not import are reported and skipped.
@@ -26,28 +26,28 @@ from typing import Any
 
 import numpy as np
 
-from flamecraft.research import flamecraft_v1
+from flamecraft.research import flamecraft_v2
 
 CLASSICS = ("connect_four_v3", "tictactoe_v3", "leduc_holdem_v4", "texas_holdem_v4")
 
 
 def _flamecraft(players: int) -> Callable[[], Any]:
-    return lambda: flamecraft_v1.env(players=players)
+    return lambda: flamecraft_v2.env(players=players)
 
 
 def _wrapped(how: str) -> Callable[[], Any]:
-    """4-player flamecraft_v1 wrapped another way, to measure what wrappers cost: unwrapped
+    """4-player flamecraft_v2 wrapped another way, to measure what wrappers cost: unwrapped
     (``raw_env``), in PettingZoo's own OrderEnforcingWrapper, or in PettingZoo's three
     classic wrappers (with the environment's built-in equivalents of the first two off)."""
     from pettingzoo.utils import wrappers
 
     def make() -> Any:
         if how == "three wrappers":
-            env = flamecraft_v1.raw_env(players=4)
+            env = flamecraft_v2.raw_env(players=4)
             env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
             env = wrappers.AssertOutOfBoundsWrapper(env)
             return wrappers.OrderEnforcingWrapper(env)
-        env = flamecraft_v1.raw_env(players=4, illegal_reward=-1.0)
+        env = flamecraft_v2.raw_env(players=4, illegal_reward=-1.0)
         return env if how == "unwrapped" else wrappers.OrderEnforcingWrapper(env)
     return make
 
@@ -56,9 +56,9 @@ def environments(only: Sequence[str],
                  wrappings: bool = False) -> list[tuple[str, Callable[[], Any] | str]]:
     """(name, constructor) for each environment, or (name, why it is missing)."""
     out: list[tuple[str, Callable[[], Any] | str]] = [
-        (f"flamecraft_v1 ({n} players)", _flamecraft(n)) for n in (2, 4)]
+        (f"flamecraft_v2 ({n} players)", _flamecraft(n)) for n in (2, 4)]
     if wrappings:
-        out += [(f"flamecraft_v1 (4p, {how})", _wrapped(how))
+        out += [(f"flamecraft_v2 (4p, {how})", _wrapped(how))
                 for how in ("unwrapped", "OrderEnforcingWrapper", "three wrappers")]
     for name in CLASSICS:
         try:
@@ -108,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "busy moment of the machine does not fall on one of them")
     parser.add_argument("--only", nargs="*", default=[], help="environment names to run")
     parser.add_argument("--wrappers", action="store_true",
-                        help="also 4-player flamecraft_v1 unwrapped, in PettingZoo's "
+                        help="also 4-player flamecraft_v2 unwrapped, in PettingZoo's "
                              "OrderEnforcingWrapper and in its three classic wrappers")
     args = parser.parse_args(argv)
     envs = environments(args.only, args.wrappers)
@@ -135,8 +135,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for mine in ours:
             ratios = ", ".join(f"{rates[mine] / rates[other]:.2f}x {other}" for other in theirs)
             print(f"{mine}: {ratios}")
+    from flamecraft.core import FORM
+
     print(f"python {platform.python_implementation()} {platform.python_version()}, "
-          f"{platform.machine()}")
+          f"{platform.machine()}; flamecraft core: {FORM}")
     return 0
 
 

@@ -12,12 +12,12 @@ import argparse
 
 import numpy as np
 
-from flamecraft.research import flamecraft_v1
+from flamecraft.research import flamecraft_v2
 
 
 def play(players: int, seed: int, reward: str = "win") -> dict[str, float]:
     """Plays one game; returns each agent's total reward."""
-    env = flamecraft_v1.env(players=players, reward=reward)
+    env = flamecraft_v2.env(players=players, reward=reward)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     totals = dict.fromkeys(env.possible_agents, 0.0)

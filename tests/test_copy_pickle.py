@@ -26,7 +26,7 @@ import pytest
 import flamecraft.core
 from flamecraft import apply_in_place, legal_actions, start
 from flamecraft.core.serialize import state_to_json
-from flamecraft.research import encoding, flamecraft_v1
+from flamecraft.research import encoding, flamecraft_v2
 from flamecraft.research.gym_single import OPPONENTS, FlamecraftSingleEnv, register_opponent
 
 HERE = Path(__file__).resolve().parent
@@ -51,8 +51,8 @@ def _aec_trace(env: Any, rng: np.random.Generator, steps: int) -> list[Any]:
 
 @pytest.mark.parametrize("how", COPIERS)
 @pytest.mark.parametrize(("make", "players", "companions"),
-                         [(flamecraft_v1.env, 2, False), (flamecraft_v1.raw_env, 3, True),
-                          (flamecraft_v1.env, 1, False)])
+                         [(flamecraft_v2.env, 2, False), (flamecraft_v2.raw_env, 3, True),
+                          (flamecraft_v2.env, 1, False)])
 def test_a_pettingzoo_copy_plays_on_as_the_original(how: str, make: Callable[..., Any],
                                                     players: int, companions: bool) -> None:
     env = make(players=players, companions=companions, max_cycles=400)
@@ -72,7 +72,7 @@ def test_a_pettingzoo_copy_plays_on_as_the_original(how: str, make: Callable[...
 
 @pytest.mark.parametrize("how", COPIERS)
 def test_a_pettingzoo_env_copies_before_reset(how: str) -> None:
-    env = flamecraft_v1.env(players=2, seed=5)
+    env = flamecraft_v2.env(players=2, seed=5)
     twin = COPIERS[how](env)
     env.reset()
     twin.reset()
@@ -112,7 +112,7 @@ def test_a_gymnasium_copy_plays_on_as_the_original(how: str, players: int,
 
 
 def test_a_gymnasium_env_made_by_gym_make_copies() -> None:
-    env = gym.make("flamecraft/Flamecraft-v1", players=2)
+    env = gym.make("flamecraft/Flamecraft-v2", players=2)
     env.reset(seed=3)
     mine = env.unwrapped
     assert isinstance(mine, FlamecraftSingleEnv)

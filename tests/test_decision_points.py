@@ -138,8 +138,8 @@ def test_decision_points_do_not_depend_on_hidden_cards(players: int, deck: str,
         from flamecraft.research.openspiel_game import FlamecraftGame
         spiel_game = FlamecraftGame({"players": players, "companions": companions,
                                      "deck": deck})
-        from flamecraft.research import flamecraft_v1
-        pz_env = flamecraft_v1.raw_env(players=players, companions=companions, deck=deck)
+        from flamecraft.research import flamecraft_v2
+        pz_env = flamecraft_v2.raw_env(players=players, companions=companions, deck=deck)
         pz_env.reset(seed=seed)
         pz_env = pz_env.unwrapped
     steps = 0

@@ -1,4 +1,4 @@
-"""The PettingZoo AEC environment flamecraft_v1 (envs/flamecraft_v1.py, docs/rl.md)."""
+"""The PettingZoo AEC environment flamecraft_v2 (envs/flamecraft_v2.py, docs/rl.md)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from pettingzoo.utils.conversions import aec_to_parallel
 from flamecraft import to_act, winners
 from flamecraft.core import actions as A
 from flamecraft.core.errors import GameOverError, IllegalActionError
-from flamecraft.research import flamecraft_v1, state_vector
+from flamecraft.research import flamecraft_v2, state_vector
 from flamecraft.research.encoding import final_rewards, layout, observation, solo_target
 from flamecraft.research.observation import DEFAULT_MAX_CYCLES, DEFAULT_MAX_DECISIONS
 
@@ -39,7 +39,7 @@ def _run_quietly(check: object, *args: object, **kwargs: object) -> None:
                           (1, True), (2, True), (3, True)])
 def test_api_test_passes(players: int, companions: bool) -> None:
     """Solo games (design §7) and the Companion module (design §6) included."""
-    _run_quietly(api_test, flamecraft_v1.env(players=players, companions=companions),
+    _run_quietly(api_test, flamecraft_v2.env(players=players, companions=companions),
                  num_cycles=1000)
 
 
@@ -49,17 +49,17 @@ def test_api_test_passes(players: int, companions: bool) -> None:
 def test_api_test_passes_through_truncation(players: int, limits: dict[str, int]) -> None:
     """PettingZoo's checker over games cut short (every game reaches the cut: 40 decisions,
     or 6 cycles, about 30 decisions at 3 players)."""
-    _run_quietly(api_test, flamecraft_v1.env(players=players, **limits), num_cycles=200)
+    _run_quietly(api_test, flamecraft_v2.env(players=players, **limits), num_cycles=200)
 
 
 @pytest.mark.parametrize(("players", "companions"), [(1, False), (2, False), (5, False),
                                                      (1, True), (3, True)])
 def test_seed_test_passes(players: int, companions: bool) -> None:
-    _run_quietly(seed_test, lambda: flamecraft_v1.env(players=players, companions=companions),
+    _run_quietly(seed_test, lambda: flamecraft_v2.env(players=players, companions=companions),
                  num_cycles=200)
 
 
-def _play(env: flamecraft_v1.raw_env, seed: int) -> None:
+def _play(env: flamecraft_v2.raw_env, seed: int) -> None:
     """Plays a whole game with masked uniform actions, checking each observation."""
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
@@ -85,7 +85,7 @@ def _play(env: flamecraft_v1.raw_env, seed: int) -> None:
 @pytest.mark.parametrize("reward", ["win", "margin"])
 def test_a_game_ends_with_the_chosen_reward(reward: str) -> None:
     """Rewards come at the end only: win/loss (ruling 20) or the Reputation margin."""
-    env = flamecraft_v1.raw_env(players=3, reward=reward)
+    env = flamecraft_v2.raw_env(players=3, reward=reward)
     totals = dict.fromkeys(env.possible_agents, 0.0)
     env.reset(seed=4)
     rng = np.random.default_rng(0)
@@ -108,14 +108,14 @@ def test_a_game_ends_with_the_chosen_reward(reward: str) -> None:
 
 @pytest.mark.parametrize(("players", "companions"), [(4, False), (1, True), (2, True)])
 def test_observations_and_masks_follow_the_engine(players: int, companions: bool) -> None:
-    _play(flamecraft_v1.raw_env(players=players, companions=companions), seed=2)
+    _play(flamecraft_v2.raw_env(players=players, companions=companions), seed=2)
 
 
 @pytest.mark.parametrize("reward", ["win", "margin"])
 def test_a_solo_game_is_one_agent_rewarded_against_the_rating(reward: str) -> None:
     """design §7: a solo game has one agent; with no seat to beat, "win" is reaching the
     Flamekeeper rating and "margin" the Reputation above (or below) it."""
-    env = flamecraft_v1.raw_env(players=1, reward=reward, companions=True)
+    env = flamecraft_v2.raw_env(players=1, reward=reward, companions=True)
     assert env.possible_agents == ["player_0"]
     env.reset(seed=3)
     assert env.game.n == 1 and env.game.options.companions
@@ -135,28 +135,28 @@ def test_a_solo_game_is_one_agent_rewarded_against_the_rating(reward: str) -> No
 
 
 def test_options_set_the_deck_and_the_deal() -> None:
-    env = flamecraft_v1.raw_env(players=3, deck="golden", seed=21)
+    env = flamecraft_v2.raw_env(players=3, deck="golden", seed=21)
     env.reset()
     assert env.game.options.deck == "golden" and env.game_seed == 21
-    same = flamecraft_v1.raw_env(players=3, deck="golden")
+    same = flamecraft_v2.raw_env(players=3, deck="golden")
     same.reset(seed=21)
     assert same.game == env.game
     env.reset(seed=22)
     assert env.game != same.game
     with pytest.raises(ValueError):
-        flamecraft_v1.raw_env(players=6)
+        flamecraft_v2.raw_env(players=6)
     with pytest.raises(ValueError):
-        flamecraft_v1.raw_env(players=0)
+        flamecraft_v2.raw_env(players=0)
     with pytest.raises(ValueError):
-        flamecraft_v1.raw_env(reward="points")
+        flamecraft_v2.raw_env(reward="points")
     with pytest.raises(ValueError):
-        flamecraft_v1.raw_env(companions="yes")  # type: ignore[arg-type]
+        flamecraft_v2.raw_env(companions="yes")  # type: ignore[arg-type]
 
 
 def test_deals_are_drawn_from_too_many_seeds_to_search() -> None:
     """docs/rl.md: a reset without a seed draws the deal's seed from 2**63 (from 2**31 the
     public setup could identify it by search)."""
-    env = flamecraft_v1.raw_env(players=2, seed=5)
+    env = flamecraft_v2.raw_env(players=2, seed=5)
     seeds = []
     for _ in range(8):
         env.reset()
@@ -167,9 +167,9 @@ def test_deals_are_drawn_from_too_many_seeds_to_search() -> None:
 def test_the_companions_option_adds_the_module() -> None:
     """design §6: with ``companions=True`` the game starts with the Companion draft (its
     first decision picks a Companion); without it, no Companion is dealt."""
-    on = flamecraft_v1.raw_env(players=3, companions=True, seed=4)
+    on = flamecraft_v2.raw_env(players=3, companions=True, seed=4)
     on.reset()
-    off = flamecraft_v1.raw_env(players=3, seed=4)
+    off = flamecraft_v2.raw_env(players=3, seed=4)
     off.reset()
     assert on.game.options.companions and on.game.companion_offer
     assert not off.game.options.companions and not off.game.companion_offer
@@ -184,12 +184,12 @@ def test_the_companions_option_adds_the_module() -> None:
 
 
 def test_illegal_actions_raise_unwrapped_and_lose_wrapped() -> None:
-    raw = flamecraft_v1.raw_env(players=2)
+    raw = flamecraft_v2.raw_env(players=2)
     raw.reset(seed=1)
     illegal = int(np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"] == 0)[0])
     with pytest.raises(IllegalActionError):
         raw.step(illegal)
-    wrapped = flamecraft_v1.env(players=2)
+    wrapped = flamecraft_v2.env(players=2)
     wrapped.reset(seed=1)
     agent = wrapped.agent_selection
     with warnings.catch_warnings():
@@ -200,12 +200,12 @@ def test_illegal_actions_raise_unwrapped_and_lose_wrapped() -> None:
 
 def test_render_shows_the_public_board() -> None:
     """Rendering is for spectators: hands appear as counts, never as cards."""
-    env = flamecraft_v1.raw_env(players=2, render_mode="ansi")
+    env = flamecraft_v2.raw_env(players=2, render_mode="ansi")
     env.reset(seed=3)
     board = env.render()
     assert isinstance(board, str) and "TOWN" in board
     assert board.count("Hand: 3 Artisan Dragons") == 2
-    assert flamecraft_v1.raw_env(players=2).render() is None
+    assert flamecraft_v2.raw_env(players=2).render() is None
 
 
 def _example(name: str) -> Any:
@@ -247,7 +247,7 @@ def test_always_the_lowest_legal_index_is_truncated_at_max_decisions(players: in
     cut: 3,000 cycles come later): every agent is truncated (not terminated), with reward 0,
     and the agents leave as PettingZoo expects."""
     limit = DEFAULT_MAX_DECISIONS if players == 2 else 150
-    env = flamecraft_v1.env(players=players, max_decisions=limit)
+    env = flamecraft_v2.env(players=players, max_decisions=limit)
     env.reset(seed=1)
     decisions, totals = _lowest_legal_game(env, limit + 10 * players)
     assert decisions == limit
@@ -257,7 +257,7 @@ def test_always_the_lowest_legal_index_is_truncated_at_max_decisions(players: in
 
 
 def test_truncation_sets_every_agents_flag_and_empties_the_masks() -> None:
-    env = flamecraft_v1.raw_env(players=3, max_decisions=40)
+    env = flamecraft_v2.raw_env(players=3, max_decisions=40)
     env.reset(seed=2)
     for _ in range(40):
         assert not any(env.truncations.values())
@@ -269,7 +269,7 @@ def test_truncation_sets_every_agents_flag_and_empties_the_masks() -> None:
 
 def test_a_game_that_ends_at_the_limit_is_terminated_not_truncated() -> None:
     """The game's own end wins over the cut when both fall on the same decision."""
-    def random_game(env: flamecraft_v1.raw_env) -> int:
+    def random_game(env: flamecraft_v2.raw_env) -> int:
         env.reset(seed=5)
         rng = np.random.default_rng(5)
         while not (env.game.over or any(env.truncations.values())):
@@ -277,24 +277,24 @@ def test_a_game_that_ends_at_the_limit_is_terminated_not_truncated() -> None:
             env.step(int(rng.choice(np.flatnonzero(mask))))
         return env.decisions
 
-    length = random_game(flamecraft_v1.raw_env(players=2))
-    exact = flamecraft_v1.raw_env(players=2, max_decisions=length)
+    length = random_game(flamecraft_v2.raw_env(players=2))
+    exact = flamecraft_v2.raw_env(players=2, max_decisions=length)
     assert random_game(exact) == length and exact.game.over
     assert all(exact.terminations.values()) and not any(exact.truncations.values())
-    short = flamecraft_v1.raw_env(players=2, max_decisions=length - 1)
+    short = flamecraft_v2.raw_env(players=2, max_decisions=length - 1)
     assert random_game(short) == length - 1 and not short.game.over
     assert all(short.truncations.values()) and not any(short.terminations.values())
 
 
 def test_the_default_limit_is_far_above_the_longest_random_game() -> None:
     """docs/rl.md: random games at 1–5 players took at most about 600 decisions."""
-    assert flamecraft_v1.raw_env().max_cycles == DEFAULT_MAX_CYCLES >= 3000
-    assert flamecraft_v1.raw_env().max_decisions == DEFAULT_MAX_DECISIONS >= 3000
+    assert flamecraft_v2.raw_env().max_cycles == DEFAULT_MAX_CYCLES >= 3000
+    assert flamecraft_v2.raw_env().max_decisions == DEFAULT_MAX_DECISIONS >= 3000
     for bad in (0, -1, 2.5, True):
         with pytest.raises(ValueError, match="max_cycles"):
-            flamecraft_v1.raw_env(max_cycles=bad)  # type: ignore[arg-type]
+            flamecraft_v2.raw_env(max_cycles=bad)  # type: ignore[arg-type]
         with pytest.raises(ValueError, match="max_decisions"):
-            flamecraft_v1.raw_env(max_decisions=bad)  # type: ignore[arg-type]
+            flamecraft_v2.raw_env(max_decisions=bad)  # type: ignore[arg-type]
 
 
 # --- state(): the privileged full state ------------------------------------------------------
@@ -302,13 +302,13 @@ def test_the_default_limit_is_far_above_the_longest_random_game() -> None:
 @pytest.mark.parametrize(("players", "companions"), [(1, False), (2, False), (3, True),
                                                      (5, False)])
 def test_pettingzoos_state_tests_pass(players: int, companions: bool) -> None:
-    env = flamecraft_v1.env(players=players, companions=companions)
+    env = flamecraft_v2.env(players=players, companions=companions)
     _run_quietly(check_state_space, env)
     _run_quietly(check_state, env, num_cycles=300)
 
 
 def test_the_state_is_every_seats_observation_then_the_hidden_piles() -> None:
-    env = flamecraft_v1.raw_env(players=3, companions=True)
+    env = flamecraft_v2.raw_env(players=3, companions=True)
     env.reset(seed=8)
     rng = np.random.default_rng(8)
     size = layout(3).size
@@ -341,7 +341,7 @@ def test_the_state_is_every_seats_observation_then_the_hidden_piles() -> None:
 
 def test_the_state_sees_what_no_observation_sees() -> None:
     """Privileged: reordering the decks changes the state, and no seat's observation."""
-    env = flamecraft_v1.raw_env(players=2)
+    env = flamecraft_v2.raw_env(players=2)
     env.reset(seed=3)
     before = env.state()
     observations = [env.observe(a)["observation"] for a in env.possible_agents]
@@ -362,8 +362,8 @@ def test_aec_to_parallel_does_not_fit_turn_based_play() -> None:
     because it expects every agent to act once per cycle and a seat acts many times in a
     row."""
     with pytest.raises(AssertionError, match="is_parallelizable"):
-        aec_to_parallel(flamecraft_v1.raw_env(players=2))
-    forced = flamecraft_v1.raw_env(players=2)
+        aec_to_parallel(flamecraft_v2.raw_env(players=2))
+    forced = flamecraft_v2.raw_env(players=2)
     forced.__dict__["metadata"] = {**forced.metadata, "is_parallelizable": True}  # this one only
     par = aec_to_parallel(forced)
     par.reset(seed=1)
@@ -378,7 +378,7 @@ def test_aec_to_parallel_does_not_fit_turn_based_play() -> None:
     with pytest.raises(AssertionError, match="step in a cycle"):
         for _ in range(50):
             par.step(LegalNow(dict.fromkeys(par.agents, 0)))
-    assert not hasattr(flamecraft_v1, "parallel_env")
+    assert not hasattr(flamecraft_v2, "parallel_env")
 
 
 # --- bad input: raises one clear sentence, changes nothing -----------------------------------
@@ -391,7 +391,7 @@ def _snapshot(env: Any) -> tuple[Any, ...]:
 
 
 def test_an_illegal_index_raises_and_changes_nothing() -> None:
-    env = flamecraft_v1.raw_env(players=3)
+    env = flamecraft_v2.raw_env(players=3)
     env.reset(seed=1)
     mask = env.observe(env.agent_selection)["action_mask"]
     before = _snapshot(env)
@@ -404,7 +404,7 @@ def test_an_illegal_index_raises_and_changes_nothing() -> None:
         with pytest.raises(IllegalActionError, match="an action is a catalogue index"):
             env.step(bad)
         assert _snapshot(env) == before
-    wrapped = flamecraft_v1.env(players=3)
+    wrapped = flamecraft_v2.env(players=3)
     wrapped.reset(seed=1)
     before = _snapshot(wrapped)
     for bad in (wrapped.unwrapped.catalogue.size, -1, None):
@@ -416,7 +416,7 @@ def test_an_illegal_index_raises_and_changes_nothing() -> None:
 def test_stepping_an_agent_that_is_not_selected_raises_and_changes_nothing() -> None:
     """AEC steps ``agent_selection``; one set by hand to another seat is refused, even with
     an index that is legal for the seat the game waits for."""
-    env = flamecraft_v1.raw_env(players=3)
+    env = flamecraft_v2.raw_env(players=3)
     env.reset(seed=1)
     acting = env.agent_selection
     legal = int(np.flatnonzero(env.observe(acting)["action_mask"])[0])
@@ -431,7 +431,7 @@ def test_stepping_an_agent_that_is_not_selected_raises_and_changes_nothing() -> 
 def test_a_finished_game_refuses_steps(caplog: pytest.LogCaptureFixture) -> None:
     """Unwrapped: GameOverError once every agent has left; an agent that is done may only
     step None (PettingZoo's ValueError). Wrapped: PettingZoo's own warning, nothing done."""
-    env = flamecraft_v1.raw_env(players=2, max_decisions=30)
+    env = flamecraft_v2.raw_env(players=2, max_decisions=30)
     env.reset(seed=4)
     for _ in range(30):
         env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
@@ -446,7 +446,7 @@ def test_a_finished_game_refuses_steps(caplog: pytest.LogCaptureFixture) -> None
     with pytest.raises(GameOverError, match="the game is over"):
         env.step(None)
     assert env.game == game and env.agents == []
-    wrapped = flamecraft_v1.env(players=2, max_decisions=30)
+    wrapped = flamecraft_v2.env(players=2, max_decisions=30)
     wrapped.reset(seed=4)
     _lowest_legal_game(wrapped, 100)
     game = wrapped.unwrapped.game.copy()
@@ -456,25 +456,25 @@ def test_a_finished_game_refuses_steps(caplog: pytest.LogCaptureFixture) -> None
 
 
 def test_calls_before_reset_raise() -> None:
-    env = flamecraft_v1.raw_env(players=2)
+    env = flamecraft_v2.raw_env(players=2)
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
     with pytest.raises(RuntimeError, match="reset"):
         env.state()
     with pytest.raises(AssertionError, match="reset"):
-        flamecraft_v1.env(players=2).step(0)
+        flamecraft_v2.env(players=2).step(0)
 
 
 def test_env_is_pettingzoos_order_enforcing_wrapper_with_its_checks() -> None:
-    """``env()``'s wrapper (``flamecraft_v1.OrderEnforcing``, which forwards the attributes a
+    """``env()``'s wrapper (``flamecraft_v2.OrderEnforcing``, which forwards the attributes a
     step reads by properties) is a PettingZoo OrderEnforcingWrapper and behaves as one:
     before ``reset()`` each forwarded attribute and ``last()`` raise the base class's
     AttributeError; after it they are the environment's own, and ``last()`` is its."""
     from pettingzoo.utils import wrappers
 
-    env = flamecraft_v1.env(players=3)
+    env = flamecraft_v2.env(players=3)
     assert isinstance(env, wrappers.OrderEnforcingWrapper)
-    assert str(env) == "flamecraft_v1"
+    assert str(env) == "flamecraft_v2"
     forwarded = ("agents", "agent_selection", "rewards", "terminations", "truncations",
                  "infos")
     for name in forwarded:
@@ -498,9 +498,9 @@ def test_env_is_pettingzoos_order_enforcing_wrapper_with_its_checks() -> None:
 
 def test_the_environment_shows_the_encoding_version() -> None:
     """docs/rl.md, Versions: the version of the catalogue and the observation is in the
-    metadata, of the wrapped environment too; the import path stays ``flamecraft_v1``."""
+    metadata, of the wrapped environment too; the import path stays ``flamecraft_v2``."""
     from flamecraft.research.encoding import ENCODING_VERSION
 
-    for made in (flamecraft_v1.env(players=2), flamecraft_v1.raw_env(players=3)):
+    for made in (flamecraft_v2.env(players=2), flamecraft_v2.raw_env(players=3)):
         assert made.metadata["encoding_version"] == ENCODING_VERSION
-        assert made.metadata["name"] == "flamecraft_v1"
+        assert made.metadata["name"] == "flamecraft_v2"

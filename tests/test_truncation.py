@@ -16,7 +16,7 @@ import flamecraft.research.openspiel_game as og
 from flamecraft import GameState
 from flamecraft.core.actions import Action
 from flamecraft.core.serialize import state_to_json
-from flamecraft.research import flamecraft_v1
+from flamecraft.research import flamecraft_v2
 from flamecraft.research.encoding import catalogue, final_rewards
 from flamecraft.research.gym_single import OPPONENTS, FlamecraftSingleEnv, register_opponent
 from flamecraft.research.observation import Cut
@@ -60,7 +60,7 @@ def test_pettingzoo_cuts_after_max_cycles_cycles(players: int, limit: int) -> No
     acted at least ``max_cycles`` times and then steps once more (None) to leave; in solo,
     where a cycle is one decision, the agent appears exactly ``max_cycles + 1`` times, as
     that test asserts."""
-    env = flamecraft_v1.env(players=players, max_cycles=limit)
+    env = flamecraft_v2.env(players=players, max_cycles=limit)
     env.reset(seed=players)
     rng = np.random.default_rng(players)
     seats: list[int] = []
@@ -125,7 +125,7 @@ def test_a_cut_game_has_no_result_in_every_interface(monkeypatch: pytest.MonkeyP
     terminal, ``was_cut``), where scoring the position as it stands would not."""
     limit, seed = 60, 3
     for reward in ("win", "margin"):
-        pz = flamecraft_v1.raw_env(players=2, max_decisions=limit, reward=reward)
+        pz = flamecraft_v2.raw_env(players=2, max_decisions=limit, reward=reward)
         pz.reset(seed=seed)
         while not any(pz.truncations.values()):
             mask = pz.observe(pz.agent_selection)["action_mask"]

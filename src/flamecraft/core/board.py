@@ -54,13 +54,15 @@ def draw_fancy(s: GameState, p: int) -> int:
 
 
 def refill_park(s: GameState) -> None:
-    while len(s.park) < ROW_SIZE and s.artisan_deck:
+    size = s.options.variant.park  # the rules' 5 (ROW_SIZE), or a research variant's
+    while len(s.park) < size and s.artisan_deck:
         s.park.append(s.artisan_deck.pop())
         check_end(s)
 
 
 def refill_row(s: GameState) -> None:
-    while len(s.ench_row) < ROW_SIZE and s.ench_deck:
+    size = s.options.variant.row  # the rules' 5, or a research variant's
+    while len(s.ench_row) < size and s.ench_deck:
         s.ench_row.append(s.ench_deck.pop())
         check_end(s)
 

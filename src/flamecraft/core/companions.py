@@ -61,8 +61,9 @@ def _deal_fancy(s: GameState, f: Frame) -> None:
         card = s.companion[p]
         if card != EMPTY and COMPANIONS[card].hook == "setup_fancy":
             dealt, kept = COMPANIONS[card].fancy_dealt, COMPANIONS[card].fancy_kept
-        cards = [draw_fancy(s, p) for _ in range(dealt)]
-        keeps.append((D_KEEP_DRAWN_FANCY, p, NOWHERE, kept, *(c for c in cards if c >= 0)))
+        cards = [c for c in (draw_fancy(s, p) for _ in range(dealt)) if c >= 0]
+        if cards:  # always in the rules; a research variant may have no Fancy Dragons
+            keeps.append((D_KEEP_DRAWN_FANCY, p, NOWHERE, kept, *cards))
     s.stack.extend(reversed(keeps))  # the first player chooses first
 
 

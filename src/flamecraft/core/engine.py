@@ -27,7 +27,7 @@ from .goals import FANCIES, fancy_value, revealable_suns
 from .goods import NUM_GOODS
 from .kinds import FRAME_KINDS
 from .setup_game import new_game
-from .state import EMPTY, FANCY_SCORED, SRC_SUN, SUN_SCORED, GameState, Options
+from .state import EMPTY, FANCY_SCORED, RULES, SRC_SUN, SUN_SCORED, GameState, Options, Variant
 from .tr import N_, Translate, same
 
 __all__ = ["apply", "apply_in_place", "is_over", "legal_actions", "new_game", "to_act"]
@@ -266,9 +266,10 @@ def winners(s: GameState) -> list[int]:
 
 def start(players: int, seed: int, deck: str = "purple",
           player_names: tuple[str, ...] = (), companions: bool = False,
-          first_player: int | None = None) -> GameState:
+          first_player: int | None = None, variant: Variant = RULES) -> GameState:
     """A new game advanced to its first decision. The first player is drawn from the seed
-    unless ``first_player`` fixes it (a seat, 0 to players - 1)."""
-    s = new_game(Options(players, deck, player_names, companions, first_player), seed)
+    unless ``first_player`` fixes it (a seat, 0 to players - 1); ``variant`` is a research
+    variant (``core/variant.py``; not the rules)."""
+    s = new_game(Options(players, deck, player_names, companions, first_player, variant), seed)
     advance(s)
     return s

@@ -11,7 +11,8 @@ from collections import Counter
 
 from .board import CATALOG
 from .kinds import FRAME_KINDS
-from .state import EMPTY, GameState
+from .setup_game import artisan_pool, enchantment_deck, fancy_pool, starter_dragons
+from .state import EMPTY, RULES, GameState
 
 
 def problems(s: GameState) -> list[str]:
@@ -33,13 +34,19 @@ def problems(s: GameState) -> list[str]:
     artisans = [*s.artisan_deck, *s.park, *s.removed, *(d for d in s.slots if d != EMPTY)]
     for hand in s.hand:
         artisans.extend(hand)
-    exactly_once("Artisan Dragon", artisans, set(range(len(CATALOG.artisans))))
+    options = s.options
+    variant = options.variant is not RULES  # a research variant keeps fewer cards
+    expected_artisans = ({*starter_dragons(options),
+                          *(c for cards in artisan_pool(options) for c in cards)}
+                         if variant else set(range(len(CATALOG.artisans))))
+    exactly_once("Artisan Dragon", artisans, expected_artisans)
 
     fancies = list(s.fancy_deck)
     for p in range(s.n):
         fancies.extend(s.fancy[p])
         fancies.extend(s.scored[p])
-    exactly_once("Fancy Dragon", fancies, set(range(len(CATALOG.fancies))))
+    exactly_once("Fancy Dragon", fancies, set(fancy_pool(options)) if variant
+                 else set(range(len(CATALOG.fancies))))
 
     deck = 0 if s.options.deck == "purple" else 1
     enchantments = [*s.ench_deck, *s.ench_row, *(e for e in s.reserved if e != EMPTY),
@@ -47,7 +54,8 @@ def problems(s: GameState) -> list[str]:
     for tucked in s.shop_ench:
         enchantments.extend(tucked)
     exactly_once("Enchantment", enchantments,
-                 {e.index for e in CATALOG.enchantments if e.deck == deck})
+                 set(enchantment_deck(options)) if variant
+                 else {e.index for e in CATALOG.enchantments if e.deck == deck})
 
     shops = [*(t for t in s.town if t != EMPTY), *s.shop_deck, *s.shops_unused]
     exactly_once("Shop", shops, set(range(len(CATALOG.shops))))

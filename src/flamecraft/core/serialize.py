@@ -29,11 +29,13 @@ from .state import (
     EMPTY,
     NUM_COUNTERS,
     NUM_SOURCES,
+    RULES,
     SOURCE_NAMES,
     GameState,
     Options,
 )
 from .tr import N_
+from .variant import variant_of, variant_to_json
 
 STATE_FORMAT: Final = "flamecraft-state"
 RECORD_FORMAT: Final = "flamecraft-record"
@@ -166,8 +168,14 @@ def _frame_from_json(obj: Any) -> tuple[int, ...]:
 
 
 def options_to_json(options: Options) -> dict[str, Any]:
-    return {"players": options.players, "deck": options.deck, "names": list(options.names),
-            "companions": options.companions, "first_player": options.first_player}
+    """The options as JSON; a research variant's parameters only when there is one, so a
+    normal game's options (and saves) are written exactly as before variants existed."""
+    out: dict[str, Any] = {"players": options.players, "deck": options.deck,
+                           "names": list(options.names), "companions": options.companions,
+                           "first_player": options.first_player}
+    if options.variant != RULES:
+        out["variant"] = variant_to_json(options.variant)
+    return out
 
 
 def options_from_json(obj: Any) -> Options:
@@ -178,10 +186,18 @@ def options_from_json(obj: Any) -> Options:
     first = obj.get("first_player", 0)
     if first is not None and (not isinstance(first, int) or isinstance(first, bool)):
         raise StateFormatError(N_("'first_player' must be a seat number or null"))
+    variant = RULES
+    if "variant" in obj:  # a research variant (absent from every normal game's options)
+        if not isinstance(obj["variant"], dict):
+            raise StateFormatError(N_("'variant' must be an object"))
+        try:
+            variant = variant_of(obj["variant"])
+        except FlamecraftError as exc:
+            raise StateFormatError(exc.msgid, exc.params) from None
     try:
         options = Options(int(obj["players"]), str(obj.get("deck", "purple")),
                           tuple(str(n) for n in obj.get("names", [])),
-                          bool(obj.get("companions", False)), first)
+                          bool(obj.get("companions", False)), first, variant)
     except (KeyError, TypeError, ValueError) as exc:
         raise _bad(N_("malformed options: {error}"), error=exc) from None
     if first is not None and not 0 <= first < options.players:

@@ -18,8 +18,9 @@ from .errors import FlamecraftError
 from .frames import D_COMPANION_PICK, D_START_GOOD, NOWHERE, P_DEAL_FANCY, P_SETUP_DONE
 from .goods import GOOD_NAMES
 from .rng import below, seed_state, shuffle
-from .state import EMPTY, NUM_COUNTERS, NUM_SOURCES, GameState, Options
+from .state import EMPTY, NUM_COUNTERS, NUM_SOURCES, RULES, GameState, Options
 from .tr import N_
+from .variant import check_variant
 
 MIN_PLAYERS: Final = 1
 MAX_PLAYERS: Final = 5
@@ -38,6 +39,61 @@ def town_spaces(players: int) -> int:
 def artisans_removed_per_type(players: int) -> int:
     """2 of each type at 1–2 players, 1 at 3, none at 4–5 (ruling 3, design §7)."""
     return {1: 2, 2: 2, 3: 1}.get(players, 0)
+
+
+# --- what a research variant keeps of each deck (``state.Variant``; the rules keep all) -----
+
+def removed_per_type(options: Options) -> int:
+    """The Artisan Dragons of each type left out: the rules' (ruling 3), or none in a
+    variant that deals fewer Artisan Dragons (it has chosen its own)."""
+    if options.variant.artisans < RULES.artisans:
+        return 0
+    return artisans_removed_per_type(options.players)
+
+
+def pile_takes(options: Options) -> list[int]:
+    """How many Shops the deal takes from each pile (the six Good piles, then the others):
+    the rules' 1 of each Good pile and 4 others; a variant's ``shop_deck`` Shops, the Good
+    piles first."""
+    k = options.variant.shop_deck
+    if k == RULES.shop_deck:
+        return [GOOD_PILE_DRAW] * 6 + [OTHER_PILE_DRAW]
+    return [1 if i < k else 0 for i in range(6)] + [max(0, k - 6)]
+
+
+def starter_shops(options: Options) -> list[int]:
+    """The starter Shops in Town: the first ``variant.starters`` of the deal order."""
+    starters = [i for i in CATALOG.deal_shops if CATALOG.shops[i].starter]
+    return starters[:options.variant.starters]
+
+
+def artisan_pool(options: Options) -> list[list[int]]:
+    """The non-starter Artisan Dragons in the game, by type (fresh lists): all of them, or a
+    variant's ``artisans``, taken one of each type in turn (type order, then deal order)."""
+    by_type = artisans_by_type()
+    k = options.variant.artisans
+    if k >= RULES.artisans:
+        return by_type
+    out: list[list[int]] = [[] for _ in by_type]
+    depth = 0
+    while k > 0:
+        for t, cards in enumerate(by_type):
+            if k > 0 and depth < len(cards):
+                out[t].append(cards[depth])
+                k -= 1
+        depth += 1
+    return out
+
+
+def fancy_pool(options: Options) -> list[int]:
+    """The Fancy Dragons in the game: the first ``variant.fancies`` of the deal order."""
+    return list(CATALOG.deal_fancies[:options.variant.fancies])
+
+
+def starter_dragons(options: Options) -> list[int]:
+    """The Artisan Dragons the starter Shops in Town begin with."""
+    return [CATALOG.artisan_by_id[CATALOG.shops[shop].starter_dragon]
+            for shop in starter_shops(options)]
 
 
 def turn_order(n: int, first: int) -> list[int]:
@@ -110,6 +166,8 @@ def _check_options(options: Options) -> None:
     if options.first_player is not None and not 0 <= options.first_player < n:
         raise FlamecraftError(FIRST_PLAYER_RANGE,
                               {"last": str(n - 1), "first": str(options.first_player)})
+    if options.variant is not RULES:
+        check_variant(options.variant, n)
 
 
 def _non_starters(cards: Any, group: Callable[[Any], int], groups: int
@@ -151,28 +209,31 @@ def artisans_by_type() -> list[list[int]]:
 
 
 def enchantment_deck(options: Options) -> list[int]:
+    """The chosen Enchantment deck (a variant's first ``enchantments`` of it)."""
     deck_index = 0 if options.deck == "purple" else 1
-    return [e for e in CATALOG.deal_enchantments if CATALOG.enchantments[e].deck == deck_index]
+    deck = [e for e in CATALOG.deal_enchantments if CATALOG.enchantments[e].deck == deck_index]
+    return deck[:options.variant.enchantments]
 
 
 def draw_deal(options: Options, rng: int) -> tuple[Deal, int]:
     """The deal of a generator state (every shuffle of setup), and the generator after it."""
     shop_deck: list[int] = []
+    takes = pile_takes(options)
     for pile_index, pile in enumerate(shop_piles()):
         rng = shuffle(pile, rng)
-        shop_deck.extend(pile[:GOOD_PILE_DRAW if pile_index < 6 else OTHER_PILE_DRAW])
+        shop_deck.extend(pile[:takes[pile_index]])
     rng = shuffle(shop_deck, rng)
 
-    per_type = artisans_removed_per_type(options.players)
+    per_type = removed_per_type(options)
     removed: list[int] = []
     artisan_deck: list[int] = []
-    for cards in artisans_by_type():
+    for cards in artisan_pool(options):
         rng = shuffle(cards, rng)
         removed.extend(cards[:per_type])
         artisan_deck.extend(cards[per_type:])
     rng = shuffle(artisan_deck, rng)
 
-    fancy_deck = list(CATALOG.deal_fancies)
+    fancy_deck = fancy_pool(options)
     rng = shuffle(fancy_deck, rng)
     ench_deck = enchantment_deck(options)
     rng = shuffle(ench_deck, rng)
@@ -276,10 +337,11 @@ def check_start(options: Options, start: GameStart) -> None:
     deal, n = start.deal, options.players
     shops = [c.id for c in CATALOG.shops]
     piles = shop_piles()
+    takes = pile_takes(options)
     _check_cards(deal.shop_deck, {c for pile in piles for c in pile}, shops, N_("Shop"),
                  PLACES[0], False)
     for index, pile in enumerate(piles):
-        take = GOOD_PILE_DRAW if index < 6 else OTHER_PILE_DRAW
+        take = takes[index]
         found = sum(1 for c in deal.shop_deck if c in pile)
         if found != take and index < 6:
             raise _misfit(N_("the deal does not fit the card data: {place} holds {found} Shops of "
@@ -290,10 +352,10 @@ def check_start(options: Options, start: GameStart) -> None:
                              "without a Good icon, not {count}"), place=PLACES[0],
                           found=found, count=take)
     artisans = [c.id for c in CATALOG.artisans]
-    by_type = artisans_by_type()
+    by_type = artisan_pool(options)
     dealt = {c for cards in by_type for c in cards}
     _check_cards(deal.removed, dealt, artisans, N_("Artisan Dragon"), PLACES[1], False)
-    per_type = artisans_removed_per_type(n)
+    per_type = removed_per_type(options)
     for good, cards in enumerate(by_type):
         found = sum(1 for c in deal.removed if c in cards)
         if found != per_type:
@@ -302,7 +364,7 @@ def check_start(options: Options, start: GameStart) -> None:
                           good=GOOD_NAMES[good], count=per_type)
     _check_cards(deal.artisan_deck, dealt - set(deal.removed), artisans, N_("Artisan Dragon"),
                  PLACES[2], True)
-    _check_cards(deal.fancy_deck, set(range(len(CATALOG.fancies))),
+    _check_cards(deal.fancy_deck, set(fancy_pool(options)),
                  [c.id for c in CATALOG.fancies], N_("Fancy Dragon"), PLACES[3], True)
     _check_cards(deal.ench_deck, set(enchantment_deck(options)),
                  [c.id for c in CATALOG.enchantments], N_("Enchantment"), PLACES[4], True)
@@ -335,26 +397,30 @@ def dealt_game(options: Options, deal: Deal) -> GameState:
     s.slots = [EMPTY] * (3 * len(CATALOG.shops))
     s.shop_ench = [()] * len(CATALOG.shops)
     s.facedown = []
-    starters = [CATALOG.shops[i] for i in CATALOG.deal_shops if CATALOG.shops[i].starter]
+    variant = options.variant
+    starters = starter_shops(options)
     for space, shop in enumerate(starters):
-        s.town[space] = shop.index
-        s.slots[shop.index * 3] = CATALOG.artisan_by_id[shop.starter_dragon]
+        s.town[space] = shop
+        s.slots[shop * 3] = CATALOG.artisan_by_id[CATALOG.shops[shop].starter_dragon]
 
     s.shop_deck = list(deal.shop_deck)
     chosen = set(deal.shop_deck)
-    s.shops_unused = sorted(shop for pile in shop_piles() for shop in pile if shop not in chosen)
+    s.shops_unused = sorted([*(shop for pile in shop_piles() for shop in pile
+                               if shop not in chosen),
+                             *(shop.index for shop in CATALOG.shops
+                               if shop.starter and shop.index not in starters)])
     s.removed = list(deal.removed)
     s.artisan_deck = list(deal.artisan_deck)
-    s.park = [s.artisan_deck.pop() for _ in range(PARK_SIZE)]
+    s.park = [s.artisan_deck.pop() for _ in range(variant.park)]
     s.fancy_deck = list(deal.fancy_deck)
     s.ench_deck = list(deal.ench_deck)
-    s.ench_row = [s.ench_deck.pop() for _ in range(ROW_SIZE)]
+    s.ench_row = [s.ench_deck.pop() for _ in range(min(variant.row, len(s.ench_deck)))]
 
     s.goods = [[0] * 6 for _ in range(n)]
     s.coins = [0] * n
     s.rep = [0] * n
     s.rep_sources = [[0] * NUM_SOURCES for _ in range(n)]
-    s.hand = [[s.artisan_deck.pop() for _ in range(HAND_SIZE)] for _ in range(n)]
+    s.hand = [[s.artisan_deck.pop() for _ in range(variant.hand)] for _ in range(n)]
     s.fancy = [[] for _ in range(n)]  # dealt by P_DEAL_FANCY, after the Companion draft
     s.scored = [[] for _ in range(n)]
     s.reserved = [EMPTY] * n
@@ -402,17 +468,17 @@ class DealBuilder:
         self.options = options
         n = options.players
         self.plan: list[tuple[int, int, str]] = []  # (kind, how many, where they go)
-        takes = [GOOD_PILE_DRAW if index < 6 else OTHER_PILE_DRAW
-                 for index in range(len(shop_piles()))]
+        takes = pile_takes(options)
         for index, take in enumerate(takes):
             self.plan.append((SHOP, take, f"pile{index}"))
         self.plan.append((SHOP, sum(takes), "shop_deck"))
-        per_type = artisans_removed_per_type(n)
+        per_type = removed_per_type(options)
+        self.pool = artisan_pool(options)
         for index in range(6):
             self.plan.append((ARTISAN, per_type, f"type{index}"))
-        self.plan.append((ARTISAN, sum(len(c) for c in artisans_by_type()) - 6 * per_type,
+        self.plan.append((ARTISAN, sum(len(c) for c in self.pool) - 6 * per_type,
                           "artisan_deck"))
-        self.plan.append((FANCY, len(CATALOG.fancies), "fancy_deck"))
+        self.plan.append((FANCY, len(fancy_pool(options)), "fancy_deck"))
         self.plan.append((ENCHANTMENT, len(enchantment_deck(options)), "ench_deck"))
         if options.companions:
             self.plan.append((COMPANION, companions_revealed(n), "companion_offer"))
@@ -442,12 +508,12 @@ class DealBuilder:
             pool = [c for t, cards in self.drawn.items() if t.startswith("pile")
                     for c in cards]
         elif target.startswith("type"):
-            pool = artisans_by_type()[int(target[4:])]
+            pool = self.pool[int(target[4:])]
         elif target == "artisan_deck":
             out = {c for t, cards in self.drawn.items() if t.startswith("type") for c in cards}
-            pool = [c for cards in artisans_by_type() for c in cards if c not in out]
+            pool = [c for cards in self.pool for c in cards if c not in out]
         elif target == "fancy_deck":
-            pool = [f.index for f in CATALOG.fancies]
+            pool = fancy_pool(self.options)
         elif target == "ench_deck":
             pool = enchantment_deck(self.options)
         elif target == "companion_offer":
@@ -503,7 +569,7 @@ def outcomes_of(options: Options, deal: Deal, first_player: int) -> list[int]:
     for pile in piles:
         out.extend(c for c in deal.shop_deck if c in pile)
     out.extend(reversed(deal.shop_deck))
-    for cards in artisans_by_type():
+    for cards in artisan_pool(options):
         out.extend(c for c in deal.removed if c in cards)
     out.extend(reversed(deal.artisan_deck))
     out.extend(reversed(deal.fancy_deck))

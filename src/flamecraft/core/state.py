@@ -42,6 +42,33 @@ EMPTY: Final = -1
 
 
 @dataclass(frozen=True, slots=True)
+class Variant:
+    """A research variant that shrinks the game for tabular methods (CFR, exact
+    exploitability): fewer cards, fewer Shops, fewer turns. **Not the rules**: the defaults
+    are the rules' own numbers, and a game with the default variant is the normal game,
+    played and saved exactly as before (``core/variant.py`` parses, checks and names them;
+    docs/rl.md, "Small variants")."""
+
+    turns: int = 0  # the game ends after this many turns in all; 0: the rules' end only
+    starters: int = 6  # starter Shops in Town (the first ones of the deal order)
+    shop_deck: int = 10  # Shops in the Shop deck (the rules: 1 of each Good pile + 4 others)
+    artisans: int = 36  # non-starter Artisan Dragons in the game (36: all, less those left out)
+    hand: int = 3  # Artisan Dragons dealt to each hand
+    park: int = 5  # the Park's size
+    row: int = 5  # the Enchantment row's size
+    fancies: int = 36  # Fancy Dragons in the deck
+    enchantments: int = 18  # Enchantments in the deck
+
+    def __reduce__(self) -> tuple[type[Variant], tuple[int, ...]]:
+        """Pickled by its fields (compiled by mypyc, as ``Options``)."""
+        return (Variant, (self.turns, self.starters, self.shop_deck, self.artisans, self.hand,
+                          self.park, self.row, self.fancies, self.enchantments))
+
+
+RULES: Final = Variant()
+
+
+@dataclass(frozen=True, slots=True)
 class Options:
     """What a game is set up with; part of every state and every game record."""
 
@@ -50,6 +77,7 @@ class Options:
     names: tuple[str, ...] = ()
     companions: bool = False  # the optional Companion module
     first_player: int | None = None  # the seat that plays first; None: drawn from the seed
+    variant: Variant = RULES  # a research variant (not the rules); RULES: the normal game
 
     def player_names(self) -> tuple[str, ...]:
         if self.names:
@@ -57,12 +85,12 @@ class Options:
         return tuple(f"P{i + 1}" for i in range(self.players))
 
     def __reduce__(self) -> tuple[type[Options], tuple[int, str, tuple[str, ...], bool,
-                                                         int | None]]:
+                                                         int | None, Variant]]:
         """Pickled by its fields, rebuilt by the constructor: compiled by mypyc, a frozen
         dataclass refuses the attribute assignments pickle's default makes (a bot in its own
         process receives Options in what it is sent)."""
         return (Options, (self.players, self.deck, self.names, self.companions,
-                          self.first_player))
+                          self.first_player, self.variant))
 
 
 # Every field of a GameState (its slots). A module constant, not only ``__slots__``: a class

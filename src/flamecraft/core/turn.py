@@ -438,6 +438,10 @@ def _refill(s: GameState, f: Frame) -> None:
     refill_row(s)
     if s.n == 1:
         check_achievements(s, p)
+    limit = s.options.variant.turns  # 0 in the rules; a research variant's turn limit
+    if limit and s.turn >= limit:
+        s.stack.append((P_GAME_END,))
+        return
     if s.end_triggered:
         s.final_turns = s.n if s.final_turns < 0 else s.final_turns - 1
         if s.final_turns == 0:

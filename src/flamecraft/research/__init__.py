@@ -1,5 +1,5 @@
 """The research adapter: the fixed action catalogue and observation vector (``encoding``), the
-PettingZoo environment (``flamecraft_v1``), one seat as a Gymnasium environment
+PettingZoo environment (``flamecraft_v2``), one seat as a Gymnasium environment
 (``gym_single``), the privileged state vector (``state_vector``) and the OpenSpiel game
 (``openspiel_game``, which registers ``python_flamecraft``). The optional ``rl`` extra
 (numpy, PettingZoo, Gymnasium, OpenSpiel) is imported by those modules, not here.

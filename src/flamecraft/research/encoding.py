@@ -52,12 +52,12 @@ from ..core.state import (
 # is in docs/rl.md, "Versions".
 ENCODING_VERSION: Final = 1
 
-# The version of the environments themselves, the ``_v1`` in ``flamecraft_v1`` and
-# ``Flamecraft-v1`` (OpenSpiel's game shows it as ``env_version``): raised, as PettingZoo
+# The version of the environments themselves, the ``_v2`` in ``flamecraft_v2`` and
+# ``Flamecraft-v2`` (OpenSpiel's game shows it as ``env_version``): raised, as PettingZoo
 # raises its ``_vN``, by any change that could affect learning — the encoding above, the
 # rewards, the truncation, the rules or the cards, or which decisions the engine asks. Its
 # history is in docs/rl.md, "Versions".
-ENV_VERSION: Final = 1
+ENV_VERSION: Final = 2
 
 # The player counts the research interfaces offer (1: solo). Constants are Final: compiled,
 # they are C constants rather than look-ups in the module's dict.

@@ -1,6 +1,6 @@
 """Research environments (the optional ``rl`` extra: numpy, PettingZoo, Gymnasium).
 
-``flamecraft_v1`` is the PettingZoo AEC environment (``flamecraft_v1.env(players=3)``);
+``flamecraft_v2`` is the PettingZoo AEC environment (``flamecraft_v2.env(players=3)``);
 ``gym_single`` wraps one seat of it as a Gymnasium environment against named bots. Nothing
 here is imported by the core package, which installs without these libraries.
 """

@@ -53,6 +53,7 @@ from typing import Any
 
 import numpy as np
 import pyspiel
+from open_spiel.python import policy as policy_lib
 
 from ..ai import Bot, Seat, make_play_bot
 from ..core import actions as A
@@ -82,12 +83,14 @@ from ..core.setup_game import (
     FANCY,
     SHOP,
     DealBuilder,
-    artisans_removed_per_type,
+    artisan_pool,
     draw_deal,
     new_game,
     outcomes_of,
+    removed_per_type,
 )
 from ..core.state import GameState, Options
+from ..core.variant import variant_name, variant_of
 from ..core.view import view
 from .encoding import (
     ENCODING_VERSION,
@@ -108,7 +111,7 @@ RESAMPLE_TRIES = 200
 OWN_HISTORY = 512  # own past choices kept in the information-state tensor (then cut)
 FINGERPRINT = 16  # bytes of the information state's digest in the tensor
 DEFAULT_PARAMS: dict[str, Any] = {"players": 2, "deck": "purple", "reward": "win",
-                                  "companions": False, "first_player": -1}
+                                  "companions": False, "first_player": -1, "variant": ""}
 MAX_CHANCE_OUTCOMES = max(len(CATALOG.shops), len(CATALOG.artisans), len(CATALOG.fancies),
                           len(CATALOG.enchantments), len(CATALOG.companions), MAX_PLAYERS)
 
@@ -131,6 +134,21 @@ GAME_TYPE = pyspiel.GameType(
     # private info without public_info: ``FlamecraftObserver``).
     provides_factored_observation_string=True,
 )
+
+
+def _game_type(players: int, reward: str) -> Any:
+    """The registered type, but zero-sum for 2 players with ``reward="margin"`` (one seat's
+    lead is the other's deficit, clipped alike), so that OpenSpiel's ``exploitability``,
+    which needs a zero-sum game, accepts it. "win" is general-sum: a shared win pays both."""
+    if players != 2 or reward != "margin":
+        return GAME_TYPE
+    fields = {name: getattr(GAME_TYPE, name) for name in (
+        "short_name", "long_name", "dynamics", "chance_mode", "information", "reward_model",
+        "max_num_players", "min_num_players", "provides_information_state_string",
+        "provides_information_state_tensor", "provides_observation_string",
+        "provides_observation_tensor", "parameter_specification",
+        "provides_factored_observation_string")}
+    return pyspiel.GameType(utility=pyspiel.GameType.Utility.ZERO_SUM, **fields)
 
 # One decision: the events it made (its own, then the forced ones it led to: what each seat
 # reads of them is ``Event.seen_by``, the one rule of core/events.py), and each seat's private
@@ -245,7 +263,7 @@ class _Box:
 
     def __getstate__(self) -> dict[str, Any]:
         return {"options": [self.players, self.options.deck, self.options.companions,
-                            self.options.first_player],
+                            self.options.first_player, variant_name(self.options.variant)],
                 "reward": self.reward, "deal": self.deal.drawn, "step": self.deal.step,
                 "state": None if self.state is None else _state_json(self.state),
                 "record": [[[_event_json(e) for e in events], list(snaps)]
@@ -255,8 +273,9 @@ class _Box:
                 "private": [sorted(seen) for seen in self.private]}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
-        players, deck, companions, first = data["options"]
-        fresh = _Box(Options(players, deck, (), companions, first), data["reward"])
+        players, deck, companions, first, *rest = data["options"]
+        variant = variant_of(rest[0] if rest else "")
+        fresh = _Box(Options(players, deck, (), companions, first, variant), data["reward"])
         self.__dict__.update(fresh.__dict__)
         self.deal.drawn = {k: list(v) for k, v in data["deal"].items()}
         self.deal.step = data["step"]
@@ -294,9 +313,16 @@ class FlamecraftGame(pyspiel.Game):  # type: ignore[misc]
         if not -1 <= first < self.players:
             raise ValueError(f"first_player must be -1 (at random) or a seat from 0 to "
                              f"{self.players - 1}, not {first}")
+        try:  # a research variant (core/variant.py): "" is the rules
+            variant = variant_of(str(merged["variant"]))
+        except FlamecraftError as exc:
+            raise ValueError(str(exc)) from None
         self.options = Options(self.players, str(merged["deck"]), (), companions,
-                               None if first < 0 else first)
-        DealBuilder(self.options)  # checks the deck name
+                               None if first < 0 else first, variant)
+        try:
+            DealBuilder(self.options)  # checks the deck name and the variant's deal
+        except FlamecraftError as exc:
+            raise ValueError(str(exc)) from None
         cap = 1.0 if self.reward == "win" else float(MARGIN_CAP)
         info = pyspiel.GameInfo(
             num_distinct_actions=catalogue(self.players).size,
@@ -304,13 +330,14 @@ class FlamecraftGame(pyspiel.Game):  # type: ignore[misc]
             num_players=self.players,
             min_utility=-cap,
             max_utility=cap,
-            utility_sum=None,
+            utility_sum=0.0 if self.players == 2 and self.reward == "margin" else None,
             max_game_length=MAX_GAME_LENGTH,
         )
-        super().__init__(GAME_TYPE, info, merged)
+        super().__init__(_game_type(self.players, self.reward), info, merged)
+        self.variant = variant  # the research variant (core/variant.py); RULES: the game
         # The version of the catalogue (the actions) and the observation vector (docs/rl.md).
         self.encoding_version = ENCODING_VERSION
-        # The version of the game's dynamics and encoding together: flamecraft_v1's (docs/rl.md).
+        # The version of the game's dynamics and encoding together: flamecraft_v2's (docs/rl.md).
         self.env_version = ENV_VERSION
 
     def new_initial_state(self) -> FlamecraftState:
@@ -531,17 +558,19 @@ def _redeal(box: _Box, player: int, rng: random.Random) -> dict[str, list[int]]:
     piles = shop_piles()
     for index, pile in enumerate(piles):
         key = f"pile{index}"
+        if key not in drawn:  # a research variant takes no Shop of this pile
+            continue
         known = [c for c in drawn[key] if SEEN_SHOP + c in seen]
         pool = [c for c in pile if SEEN_SHOP + c not in seen]
         rng.shuffle(pool)
         drawn[key] = known + pool[:len(drawn[key]) - len(known)]
-    chosen = [c for i in range(len(piles)) for c in drawn[f"pile{i}"]]
+    chosen = [c for i in range(len(piles)) for c in drawn.get(f"pile{i}", [])]
     _fill_unseen(drawn, "shop_deck", chosen, lambda c: SEEN_SHOP + c in seen, rng)
 
     # Artisan Dragons: those left out are never seen; re-pick them by type from the unseen.
-    per_type = artisans_removed_per_type(box.players)
-    unseen_art = [c for c in range(len(CATALOG.artisans)) if not CATALOG.artisans[c].starter
-                  and SEEN_ARTISAN + c not in seen]
+    per_type = removed_per_type(box.options)
+    unseen_art = sorted(c for cards in artisan_pool(box.options) for c in cards
+                        if SEEN_ARTISAN + c not in seen)
     left_out: list[int] = []
     if per_type:
         for t in range(6):
@@ -564,6 +593,8 @@ def _fill_unseen(drawn: dict[str, list[int]], key: str, cards: Sequence[int],
                  known: Any, rng: random.Random) -> None:
     """Keeps the seen cards of deck ``key`` in their places and deals the unseen ones of
     ``cards`` at random into the other places."""
+    if key not in drawn:  # a research variant without this deck
+        return
     order = drawn[key]
     unseen = sorted(c for c in cards if not known(c))
     rng.shuffle(unseen)
@@ -903,6 +934,39 @@ class FlamecraftBot(pyspiel.Bot):  # type: ignore[misc]
         s = state.engine_state
         action = self.bot.choose(Seat(s, self.player), self.rng)
         return self._catalogue.encode(s, action)
+
+
+class BotPolicy(policy_lib.Policy):  # type: ignore[misc]
+    """One of the project's bots as an OpenSpiel ``Policy`` for every seat, so OpenSpiel's
+    ``exploitability``, ``nash_conv`` and policy tools measure it (on a small variant, where
+    they can walk the tree). Exploitability needs a policy that is a function of the
+    information state: the bot gets a ``Seat`` (its view only, as ``FlamecraftBot``) and a
+    generator seeded by ``seed`` and the information-state string, and its choice is kept
+    per information state, so equal information states get the same action."""
+
+    def __init__(self, game: FlamecraftGame, bot: Any = "greedy", seed: int = 0,
+                 **options: Any):
+        super().__init__(game, list(range(game.num_players())))
+        self.bot = FlamecraftBot(game, 0, bot, seed, **options).bot
+        self.seed = seed
+        self._catalogue = catalogue(game.players)
+        self._chosen: dict[str, int] = {}
+
+    def action_probabilities(self, state: FlamecraftState,
+                             player_id: int | None = None) -> dict[int, float]:
+        player = state.current_player() if player_id is None else player_id
+        key = state.information_state_string(player)
+        action = self._chosen.get(key)
+        if action is None:
+            s = state.engine_state
+            rng = random.Random(f"{self.seed}:{key}")
+            action = self._catalogue.encode(s, self.bot.choose(Seat(s, player), rng))
+            self._chosen[key] = action
+        # Every legal action, the others at 0: OpenSpiel's tabular tools read a missing one
+        # as "no probability given".
+        out = dict.fromkeys(state.legal_actions(player), 0.0)
+        out[action] = 1.0
+        return out
 
 
 pyspiel.register_game(GAME_TYPE, FlamecraftGame)

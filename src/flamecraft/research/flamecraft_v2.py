@@ -17,8 +17,8 @@ is no ``parallel_env``: PettingZoo's AEC-to-parallel conversion needs every agen
 per cycle, and a Flamecraft seat takes many decisions in a row. The environment deep-copies
 and pickles (both forms of the core), for search and worker processes. See docs/rl.md.
 
-    from flamecraft.envs import flamecraft_v1
-    env = flamecraft_v1.env(players=3, seed=7, companions=True)
+    from flamecraft.envs import flamecraft_v2
+    env = flamecraft_v2.env(players=3, seed=7, companions=True)
 """
 
 from __future__ import annotations
@@ -112,16 +112,19 @@ class raw_env(AECEnv):  # type: ignore[misc]
     out of the action space is an AssertionError, as with AssertOutOfBoundsWrapper."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["human", "ansi"], "name": "flamecraft_v1", "is_parallelizable": False,
+        "render_modes": ["human", "ansi"], "name": "flamecraft_v2", "is_parallelizable": False,
         "encoding_version": ENCODING_VERSION,  # the catalogue's and observation's
-        "env_version": ENV_VERSION}  # the environment's, the name's _v1 (docs/rl.md)
+        "env_version": ENV_VERSION}  # the environment's, the name's _v2 (docs/rl.md)
 
     def __init__(self, players: int = 2, deck: str = "purple", seed: int | None = None,
                  reward: str = "win", render_mode: str | None = None,
                  companions: bool = False, max_cycles: int = DEFAULT_MAX_CYCLES,
                  illegal_reward: float | None = None,
-                 max_decisions: int = DEFAULT_MAX_DECISIONS):
+                 max_decisions: int = DEFAULT_MAX_DECISIONS, variant: Any = None):
         super().__init__()
+        from ..core.variant import variant_of
+
+        self.variant = variant_of(variant)  # a research variant (core/variant.py) or the rules
         self.illegal_reward = illegal_reward
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"players must be {MIN_PLAYERS}–{MAX_PLAYERS}, not {players}")
@@ -175,7 +178,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
             game_seed = int(self._seeds.integers(2**63))  # too many to search (docs/rl.md)
         self._first_seed = None
         self.game_seed = game_seed
-        self.state_ = start(self.players, game_seed, self.deck, companions=self.companions)
+        self.state_ = start(self.players, game_seed, self.deck, companions=self.companions,
+                            variant=self.variant)
         self.cut.reset()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)

@@ -1,0 +1,202 @@
+"""Benchmark: agent steps per second of the vectorized environments beside N separate ones.
+
+Why: the vector env exists to be faster than N environments stepped one by one, so it is
+measured against them in the same process, in interleaved rounds (medians, and each form's
+ratio to "N separate envs"). Every form plays random masked moves against random bots at 2
+players; only the environments' step calls are timed (choosing the actions is not), and an
+agent step is one learner decision (the bots' moves inside it included). The forms:
+
+- ``separate``: N ``FlamecraftSingleEnv``, each stepped, its dict of observation and mask
+  stacked into a batch (np.stack), reset by hand when it ends;
+- ``SyncVectorEnv``: Gymnasium's own vector env over the same N envs;
+- ``FlamecraftVectorEnv``: ours (research/vector.py), the same games into preallocated rows;
+- ``FlamecraftBatch``: the multi-agent form (every seat an agent, so no bot moves: a step is
+  one decision of whichever seat acts).
+
+``--planner`` also times one ``FlamecraftSingleEnv`` whose opponent is the compiled greedy bot
+or planner (learner steps per second when training against a strong bot).
+
+    python bench/vector_env.py                       # N=16, 5 rounds of 2 s per form
+    python bench/vector_env.py --envs 64 --seconds 3 --planner
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+import gymnasium as gym
+
+from flamecraft.core import FORM
+from flamecraft.research.gym_single import FlamecraftSingleEnv
+from flamecraft.research.vector import (
+    FlamecraftBatch,
+    FlamecraftVectorEnv,
+    random_masked_actions,
+)
+
+Runner = Callable[[float], tuple[int, float]]  # seconds -> (agent steps, seconds stepping)
+
+
+def separate(n: int) -> Runner:
+    envs = [FlamecraftSingleEnv(players=2) for _ in range(n)]
+    obs = [env.reset(seed=i)[0] for i, env in enumerate(envs)]
+    masks = np.stack([o["action_mask"] for o in obs])
+    rng = random.Random(0)
+
+    def run(seconds: float) -> tuple[int, float]:
+        nonlocal masks
+        steps, busy, end = 0, 0.0, time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            actions = random_masked_actions(masks, rng)
+            t = time.perf_counter()
+            out = []
+            for i, env in enumerate(envs):
+                o, _, term, trunc, _ = env.step(int(actions[i]))
+                if term or trunc:
+                    o, _ = env.reset()
+                out.append(o)
+            batch = {"observation": np.stack([o["observation"] for o in out]),
+                     "action_mask": np.stack([o["action_mask"] for o in out])}
+            busy += time.perf_counter() - t
+            masks = batch["action_mask"]
+            steps += n
+        return steps, busy
+    return run
+
+
+def sync_vector(n: int) -> Runner:
+    env = gym.vector.SyncVectorEnv([lambda: FlamecraftSingleEnv(players=2)
+                                    for _ in range(n)])
+    obs, _ = env.reset(seed=0)
+    rng = random.Random(0)
+    return _vector_runner(env, obs, rng, n)
+
+
+def ours(n: int) -> Runner:
+    env = FlamecraftVectorEnv(n, players=2)
+    obs, _ = env.reset(seed=0)
+    return _vector_runner(env, obs, random.Random(0), n)
+
+
+def _vector_runner(env: Any, obs: dict[str, np.ndarray], rng: random.Random,
+                   n: int) -> Runner:
+    state = {"obs": obs}
+
+    def run(seconds: float) -> tuple[int, float]:
+        steps, busy, end = 0, 0.0, time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            actions = random_masked_actions(state["obs"]["action_mask"], rng)
+            t = time.perf_counter()
+            state["obs"], _, _, _, _ = env.step(actions)
+            busy += time.perf_counter() - t
+            steps += n
+        return steps, busy
+    return run
+
+
+def batch(n: int) -> Runner:
+    env = FlamecraftBatch(n, players=2)
+    env.reset(seed=0)
+    rng = random.Random(0)
+
+    def run(seconds: float) -> tuple[int, float]:
+        steps, busy, end = 0, 0.0, time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            actions = random_masked_actions(env.action_masks, rng)
+            t = time.perf_counter()
+            env.step(actions)
+            busy += time.perf_counter() - t
+            steps += n
+        return steps, busy
+    return run
+
+
+BOT_TIME: dict[str, list[float]] = {}  # bot -> [seconds in its calls, calls]
+
+
+def bot_opponent(bot: str) -> Runner:
+    """One env against ``bot``, whose calls are timed (what bounds the learner's steps)."""
+    from flamecraft.research.gym_single import OPPONENTS
+
+    inner = OPPONENTS[bot]
+    spent = BOT_TIME.setdefault(bot, [0.0, 0.0])
+
+    def timed(s: Any, rng: random.Random) -> Any:
+        began = time.perf_counter()
+        action = inner(s, rng)
+        spent[0] += time.perf_counter() - began
+        spent[1] += 1
+        return action
+    OPPONENTS[f"timed-{bot}"] = timed
+    env = FlamecraftSingleEnv(players=2, opponents=f"timed-{bot}")
+    obs, _ = env.reset(seed=0)
+    rng = random.Random(0)
+    state = {"obs": obs}
+
+    def run(seconds: float) -> tuple[int, float]:
+        steps, busy, end = 0, 0.0, time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            action = int(random_masked_actions(state["obs"]["action_mask"][None], rng)[0])
+            t = time.perf_counter()
+            o, _, term, trunc, _ = env.step(action)
+            if term or trunc:
+                o, _ = env.reset()
+            busy += time.perf_counter() - t
+            state["obs"] = o
+            steps += 1
+        return steps, busy
+    return run
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--envs", type=int, default=16, help="games per batch (N)")
+    parser.add_argument("--seconds", type=float, default=2.0, help="per form per round")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--planner", action="store_true",
+                        help="also time a single env against the planner")
+    args = parser.parse_args(argv)
+    forms: dict[str, Runner] = {
+        f"separate ({args.envs} FlamecraftSingleEnv)": separate(args.envs),
+        f"gymnasium SyncVectorEnv ({args.envs})": sync_vector(args.envs),
+        f"FlamecraftVectorEnv ({args.envs})": ours(args.envs),
+        f"FlamecraftBatch ({args.envs}, every seat an agent)": batch(args.envs),
+    }
+    if args.planner:
+        for bot in ("greedy", "planner"):
+            forms[f"FlamecraftSingleEnv, {bot} opponent"] = bot_opponent(bot)
+    rates: dict[str, list[float]] = {name: [] for name in forms}
+    for run in forms.values():  # warm up
+        run(0.2)
+    for _ in range(args.rounds):
+        for name, run in forms.items():
+            steps, busy = run(args.seconds)
+            rates[name].append(steps / busy)
+    base = statistics.median(rates[next(iter(forms))])
+    print(f"agent steps/s, median of {args.rounds} interleaved rounds of {args.seconds:g} s, "
+          f"2 players, random masked moves, random bots; {FORM}; Python "
+          f"{platform.python_version()}")
+    for name, values in rates.items():
+        median = statistics.median(values)
+        print(f"  {name:48} {median:10,.0f}   {median / base:5.2f}x separate")
+    for bot, (seconds, calls) in BOT_TIME.items():
+        if calls:
+            print(f"  {bot} opponent: {seconds / calls * 1e3:.2f} ms a decision, "
+                  f"{seconds:.1f} s in its calls in all")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,319 @@
+"""N games stepped together, with observations, masks and rewards in preallocated arrays.
+
+Two forms, both auto-resetting as Gymnasium 1.x does by default (``AutoresetMode.NEXT_STEP``:
+the step after a game ended resets that game, ignores its action, and returns the new
+game's first observation with reward 0 and neither flag set):
+
+- ``FlamecraftVectorEnv``: a ``gymnasium.vector.VectorEnv`` of ``FlamecraftSingleEnv`` games
+  (one seat learns, bots play the others). Game ``i`` plays exactly as a
+  ``FlamecraftSingleEnv`` reset with ``seed + i`` would (Gymnasium's convention for a
+  vector env's seeds), then reset without a seed at each auto-reset.
+- ``FlamecraftBatch``: the multi-agent form, as batched game libraries (pgx) step many games:
+  in every game the seat to act acts (``current_player``), every seat's reward comes in
+  ``rewards[i, seat]`` when the game ends, and one policy can play all seats (self-play).
+
+Why: a loop over N environments pays, at every step of every game, for a new observation
+array and mask, an info dict, and Gymnasium's batching of them (``SyncVectorEnv``). Here a
+step writes each game's observation and mask into rows of arrays made once, and the
+engine's work (the learner's move, the bots' moves, the observation encoding) is all that
+remains per game. ``bench/vector_env.py`` measures both side by side (docs/rl.md).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from ..core.actions import Action
+from ..core.engine import apply_in_place, start, to_act
+from ..core.state import GameState
+from .encoding import (
+    ENCODING_VERSION,
+    ENV_VERSION,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    catalogue,
+    check_reward_mode,
+    final_rewards,
+    layout,
+    observation_buffer,
+)
+from .gym_single import FlamecraftSingleEnv, Opponent
+from .observation import DEFAULT_MAX_CYCLES, DEFAULT_MAX_DECISIONS, Cut
+
+
+def _check_num_envs(num_envs: int) -> int:
+    if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+        raise ValueError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
+    return num_envs
+
+
+def _actions_of(actions: Any, num_envs: int) -> np.ndarray:
+    """The batch of actions as integers, one per game, or a ValueError saying why not."""
+    array = np.asarray(actions)
+    if array.shape != (num_envs,) or not np.issubdtype(array.dtype, np.integer):
+        raise ValueError(f"actions must be {num_envs} integer catalogue indices (one per "
+                         f"game), not an array of shape {array.shape} and type {array.dtype}")
+    return array
+
+
+class FlamecraftVectorEnv(gym.vector.VectorEnv):
+    """``num_envs`` single-agent games (``FlamecraftSingleEnv``'s options) stepped together.
+
+    ``observations`` is ``{"observation": float32[N, obs], "action_mask": int8[N, actions]}``
+    (the single env's spaces, batched), rewards ``float32[N]``, and ``action_masks()`` the
+    masks as booleans (MaskablePPO's convention). The arrays are the env's own, overwritten
+    by the next step: copy what you keep."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": [],
+        "encoding_version": ENCODING_VERSION, "env_version": ENV_VERSION}
+
+    def __init__(self, num_envs: int, players: int = 2, seat: int = 0,
+                 opponents: str | Sequence[Opponent] = "random", deck: str = "purple",
+                 reward: str = "win", illegal_reward: float = -1.0, companions: bool = False,
+                 max_cycles: int = DEFAULT_MAX_CYCLES,
+                 max_decisions: int = DEFAULT_MAX_DECISIONS, variant: Any = None,
+                 autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP):
+        self.num_envs = _check_num_envs(num_envs)
+        try:
+            mode = AutoresetMode(autoreset_mode)
+        except ValueError:
+            raise ValueError(f"autoreset_mode must be NEXT_STEP or SAME_STEP, not "
+                             f"{autoreset_mode!r}") from None
+        if mode == AutoresetMode.DISABLED:
+            raise ValueError("autoreset_mode must be NEXT_STEP or SAME_STEP, not DISABLED")
+        self.autoreset_mode = mode
+        self.metadata = {**self.metadata, "autoreset_mode": mode}
+        # The games are single envs (their options are checked there, their seeding and bots
+        # are theirs); only their stepping is done here, into the arrays below.
+        self.envs = [FlamecraftSingleEnv(players, seat, opponents, deck, reward, illegal_reward,
+                                         None, companions, max_cycles, max_decisions, variant)
+                     for _ in range(self.num_envs)]
+        first = self.envs[0]
+        self.seat = seat
+        self.single_observation_space = first.observation_space
+        self.single_action_space = first.action_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.catalogue = first.catalogue
+        n, size = self.num_envs, layout(players).size
+        self._obs = np.zeros((n, size), np.float32)
+        self._mask = np.zeros((n, self.catalogue.size), np.int8)
+        self._rewards = np.zeros(n, np.float32)
+        self._terminated = np.zeros(n, bool)
+        self._truncated = np.zeros(n, bool)
+        self._autoreset = np.zeros(n, bool)
+        self._observations: dict[str, np.ndarray] = {"observation": self._obs,
+                                                     "action_mask": self._mask}
+
+    def _write(self, i: int) -> None:
+        env = self.envs[i]
+        self._obs[i] = np.frombuffer(observation_buffer(env.game, self.seat), np.float64)
+        self._mask[i] = np.frombuffer(self.catalogue.mask_of(env._legal), np.int8)
+
+    def reset(self, *, seed: int | Sequence[int | None] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray],
+                                                               dict[str, Any]]:
+        """Every game anew: game ``i`` with ``seed + i`` (or ``seed[i]``), as Gymnasium's
+        vector envs seed; ``info["game_seed"]`` holds each game's deal seed (privileged)."""
+        if seed is None or isinstance(seed, int):
+            seeds = [None if seed is None else seed + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"{self.num_envs} seeds needed, {len(seeds)} given")
+        game_seeds = np.zeros(self.num_envs, np.int64)
+        for i, env in enumerate(self.envs):
+            _, info = env.reset(seed=seeds[i])
+            game_seeds[i] = info["game_seed"]
+            self._write(i)
+        self._autoreset[:] = False
+        return self._observations, {"game_seed": game_seeds}
+
+    def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray,
+                                          np.ndarray, dict[str, Any]]:
+        """One action per game; a game that ended at the last step is reset instead (its
+        action ignored). An index that is not legal ends that game with ``illegal_reward``
+        (``info["illegal_action"]`` marks it), as in the single env."""
+        actions = _actions_of(actions, self.num_envs)
+        rewards, terminated, truncated = self._rewards, self._terminated, self._truncated
+        illegal = np.zeros(self.num_envs, bool)
+        same_step = self.autoreset_mode == AutoresetMode.SAME_STEP
+        final: list[int] = []
+        for i, env in enumerate(self.envs):
+            if self._autoreset[i]:
+                env.reset()
+                rewards[i] = 0.0
+                terminated[i] = truncated[i] = False
+            else:
+                reward, done, cut, was_illegal = env.advance(int(actions[i]))
+                rewards[i] = reward
+                terminated[i] = done
+                truncated[i] = cut
+                illegal[i] = was_illegal
+                if same_step and (done or cut):
+                    final.append(i)
+                    continue
+            self._write(i)
+        info: dict[str, Any] = {"illegal_action": illegal} if illegal.any() else {}
+        if same_step:
+            if final:  # Gymnasium's SAME_STEP: the last observation in info, a new game now
+                final_obs = np.full(self.num_envs, None, object)
+                ended = np.zeros(self.num_envs, bool)
+                for i in final:
+                    self._write(i)
+                    final_obs[i] = {"observation": self._obs[i].copy(),
+                                    "action_mask": self._mask[i].copy()}
+                    ended[i] = True
+                    self.envs[i].reset()
+                    self._write(i)
+                info.update(final_obs=final_obs, _final_obs=ended)
+        else:
+            np.logical_or(terminated, truncated, out=self._autoreset)
+        return self._observations, rewards, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal indices now, one row per game, as booleans (MaskablePPO's)."""
+        return self._mask.astype(bool)
+
+    def set_opponent(self, seat: int, opponent: Opponent) -> None:
+        """Every game's bot at ``seat`` becomes ``opponent`` from now on (a name, or a policy
+        such as a frozen snapshot of the learner: ``FlamecraftSingleEnv.set_opponent``)."""
+        for env in self.envs:
+            env.set_opponent(seat, opponent)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to release: the games hold no windows, files or processes."""
+
+
+class FlamecraftBatch:
+    """``num_envs`` games in which every seat is an agent: at each step the seat to act in
+    game ``i`` (``current_player[i]``) plays ``actions[i]``.
+
+    Arrays, made once and overwritten by every step (copy what you keep):
+    ``observations`` float32[N, obs] (the acting seat's observation), ``action_masks``
+    int8[N, actions], ``current_player`` int64[N], ``rewards`` float32[N, players] (each
+    seat's reward, non-zero only at a game's end: ``encoding.final_rewards``, 0 for a cut),
+    ``terminated`` and ``truncated`` bool[N]. Auto-reset as Gymnasium's NEXT_STEP: the step
+    after a game ended deals game ``i``'s next deal, ignoring its action. Deals come from
+    ``numpy.random.default_rng(seed + i)`` per game, so a batch replays from its seed."""
+
+    def __init__(self, num_envs: int, players: int = 2, deck: str = "purple",
+                 reward: str = "win", companions: bool = False,
+                 max_cycles: int = DEFAULT_MAX_CYCLES,
+                 max_decisions: int = DEFAULT_MAX_DECISIONS, variant: Any = None):
+        from ..core.variant import variant_of
+
+        self.num_envs = _check_num_envs(num_envs)
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"players must be {MIN_PLAYERS}–{MAX_PLAYERS}, not {players}")
+        if deck not in ("purple", "golden"):
+            raise ValueError(f"deck must be 'purple' or 'golden', not {deck!r}")
+        if not isinstance(companions, bool):
+            raise ValueError(f"companions must be True or False, not {companions!r}")
+        self.players, self.deck, self.companions = players, deck, companions
+        self.variant = variant_of(variant)
+        self.reward_mode = check_reward_mode(reward)
+        self.catalogue = catalogue(players)
+        self.cuts = [Cut(players, max_cycles, max_decisions) for _ in range(self.num_envs)]
+        n, size = self.num_envs, layout(players).size
+        self.observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)  # one game's
+        self.action_space = spaces.Discrete(self.catalogue.size)
+        self.observations = np.zeros((n, size), np.float32)
+        self.action_masks = np.zeros((n, self.catalogue.size), np.int8)
+        self.current_player = np.zeros(n, np.int64)
+        self.rewards = np.zeros((n, players), np.float32)
+        self.terminated = np.zeros(n, bool)
+        self.truncated = np.zeros(n, bool)
+        self._autoreset = np.zeros(n, bool)
+        self._rngs = [np.random.default_rng() for _ in range(n)]
+        self.games: list[GameState | None] = [None] * n  # privileged: every hidden card
+        self._legal: list[dict[int, Action]] = [{} for _ in range(n)]
+        self.game_seeds = np.zeros(n, np.int64)
+
+    def _deal(self, i: int) -> None:
+        seed = int(self._rngs[i].integers(2**63))
+        self.game_seeds[i] = seed
+        self.games[i] = start(self.players, seed, self.deck, companions=self.companions,
+                              variant=self.variant)
+        self.cuts[i].reset()
+        self._after(i)
+
+    def _after(self, i: int) -> None:
+        s = self.games[i]
+        assert s is not None
+        seat = to_act(s)
+        if seat >= 0 and not self.terminated[i] and not self.truncated[i]:
+            self._legal[i] = legal = self.catalogue.legal(s)
+            self.current_player[i] = seat
+            self.observations[i] = np.frombuffer(observation_buffer(s, seat), np.float64)
+            self.action_masks[i] = np.frombuffer(self.catalogue.mask_of(legal), np.int8)
+        else:  # the game ended: the last actor's view of the end, and no legal action
+            self._legal[i] = {}
+            last = int(self.current_player[i])
+            self.observations[i] = np.frombuffer(observation_buffer(s, last), np.float64)
+            self.action_masks[i] = 0
+
+    def reset(self, seed: int | None = None) -> np.ndarray:
+        """Every game anew, game ``i``'s deals from ``default_rng(seed + i)``."""
+        self._rngs = [np.random.default_rng(None if seed is None else seed + i)
+                      for i in range(self.num_envs)]
+        self.rewards[:] = 0.0
+        self.terminated[:] = self.truncated[:] = self._autoreset[:] = False
+        for i in range(self.num_envs):
+            self._deal(i)
+        return self.observations
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """One action per game, for its ``current_player``; returns ``(observations,
+        rewards, terminated, truncated)``. An index that is not legal raises
+        IllegalActionError naming the game, before any game moves."""
+        from ..core.errors import IllegalActionError
+
+        actions = _actions_of(actions, self.num_envs)
+        for i in range(self.num_envs):
+            if not self._autoreset[i] and int(actions[i]) not in self._legal[i]:
+                raise IllegalActionError(
+                    f"action {int(actions[i])} is not legal in game {i} for seat "
+                    f"{int(self.current_player[i])} (its action_masks row marks the legal ones)")
+        rewards = self.rewards
+        for i in range(self.num_envs):
+            if self._autoreset[i]:
+                self.terminated[i] = self.truncated[i] = False
+                rewards[i] = 0.0
+                self._deal(i)
+                continue
+            s = self.games[i]
+            assert s is not None
+            seat = int(self.current_player[i])
+            apply_in_place(s, self._legal[i][int(actions[i])])
+            cut = self.cuts[i]
+            cut.count(seat)
+            if s.over:
+                rewards[i] = final_rewards(s, self.reward_mode)
+                self.terminated[i] = True
+            else:
+                rewards[i] = 0.0  # rewards come at the end only; a cut game has none
+                self.truncated[i] = cut.reached
+            self._after(i)
+        np.logical_or(self.terminated, self.truncated, out=self._autoreset)
+        return self.observations, rewards, self.terminated, self.truncated
+
+
+def random_masked_actions(masks: np.ndarray, rng: random.Random) -> np.ndarray:
+    """One uniformly random legal index per row of ``masks`` (a helper for tests, benches
+    and examples; a game without legal actions, one that ended, gets 0)."""
+    out = np.zeros(len(masks), np.int64)
+    for i, row in enumerate(masks):
+        legal = np.flatnonzero(row)
+        if len(legal):
+            out[i] = legal[rng.randrange(len(legal))]
+    return out
