@@ -896,7 +896,9 @@ def test_my_games_after_closing_the_page(server: str, tabs: Any) -> None:
     page.goto(server + "/")
     entry = page.locator(".my-games li", has_text="Kept game")
     entry.wait_for()
-    assert "as Ada vs Robo" in entry.inner_text() and "running" in entry.inner_text()
+    # (it is her turn: listed first, saying so — issue 23 item 5)
+    assert "as Ada vs Robo" in entry.inner_text() and "your turn" in entry.inner_text()
+    assert page.locator(".my-games li").first.inner_text().startswith("Kept game")
     tab.page = page
     tab.shot("lobby-my-games")
     entry.get_by_role("link", name="Open").click()
