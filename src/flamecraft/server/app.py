@@ -71,12 +71,14 @@ class CreateGame(BaseModel):
     first_player: int | None = Field(default=None, ge=0, le=4)  # None: drawn from the seed
     start: bool = False  # start at once (a game without people always starts at once)
     hints: bool = True  # whether the seats may ask for hints (shown to every seat)
+    spectator_chat: bool = False  # whether spectators may write in the table chat
 
     def new_game(self) -> NewGame:
         """The game asked for, checked (``GameError``, naming the problem)."""
         return NewGame(tuple(NewSeat(s.kind, s.bot, s.name) for s in self.seats), self.name,
                        self.deck, self.companions, self.seed, self.first_player,
-                       begin=self.start, hints=self.hints)
+                       begin=self.start, hints=self.hints,
+                       spectator_chat=self.spectator_chat)
 
 
 class SeatAuth(BaseModel):
@@ -314,6 +316,13 @@ def _add_game_api(app: FastAPI, games: Games) -> None:
         return {"step": step, "steps": steps, "view": view_in(states[step], seat, lang),
                 "log": log_lines, "step_lines": happened, "actor": actor, "seat": seat,
                 "turn_steps": turn_steps}
+
+    @app.get("/api/games/{game_id}/chat")
+    async def chat(game_id: str) -> dict[str, Any]:
+        """Every line of the game's table chat, oldest first, each with the ``step`` at
+        which it was written (the replay shows it there). What every spectator reads."""
+        await games.need(game_id)
+        return {"lines": await games.chat.all_lines(game_id)}
 
     @app.get("/api/games/{game_id}/replay/{step}")
     async def replay(game_id: str, step: int, request: Request) -> dict[str, Any]:

@@ -48,6 +48,7 @@ class NewGame:
     first_player: int | None = None
     begin: bool = False
     hints: bool = True
+    spectator_chat: bool = False  # whether spectators may write in the table chat (chat.py)
     rematch_of: tuple[tuple[str, ...], ...] | None = None
     asker: int | None = None
     bots: tuple[str | None, ...] = field(init=False)
@@ -109,7 +110,7 @@ class NewGame:
         alone = sum(1 for s in row.seats if s.kind == HUMAN) == 1
         return NewGame(tuple(NewSeat(s.kind, s.bot, s.name) for s in row.seats), row.name,
                        o.deck, o.companions, None, o.first_player, begin=alone,
-                       hints=row.hints,
+                       hints=row.hints, spectator_chat=row.spectator_chat,
                        rematch_of=tuple(tuple(s.token_hashes) for s in row.seats),
                        asker=asker)
 
