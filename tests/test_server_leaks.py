@@ -27,6 +27,7 @@ from flamecraft.core.cards import ArtisanCard, CompanionCard, EnchantmentCard, F
 from flamecraft.core.frames import D_ARTISAN_LOOK, D_KEEP_DRAWN_FANCY
 from flamecraft.core.serialize import GameRecord
 from flamecraft.core.state import GameState
+from flamecraft.server.chat import CANNED
 from flamecraft.server.connections import common_of, seat_message
 from test_events import Interfaces, _hidden_changed
 from test_server_api import client_for, new_game, settings, ws_url
@@ -130,25 +131,42 @@ def play_and_record(c: Any, kinds: str, seed: int, lang: str = "en", **options: 
         return plain if lang == "en" else plain + ("&" if "?" in plain else "?") + f"lang={lang}"
 
     def next_state(ws: Any, record: list[dict[str, Any]]) -> dict[str, Any]:
-        """The next state, every presence message on the way kept (in ``presences``)."""
+        """The next state, every presence and chat message on the way kept (in
+        ``presences`` and ``chats``)."""
         while True:
             msg: dict[str, Any] = ws.receive_json()
-            if msg["type"] != "presence":
+            if msg["type"] == "presence":
+                presences.append(msg)
+            elif msg["type"] == "chat":
+                chats.append(msg)
+            else:
                 record.append(msg)
                 return msg
-            presences.append(msg)
+
+    def say(who: int) -> None:
+        """A person's lines in the table chat (issue 23): once a canned phrase, once typed."""
+        if said.count(who) < 2:
+            typed = f"my turn {len(said)}"
+            socks[who].send_json({"type": "chat", "text": typed} if said.count(who)
+                                 else {"type": "chat", "canned": "thinking"})
+            said.append(who)
+            typed_texts.add(typed)
 
     chosen = seed if kinds.split(",").count("human") <= 1 else None  # issue 12: fair deals
     game = new_game(c, kinds, start=True, seed=chosen, **options)
     people = [i for i, k in enumerate(kinds.split(",")) if k == "human"]
     got: dict[int | None, list[dict[str, Any]]] = {p: [] for p in [*people, None]}
     presences: list[dict[str, Any]] = []
+    chats: list[dict[str, Any]] = []
+    said: list[int] = []
+    typed_texts: set[str] = set()
     rng = random.Random(seed)
     with c.websocket_connect(url(game)) as spy:
         conns = {p: c.websocket_connect(url(game, p)) for p in people}
         socks = {p: conn.__enter__() for p, conn in conns.items()}
         for ws in [spy, *socks.values()]:  # every connection hears presence too (issue 23)
             ws.send_json({"type": "presence", "hidden": False})
+            ws.send_json({"type": "chat", "history": True})  # and the table chat
         try:
             last = {p: next_state(socks[p], got[p]) for p in people}
             msg = next_state(spy, got[None])
@@ -158,6 +176,7 @@ def play_and_record(c: Any, kinds: str, seed: int, lang: str = "en", **options: 
                     while last[who]["version"] < msg["version"]:
                         last[who] = next_state(socks[who], got[who])
                     mine = last[who]
+                    say(who)
                     socks[who].send_json({"type": "act", "version": mine["version"],
                                           "index": rng.randrange(len(mine["legal"]))})
                 msg = next_state(spy, got[None])
@@ -174,6 +193,18 @@ def play_and_record(c: Any, kinds: str, seed: int, lang: str = "en", **options: 
     assert presences
     for msg in presences:
         assert strings(msg) <= words, msg
+    # The chat carries what people typed, who and when, nothing of the game.
+    names = {s["name"] for s in game["seats"]}
+    lines = [line for msg in chats for line in msg["lines"]]
+    assert len({x["seq"] for x in lines}) == 2 * len(people)
+    for msg in chats:
+        assert set(msg) <= {"type", "lines", "history"}, msg
+    for line in lines:
+        assert set(line) <= {"seq", "seat", "name", "text", "canned", "at", "step"}, line
+        assert line["seat"] in people and line["name"] in names, line
+        assert line["text"] in typed_texts | {CANNED["thinking"]}, line
+        assert line.get("canned") in (None, "thinking"), line
+        assert all(isinstance(line[k], int) for k in ("seq", "step")), line
     return record, got
 
 

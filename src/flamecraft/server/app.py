@@ -86,6 +86,7 @@ class CreateGame(BaseModel):
     hints: bool = True  # whether the seats may ask for hints (shown to every seat)
     clock: ClockBody | None = None  # None: no clock
     stand_in: str | None = Field(default=None, max_length=40)  # the bot for a person who left
+    spectator_chat: bool = False  # whether spectators may write in the table chat
 
     def new_game(self) -> NewGame:
         """The game asked for, checked (``GameError``, naming the problem)."""
@@ -95,7 +96,7 @@ class CreateGame(BaseModel):
                        clock=ClockSpec() if self.clock is None else ClockSpec(
                            self.clock.kind, self.clock.bank, self.clock.increment,
                            self.clock.per_move),
-                       stand_in=self.stand_in)
+                       stand_in=self.stand_in, spectator_chat=self.spectator_chat)
 
 
 class SeatAuth(BaseModel):
@@ -341,6 +342,13 @@ def _add_game_api(app: FastAPI, games: Games) -> None:
         return {"step": step, "steps": steps, "view": view_in(states[step], seat, lang),
                 "log": log_lines, "step_lines": happened, "actor": actor, "seat": seat,
                 "turn_steps": turn_steps}
+
+    @app.get("/api/games/{game_id}/chat")
+    async def chat(game_id: str) -> dict[str, Any]:
+        """Every line of the game's table chat, oldest first, each with the ``step`` at
+        which it was written (the replay shows it there). What every spectator reads."""
+        await games.need(game_id)
+        return {"lines": await games.chat.all_lines(game_id)}
 
     @app.get("/api/games/{game_id}/replay/{step}")
     async def replay(game_id: str, step: int, request: Request) -> dict[str, Any]:

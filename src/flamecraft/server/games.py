@@ -35,6 +35,7 @@ from . import clocks, standins
 from .advice import Advice
 from .botpool import BotLanes
 from .botseats import BotSeats
+from .chat import Chat
 from .connections import Connections, Session
 from .database import Database
 from .gameerror import GameError
@@ -76,6 +77,7 @@ class Games:
         self.moves = Moves(self.database, self.tasks, self._sync_locked, self._changed)
         self.bots = BotSeats(self.lanes, self.tasks, self.moves.commit)
         self.advice = Advice(settings, self.lanes)
+        self.chat = Chat(settings, self.database, self.tasks, self.sessions)  # chat.py
         self._load_lock = asyncio.Lock()
 
     # --- life cycle
@@ -83,7 +85,7 @@ class Games:
     async def open(self) -> None:
         """Opens the store, starts hearing other processes, resumes the running games."""
         await self.database.open()
-        await self.bus.start(self._heard, self._reconnected)
+        await self.bus.start(self._heard, self._reconnected, self.chat.heard)
         since = time.time() - self.settings.idle_seconds
         for game_id in await self.database.run(lambda st: st.running_game_ids(since)):
             try:
@@ -198,6 +200,7 @@ class Games:
     def _reconnected(self) -> None:
         for session in list(self.sessions.values()):
             self.tasks.spawn(self.sync(session))
+        self.chat.reconnected()
 
     async def _upgraded(self, row: GameRow,
                         actions: list[ActionRow]) -> tuple[GameRow, list[ActionRow]]:
@@ -272,7 +275,7 @@ class Games:
             seats=seat_rows,
             status=RUNNING if new.begin or HUMAN not in new.kinds else OPEN,
             hints=new.hints, clock=clocks.new_clock(new.clock, len(new.seats)),
-            stand_in=new.stand_in)
+            stand_in=new.stand_in, spectator_chat=new.spectator_chat)
         # The deal by card ids and the names the texts are written in, kept with the game: it
         # reads the same after a change to the order of the card files or to a card's name.
         row.setup = {"deal": start_to_json(seeded_start(row.options, row.seed)),

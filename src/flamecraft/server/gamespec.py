@@ -52,6 +52,7 @@ class NewGame:
     hints: bool = True
     clock: ClockSpec = NO_CLOCK
     stand_in: str | None = None  # the bot for a person's seat when they leave (None: greedy)
+    spectator_chat: bool = False  # whether spectators may write in the table chat (chat.py)
     rematch_of: tuple[tuple[str, ...], ...] | None = None
     asker: int | None = None
     bots: tuple[str | None, ...] = field(init=False)
@@ -117,6 +118,7 @@ class NewGame:
         return NewGame(tuple(NewSeat(s.kind, s.bot, s.name) for s in row.seats), row.name,
                        o.deck, o.companions, None, o.first_player, begin=alone,
                        hints=row.hints, clock=ClockSpec.of(row.clock), stand_in=row.stand_in,
+                       spectator_chat=row.spectator_chat,
                        rematch_of=tuple(tuple(s.token_hashes) for s in row.seats),
                        asker=asker)
 

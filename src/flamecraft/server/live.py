@@ -1,5 +1,5 @@
 """The live table over WebSocket (``/ws/games/{id}``): letting a client in (its seat's key,
-the caps), sending it every state, and reading its messages (act, undo, presence, ping),
+the caps), sending it every state, and reading its messages (act, undo, presence, chat, ping),
 each checked and bounded in size and rate; a refused message is answered, never a dropped
 connection.
 The protocol is docs/server.md's "WebSocket" section."""
@@ -104,6 +104,7 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
     session, conn = admitted
     sender = asyncio.create_task(_send_all(websocket, conn))
     limit = TokenBucket(settings.max_messages_per_second, settings.message_burst, clock)
+    chat_limit = games.chat.bucket(clock)  # the table chat's own (chat.py)
     warned: float | None = None  # when "rate_limited" was last said
     try:
         while True:
@@ -127,7 +128,7 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
                                burst=settings.message_burst,
                                rate=settings.max_messages_per_second)
                 continue
-            await _handle(data, session, conn, games)
+            await _handle(data, session, conn, games, chat_limit)
     except WebSocketDisconnect:
         pass
     finally:
@@ -143,12 +144,29 @@ async def _send_all(websocket: WebSocket, conn: Connection) -> None:
         return
 
 
+async def _chat(msg: dict[str, Any], session: Session, conn: Connection, games: Games,
+                chat_limit: TokenBucket | None) -> None:
+    """A "chat" message: ``history`` asks for the chat, else a line to write (chat.py). A
+    refused line is answered with ``"chat": true`` in its error, so the page shows it in the
+    chat panel."""
+    if msg.get("history") is True and "text" not in msg and "canned" not in msg:
+        await games.chat.history(session, conn)
+        return
+    try:
+        await games.chat.say(session, conn, msg, chat_limit or games.chat.bucket())
+    except GameError as exc:
+        conn.push(json.dumps({"type": "error", "code": exc.code,
+                              "message": exc.message_in(conn.lang), "chat": True}))
+
+
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-async def _handle(data: str | bytes, session: Session, conn: Connection, games: Games) -> None:
-    """One client message: act, undo, presence or ping. Anything else is "malformed"."""
+async def _handle(data: str | bytes, session: Session, conn: Connection, games: Games,
+                  chat_limit: TokenBucket | None = None) -> None:
+    """One client message: act, undo, presence, chat or ping. Anything else is
+    "malformed"."""
     try:
         msg = json.loads(data)
     except (ValueError, UnicodeDecodeError):
@@ -195,9 +213,11 @@ async def _handle(data: str | bytes, session: Session, conn: Connection, games: 
                                            "(whether the tab is hidden)"))
             else:
                 games.connections.said_presence(session, conn, hidden)
+        elif kind == "chat":
+            await _chat(msg, session, conn, games, chat_limit)
         else:
             conn.error("malformed", N_("unknown message type: expected 'act', 'undo', "
-                                       "'presence' or 'ping'"))
+                                       "'presence', 'chat' or 'ping'"))
     except GameError as exc:
         conn.failed(exc)
     except Exception:

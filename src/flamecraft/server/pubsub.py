@@ -7,6 +7,10 @@ one process must reach the clients of the others: the store sends ``NOTIFY flame
 reloads that game (``games.Games.sync``). A notification carries no game data, so a lost one
 costs only a delay: after a reconnection every loaded game is re-read.
 
+A new table chat line (``chat.py``) is told the same way on its own channel,
+``NOTIFY flamecraft_chat, '<game id> <seq>'``: the other processes read the lines they have
+not sent yet from the store and send them to their clients.
+
 With SQLite (one process) there is nothing to listen to: ``LocalBus`` does nothing.
 """
 
@@ -18,18 +22,20 @@ import logging
 from collections.abc import Callable
 
 from .settings import is_postgres
-from .store import CHANNEL, require_driver
+from .store import CHANNEL, CHAT_CHANNEL, require_driver
 
 log = logging.getLogger("flamecraft.server")
 
 OnChange = Callable[[str, int], None]
 OnReconnect = Callable[[], None]
+OnChat = Callable[[str, int], None]  # a game's new chat line: its id and the line's seq
 
 
 class Bus:
     """Hears of changes made by other processes. The base class hears nothing (one process)."""
 
-    async def start(self, on_change: OnChange, on_reconnect: OnReconnect) -> None:
+    async def start(self, on_change: OnChange, on_reconnect: OnReconnect,
+                    on_chat: OnChat | None = None) -> None:
         """Starts listening; returns once listening (so no change is missed after it)."""
 
     async def stop(self) -> None:
@@ -50,15 +56,17 @@ class PostgresBus(Bus):
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
 
-    async def start(self, on_change: OnChange, on_reconnect: OnReconnect) -> None:
-        self._task = asyncio.create_task(self._run(on_change, on_reconnect))
+    async def start(self, on_change: OnChange, on_reconnect: OnReconnect,
+                    on_chat: OnChat | None = None) -> None:
+        self._task = asyncio.create_task(self._run(on_change, on_reconnect, on_chat))
         ready = asyncio.create_task(self._ready.wait())
         done, _ = await asyncio.wait({ready, self._task}, return_when=asyncio.FIRST_COMPLETED)
         if ready not in done:
             ready.cancel()
             self._task.result()  # raises what stopped the listener
 
-    async def _run(self, on_change: OnChange, on_reconnect: OnReconnect) -> None:
+    async def _run(self, on_change: OnChange, on_reconnect: OnReconnect,
+                   on_chat: OnChat | None = None) -> None:
         import psycopg
 
         first = True
@@ -67,14 +75,18 @@ class PostgresBus(Bus):
                 conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
                 async with conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
+                    if on_chat is not None:
+                        await conn.execute(f"LISTEN {CHAT_CHANNEL}")
                     if not first:
                         on_reconnect()  # notifications may have been missed meanwhile
                     first = False
                     self._ready.set()
                     async for note in conn.notifies():
                         game_id, _, version = note.payload.partition(" ")
+                        heard = on_chat if note.channel == CHAT_CHANNEL else on_change
                         try:
-                            on_change(game_id, int(version))
+                            if heard is not None:
+                                heard(game_id, int(version))
                         except ValueError:
                             log.warning("ignored a malformed notification %r", note.payload)
             except asyncio.CancelledError:

@@ -59,6 +59,10 @@ class Settings:
     # their turn: a bot plays for them after ``away_takeover`` (0: only when voted).
     timeout_grace: float = 10.0
     away_takeover: float = 90.0
+    # The table chat (chat.py), per connection: a burst of ``chat_burst`` lines, then one
+    # every ``chat_seconds`` seconds.
+    chat_burst: int = 5
+    chat_seconds: float = 2.0
     static_dir: Path = STATIC_DIR
     # How hard a hint and a review think: re-deals of the hidden cards per decision
     # (ai/hints.py HINT_BUDGET and ai/review.py REVIEW_BUDGET; tests make them small).
@@ -97,6 +101,8 @@ class Settings:
             hint_samples=max(1, int(_number(env, "FLAMECRAFT_HINT_SAMPLES", s.hint_samples))),
             review_samples=max(1, int(_number(env, "FLAMECRAFT_REVIEW_SAMPLES",
                                               s.review_samples))),
+            chat_burst=max(1, int(_number(env, "FLAMECRAFT_CHAT_BURST", s.chat_burst))),
+            chat_seconds=_number(env, "FLAMECRAFT_CHAT_SECONDS", s.chat_seconds),
         )
 
 

@@ -29,13 +29,26 @@ from ..core.serialize import options_from_json, options_to_json
 from ..core.state import Options
 from .settings import is_postgres, sqlite_path
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # Schema 2 adds the games' ``setup`` column: a record's ``deal`` and ``names``
 # (docs/state-format.md), so a stored game is dealt the same cards, and its action texts read,
 # whatever the card files say of the order and names of the cards since. A row of schema 1 has
 # none (NULL): its seed deals it, as it always did, and its texts read in the names of now.
-MIGRATIONS = {1: ("ALTER TABLE flamecraft_games ADD COLUMN setup TEXT",)}
+# Schema 3 adds the table chat (``flamecraft_chat``, chat.py); the games are unchanged.
+CHAT_TABLE = """CREATE TABLE IF NOT EXISTS flamecraft_chat (
+        game_id TEXT NOT NULL REFERENCES flamecraft_games (id),
+        seq INTEGER NOT NULL,
+        seat INTEGER,
+        name TEXT NOT NULL,
+        text TEXT NOT NULL,
+        canned TEXT,
+        step INTEGER NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, seq))"""
+MIGRATIONS = {1: ("ALTER TABLE flamecraft_games ADD COLUMN setup TEXT",),
+              2: (CHAT_TABLE,)}
 CHANNEL = "flamecraft_games"  # the PostgreSQL NOTIFY channel; payload "<game id> <version>"
+CHAT_CHANNEL = "flamecraft_chat"  # a new chat line; payload "<game id> <seq>"
 
 # The words a game's row is written in: its status, and the kind of each of its seats.
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
@@ -68,6 +81,7 @@ SCHEMA = (
         version BIGINT NOT NULL,
         created DOUBLE PRECISION NOT NULL,
         PRIMARY KEY (game_id, seq))""",
+    CHAT_TABLE,
 )
 
 _GAME_COLUMNS = ("id, name, options, seed, seats, status, version, created, result, rematch, "
@@ -150,6 +164,10 @@ class GameRow:
     # (``"clock"``, ``"stand_in"``) when set, so no schema change.
     clock: dict[str, Any] | None = None
     stand_in: str | None = None
+    # Whether spectators may write in the table chat (the host's choice at creation; the
+    # seats always may). Kept in the options column's JSON as ``"spectator_chat": true``
+    # when on, as ``hints`` is.
+    spectator_chat: bool = False
 
     def copy(self) -> GameRow:
         """A copy to change and write (the stored one changes only once written)."""
@@ -157,7 +175,23 @@ class GameRow:
         clock = None if self.clock is None else json.loads(json.dumps(self.clock))
         return GameRow(self.id, self.name, self.options, self.seed, seats, self.status,
                        self.version, self.created, self.result, self.rematch, self.hints,
-                       self.setup, clock, self.stand_in)
+                       self.setup, clock, self.stand_in, self.spectator_chat)
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRow:
+    """One line of a game's table chat (chat.py): its place, who wrote it (``seat`` None: a
+    spectator; ``name`` as the seat was named then, "" for a spectator), what was typed (or
+    a canned phrase's id in ``canned``, ``text`` its English words), the actions applied when
+    it was written (``step``: where the replay shows it) and when (Unix seconds)."""
+
+    seq: int
+    seat: int | None
+    name: str
+    text: str
+    canned: str | None
+    step: int
+    created: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +219,8 @@ def _options_text(game: GameRow) -> str:
         obj = {**obj, "clock": game.clock}
     if game.stand_in is not None:
         obj = {**obj, "stand_in": game.stand_in}
+    if game.spectator_chat:
+        obj = {**obj, "spectator_chat": True}
     return _dumps(obj)
 
 
@@ -199,7 +235,16 @@ def _game_from(row: Sequence[Any]) -> GameRow:
         hints=not (isinstance(options, dict) and options.get("hints") is False),
         setup=json.loads(row[10]) if row[10] else None,
         clock=options.get("clock") if isinstance(options, dict) else None,
-        stand_in=options.get("stand_in") if isinstance(options, dict) else None)
+        stand_in=options.get("stand_in") if isinstance(options, dict) else None,
+        spectator_chat=isinstance(options, dict) and options.get("spectator_chat") is True)
+
+
+_CHAT_COLUMNS = "seq, seat, name, text, canned, step, created"
+
+
+def _chat_from(row: Sequence[Any]) -> ChatRow:
+    return ChatRow(int(row[0]), None if row[1] is None else int(row[1]), row[2], row[3],
+                   row[4], int(row[5]), float(row[6]))
 
 
 class Store(ABC):
@@ -219,6 +264,9 @@ class Store(ABC):
     @abstractmethod
     def _notify(self, cur: Any, game_id: str, version: int) -> None:
         """Tells other processes (after commit) that a game changed."""
+
+    def _notify_chat(self, cur: Any, game_id: str, seq: int) -> None:  # noqa: B027
+        """Tells other processes (after commit) that a game has a new chat line."""
 
     @abstractmethod
     def close(self) -> None: ...
@@ -376,6 +424,46 @@ class Store(ABC):
             self._notify(cur, game.id, game.version)
         return True
 
+    # --- the table chat (chat.py)
+
+    def add_chat(self, game_id: str, line: ChatRow, after: int) -> list[ChatRow] | None:
+        """Stores a chat line as the game's next (``line.seq`` is ignored: the next free
+        one), and returns every line after seq ``after`` up to it (those this process has
+        not sent yet, its own included); None (nothing stored) if there is no such game.
+        Lines of one game are numbered one at a time: the transaction first locks the
+        game's row (a change of nothing), so two processes never take the same seq."""
+        with self._transaction() as cur:
+            cur.execute(self._sql("UPDATE flamecraft_games SET updated = updated WHERE id = ?"),
+                        (game_id,))
+            if cur.rowcount != 1:
+                return None
+            cur.execute(self._sql("SELECT COALESCE(MAX(seq), -1) + 1 FROM flamecraft_chat "
+                                  "WHERE game_id = ?"), (game_id,))
+            seq = int(cur.fetchone()[0])
+            cur.execute(self._sql(
+                "INSERT INTO flamecraft_chat (game_id, seq, seat, name, text, canned, step, "
+                "created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+                (game_id, seq, line.seat, line.name, line.text, line.canned, line.step,
+                 line.created))
+            self._notify_chat(cur, game_id, seq)
+            cur.execute(self._sql(f"SELECT {_CHAT_COLUMNS} FROM flamecraft_chat WHERE "
+                                  "game_id = ? AND seq > ? ORDER BY seq"), (game_id, after))
+            return [_chat_from(r) for r in cur.fetchall()]
+
+    def load_chat(self, game_id: str, after: int = -1,
+                  last: int | None = None) -> list[ChatRow]:
+        """A game's chat lines after seq ``after``, oldest first; only the ``last`` ones if
+        given."""
+        with self._transaction() as cur:
+            if last is None:
+                cur.execute(self._sql(f"SELECT {_CHAT_COLUMNS} FROM flamecraft_chat WHERE "
+                                      "game_id = ? AND seq > ? ORDER BY seq"), (game_id, after))
+                return [_chat_from(r) for r in cur.fetchall()]
+            cur.execute(self._sql(f"SELECT {_CHAT_COLUMNS} FROM flamecraft_chat WHERE "
+                                  "game_id = ? AND seq > ? ORDER BY seq DESC LIMIT ?"),
+                        (game_id, after, last))
+            return [_chat_from(r) for r in reversed(cur.fetchall())]
+
     def _bump(self, cur: Any, game: GameRow, expected_version: int) -> bool:
         cur.execute(self._sql(
             "UPDATE flamecraft_games SET options = ?, seats = ?, status = ?, version = ?, "
@@ -465,6 +553,9 @@ class PostgresStore(Store):
 
     def _notify(self, cur: Any, game_id: str, version: int) -> None:
         cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game_id} {version}"))
+
+    def _notify_chat(self, cur: Any, game_id: str, seq: int) -> None:
+        cur.execute("SELECT pg_notify(%s, %s)", (CHAT_CHANNEL, f"{game_id} {seq}"))
 
     def close(self) -> None:
         self.conn.close()

@@ -196,7 +196,8 @@ def entry_json(row: GameRow) -> dict[str, Any]:
     out: dict[str, Any] = {
         "game_id": row.id, "name": row.name, "status": row.status,
         "players": row.options.players, "deck": row.options.deck,
-        "companions": row.options.companions, "hints": row.hints, "seats": seats_json(row),
+        "companions": row.options.companions, "hints": row.hints,
+        "spectator_chat": row.spectator_chat, "seats": seats_json(row),
         "clock": ClockSpec.of(row.clock).to_json(),
         "deadline": _deadline(row),
         "first_player": first_player_in(row),
