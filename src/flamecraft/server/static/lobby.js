@@ -175,6 +175,8 @@ export async function showLobby(root) {
       t(" Companions (optional module)")),
     h("label", { class: "field" }, h("input", { type: "checkbox", name: "hints", checked: true }),
       t(" Hints (a player may ask for the three best choices; everyone sees whether they are on)")),
+    h("label", { class: "field" }, h("input", { type: "checkbox", name: "spectator_chat" }),
+      t(" Spectators may write in the table chat (the players always may)")),
     h("details", { class: "field" }, h("summary", {}, t("More")),
       h("label", {}, t("Seed "), h("input", { name: "seed", type: "number", min: 0,
         placeholder: t("random") })),
@@ -201,7 +203,7 @@ export async function showLobby(root) {
     const body = { name: String(data.get("name") || "").trim() || t("Flamecraft game"), seats,
       deck: data.get("deck") || "purple", companions: data.get("companions") === "on",
       seed: seed === "" || seed === null ? null : Number(seed), start: alone,
-      hints: data.get("hints") === "on" };
+      hints: data.get("hints") === "on", spectator_chat: data.get("spectator_chat") === "on" };
     const submit = form.querySelector("button[type=submit]");
     submit.disabled = true;
     try {
