@@ -1305,3 +1305,45 @@ def test_table_chat(server: str, tabs: Any) -> None:
     assert s.locator(".chat-panel").is_hidden()
     assert s.evaluate("() => document.activeElement.classList.contains('chat-toggle')")
     ann.shot("chat-open")
+
+
+def test_the_replay_shows_the_chat_at_its_step(server: str, tabs: Any) -> None:
+    """Issue 23, the chat kept with the game: a spectator of a bots' game (spectator chat
+    allowed) says hello while it plays and "good game" once it is over; the replay shows
+    each line from the step it was said at on, in the reader's language."""
+    from websockets.sync.client import connect
+
+    game = post(server, "/api/games", {"seats": [{"kind": "bot", "bot": "random"},
+                                                 {"kind": "bot", "bot": "random"}],
+                                       "spectator_chat": True})
+    ws_base = server.replace("http://", "ws://")
+    with connect(f"{ws_base}/ws/games/{game['game_id']}") as ws:
+        ws.send(json.dumps({"type": "chat", "canned": "hello"}))
+        while True:
+            msg = json.loads(ws.recv(timeout=60))
+            assert msg["type"] != "error", msg
+            if msg["type"] == "state" and msg["status"] == "finished":
+                break
+        ws.send(json.dumps({"type": "chat", "text": "what a game"}))
+        while json.loads(ws.recv(timeout=10))["type"] != "chat":  # stored once it comes
+            pass
+    with urllib.request.urlopen(f"{server}/api/games/{game['game_id']}/chat") as answer:
+        lines = json.loads(answer.read())["lines"]
+    assert [x.get("canned") for x in lines] == ["hello", None]
+    first, last = lines[0]["step"], lines[1]["step"]
+    assert first < last
+    page = tabs(LAPTOP, "ja-JP").page
+    page.goto(server + f"/play/{game['game_id']}?replay=1")
+    page.wait_for_selector(".replay-controls")
+    page.click(".chat-toggle")
+    shown = "() => document.querySelectorAll('.chat-line').length"
+    assert page.evaluate(shown) == (1 if first == 0 else 0)
+    page.locator(".replay-controls input[type=range]").fill(str(first))
+    page.wait_for_function(f"() => document.querySelector('.replay-step').textContent"
+                           f".includes('{first}')")
+    page.wait_for_function(f"{shown} === 1")
+    assert page.locator(".chat-line .chat-text").text_content() == "こんにちは"
+    assert page.locator(".chat-line .chat-who").text_content() == "観戦者"
+    page.locator(".replay-controls input[type=range]").fill(str(last))
+    page.wait_for_function(f"{shown} === 2")
+    assert page.locator(".chat-input").count() == 0  # a replay is read only

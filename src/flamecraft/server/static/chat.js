@@ -68,7 +68,7 @@ export class ChatPanel {
     this.toggle = h("button", { type: "button", class: "chat-toggle",
       "aria-expanded": "false", "aria-controls": this.id,
       onclick: () => this.setOpen(!this.open) }, t("Chat"), " ", this.badge);
-    this.list = h("ol", { class: "chat-lines", role: "log", "aria-live": "polite",
+    this.list = h("div", { class: "chat-lines", role: "log", "aria-live": "polite",
       "aria-label": t("Chat messages") });
     this.mutes = h("div", { class: "chat-mutes", role: "group",
       "aria-label": t("Mute a seat's messages") });
@@ -230,7 +230,7 @@ export class ChatPanel {
   drawLines() {
     const shown = this.visible();
     fill(this.list, shown.length ? shown.map((l) => this.lineEl(l))
-      : h("li", { class: "chat-empty muted" }, this.opts.replay ? t("Nothing said yet.")
+      : h("p", { class: "chat-empty muted" }, this.opts.replay ? t("Nothing said yet.")
         : t("No messages yet. Say hello!")));
     this.paintBadge();
   }
@@ -245,7 +245,7 @@ export class ChatPanel {
     const time = Number.isNaN(at.getTime()) ? ""
       : at.toLocaleTimeString(language(), { hour: "2-digit", minute: "2-digit" });
     const seatClass = line.seat === null || line.seat === undefined ? "" : ` seat-${line.seat}`;
-    return h("li", { class: `chat-line${line.canned ? " canned" : ""}${seatClass}`,
+    return h("p", { class: `chat-line${line.canned ? " canned" : ""}${seatClass}`,
       dataset: { seq: line.seq, seat: this.muteKey(line) } },
     h("span", { class: "chat-who" }, who), h("span", { class: "visually-hidden" }, ": "),
     " ", h("span", { class: "chat-text" }, words), " ",
