@@ -1318,3 +1318,134 @@ def test_a_closed_tab_shows_away_and_a_bot_plays_until_he_is_back(server: str,
     a.wait_for_selector(".other .tag.stand-in", state="detached")
     back.wait_for_selector("button.reclaim", state="detached")
     back.close()
+
+
+def test_table_chat(server: str, tabs: Any) -> None:
+    """Issue 23, the table chat: Ann writes, Bo (reading Japanese) and a spectator read it
+    live; markup is shown as text and never run; a control character is refused with the
+    server's words and the line given back; a canned phrase reads in each reader's language;
+    Bo mutes Ann (kept over a reload); the spectator, not allowed to write, has no input; the
+    panel is keyboard usable (Enter sends, Escape folds it back to its button), folded by
+    default, and fits a phone."""
+    game = post(server, "/api/games", {"seats": [{"kind": "human", "name": "Ann"},
+                                                 {"kind": "human", "name": "Bo"}],
+                                       "start": True, "first_player": 0})
+    links = {s["seat"]: server + s["link"] for s in game["seats"]}
+    ann, bo, spy = tabs(), tabs(PHONE, "ja-JP"), tabs(PHONE)
+    a, b, s = ann.page, bo.page, spy.page
+    a.goto(links[0])
+    b.goto(links[1])
+    s.goto(server + game["spectate"])
+    for page in (a, b, s):
+        page.wait_for_selector(".board")
+        page.wait_for_selector(".chat-toggle")
+        assert page.locator(".chat-panel").is_hidden()  # folded by default
+    # Ann opens the chat from the keyboard: the input takes the focus; Enter sends
+    a.focus(".chat-toggle")
+    a.keyboard.press("Enter")
+    assert a.evaluate("() => document.activeElement.classList.contains('chat-input')")
+    assert a.get_attribute(".chat-input", "id") == a.get_attribute("label[for].visually-hidden",
+                                                                  "for")
+    markup = "<img src=x onerror=window.__xss=1> <b>bold</b>"
+    a.keyboard.type(markup)
+    a.keyboard.press("Enter")
+    a.wait_for_selector(".chat-line .chat-text")
+    assert a.input_value(".chat-input") == ""
+    for page in (a, b, s):
+        page.wait_for_function("() => document.querySelectorAll('.chat-line').length === 1")
+        assert page.locator(".chat-line .chat-text").text_content() == markup
+        assert page.locator(".chat img, .chat b").count() == 0
+        assert page.evaluate("() => window.__xss") is None
+    assert "新着 1" in b.inner_text(".chat-toggle")  # unread while folded
+    assert s.locator(".chat-toggle .chat-unread").text_content() == "(1 new)"
+    # a control character: refused, said in the panel, the line given back to edit
+    a.fill(".chat-input", "ring\u0007")
+    a.keyboard.press("Enter")
+    a.wait_for_selector(".chat-status .error")
+    assert "U+0007" in a.inner_text(".chat-status")
+    assert a.input_value(".chat-input") == "ring\u0007"
+    # whatever a line holds is text: markup and controls that reach the page are not run
+    a.evaluate("""() => window.flamecraftChat.receive({type: 'chat', lines: [{seq: 900,
+        seat: 1, name: '<i>Bo</i>', text: 'a\\u202eb <script>window.__xss=2</script>\\u0007',
+        at: '2026-01-01T00:00:00+00:00', step: 0}]})""")
+    assert a.locator(".chat-line").nth(1).locator(".chat-who").text_content() == "<i>Bo</i>"
+    assert "<script>" in a.locator(".chat-line").nth(1).text_content()
+    assert a.locator(".chat i, .chat script").count() == 0
+    # a canned phrase, one click: each reader reads it in their own language
+    a.click('.chat-canned [data-canned="gg"]')
+    b.click(".chat-toggle")
+    b.wait_for_function("() => document.querySelectorAll('.chat-line').length === 2")
+    assert b.locator(".chat-line.canned .chat-text").text_content() == "良いゲームでした"
+    a.wait_for_selector(".chat-line.canned")
+    assert a.locator(".chat-line.canned .chat-text").text_content() == "Good game"
+    assert b.locator('.chat-canned [data-canned="thinking"]').text_content() == "考え中…"
+    bo.shot("chat-open-phone")
+    box = b.locator(".chat-panel").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    # Bo mutes Ann: her lines are gone from his panel, and stay gone after a reload
+    b.click('.chat-mute[data-mute="0"]')
+    assert b.get_attribute('.chat-mute[data-mute="0"]', "aria-pressed") == "true"
+    assert b.locator(".chat-line").count() == 0
+    b.reload()
+    b.wait_for_selector(".chat-toggle")
+    b.click(".chat-toggle")
+    b.wait_for_selector('.chat-mute[data-mute="0"][aria-pressed="true"]')
+    assert b.locator(".chat-line").count() == 0
+    b.fill(".chat-input", "こんにちは、ボーです")
+    b.keyboard.press("Enter")
+    b.wait_for_selector(".chat-line")
+    assert b.locator(".chat-line .chat-who").text_content() == "Bo"
+    a.wait_for_function("() => [...document.querySelectorAll('.chat-text')]"
+                        ".some((e) => e.textContent === 'こんにちは、ボーです')")
+    b.click('.chat-mute[data-mute="0"]')  # unmuted: her lines again
+    assert b.locator(".chat-line").count() == 3
+    # the spectator reads but may not write here; Escape folds the panel back to its button
+    s.click(".chat-toggle")
+    s.wait_for_function("() => document.querySelectorAll('.chat-line').length === 3")
+    assert s.locator(".chat-input").count() == 0 and s.locator(".chat-canned").count() == 0
+    s.keyboard.press("Escape")
+    assert s.locator(".chat-panel").is_hidden()
+    assert s.evaluate("() => document.activeElement.classList.contains('chat-toggle')")
+    ann.shot("chat-open")
+
+
+def test_the_replay_shows_the_chat_at_its_step(server: str, tabs: Any) -> None:
+    """Issue 23, the chat kept with the game: a spectator of a bots' game (spectator chat
+    allowed) says hello while it plays and "good game" once it is over; the replay shows
+    each line from the step it was said at on, in the reader's language."""
+    from websockets.sync.client import connect
+
+    game = post(server, "/api/games", {"seats": [{"kind": "bot", "bot": "random"},
+                                                 {"kind": "bot", "bot": "random"}],
+                                       "spectator_chat": True})
+    ws_base = server.replace("http://", "ws://")
+    with connect(f"{ws_base}/ws/games/{game['game_id']}") as ws:
+        ws.send(json.dumps({"type": "chat", "canned": "hello"}))
+        while True:
+            msg = json.loads(ws.recv(timeout=60))
+            assert msg["type"] != "error", msg
+            if msg["type"] == "state" and msg["status"] == "finished":
+                break
+        ws.send(json.dumps({"type": "chat", "text": "what a game"}))
+        while json.loads(ws.recv(timeout=10))["type"] != "chat":  # stored once it comes
+            pass
+    with urllib.request.urlopen(f"{server}/api/games/{game['game_id']}/chat") as answer:
+        lines = json.loads(answer.read())["lines"]
+    assert [x.get("canned") for x in lines] == ["hello", None]
+    first, last = lines[0]["step"], lines[1]["step"]
+    assert first < last
+    page = tabs(LAPTOP, "ja-JP").page
+    page.goto(server + f"/play/{game['game_id']}?replay=1")
+    page.wait_for_selector(".replay-controls")
+    page.click(".chat-toggle")
+    shown = "() => document.querySelectorAll('.chat-line').length"
+    assert page.evaluate(shown) == (1 if first == 0 else 0)
+    page.locator(".replay-controls input[type=range]").fill(str(first))
+    page.wait_for_function(f"() => document.querySelector('.replay-step').textContent"
+                           f".includes('{first}')")
+    page.wait_for_function(f"{shown} === 1")
+    assert page.locator(".chat-line .chat-text").text_content() == "こんにちは"
+    assert page.locator(".chat-line .chat-who").text_content() == "観戦者"
+    page.locator(".replay-controls input[type=range]").fill(str(last))
+    page.wait_for_function(f"{shown} === 2")
+    assert page.locator(".chat-input").count() == 0  # a replay is read only

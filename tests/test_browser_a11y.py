@@ -138,6 +138,24 @@ def test_axe_table_japanese(server: str, tabs: Any) -> None:  # noqa: F811
     assert not found, "serious or critical violations\n" + "\n".join(found)
 
 
+def test_axe_table_with_the_chat_open(server: str, tabs: Any) -> None:  # noqa: F811
+    """The table chat (issue 23) open, with a line in it, on a laptop and on a phone (in
+    Japanese): no serious or critical violation either."""
+    found: list[str] = []
+    for viewport, locale, seed in ((DESKTOP, None, 15), (PHONE, JA, 16)):
+        page = tabs(viewport, locale).page
+        mid_game(page, server, seed=seed, clicks=2)
+        page.click(".chat-toggle")
+        page.fill(".chat-input", "hello <b>there</b>")
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".chat-line")
+        page.click('.chat-canned [data-canned="wp"]')
+        page.wait_for_function("() => document.querySelectorAll('.chat-line').length === 2")
+        axe_check(page, f"table with the chat open {viewport['width']}x{viewport['height']}",
+                  found)
+    assert not found, "serious or critical violations\n" + "\n".join(found)
+
+
 def test_axe_replay_and_review(server: str, tabs: Any) -> None:  # noqa: F811
     page = tabs(DESKTOP).page
     bots = open_review_of_a_bot_game(page, server)

@@ -6,6 +6,7 @@
 
 import { Attention } from "./attention.js";
 import { Catalog } from "./cards.js";
+import { ChatPanel } from "./chat.js";
 import { api, brand, fill, h, languageSwitch } from "./dom.js";
 import { language, loadLanguage, t } from "./i18n.js";
 import { Live } from "./live.js";
@@ -95,9 +96,20 @@ function startTable(cat, info, seat, token) {
       toggle: () => attention.toggleNotify() } : null,
     onUpdate: (t) => attention.update(t.myTurn),
   });
+  // the table chat (chat.js): shown once the table is, outside it (it is drawn anew on
+  // every state; the chat keeps what is typed and where the keyboard is)
+  const chat = new ChatPanel({ gameId, seat, send: (msg) => live.send(msg),
+    canWrite: seat !== null || info.spectator_chat === true });
+  window.flamecraftChat = chat;
   const protocols = seat !== null ? ["flamecraft", `flamecraft-seat.${seat}.${token}`] : [];
   live = new Live(`/ws/games/${gameId}?lang=${language()}`, protocols, (msg) => {
-    if (msg.type === "state") {
+    if (msg.type === "chat") {
+      chat.receive(msg);
+    } else if (msg.type === "error" && msg.chat) {
+      chat.showError(msg);
+    } else if (msg.type === "state") {
+      if (!chat.el.isConnected) document.body.appendChild(chat.el);
+      chat.setSeats(msg.seats);
       if (msg.rematch && msg.rematch.link) {
         table.rematchLink = msg.rematch.link;
         table.rematchGame = msg.rematch.game_id;
@@ -127,7 +139,10 @@ function startTable(cat, info, seat, token) {
     table.setConnection(status, detail);
     // the server counts a person away once no tab of theirs is open and shown for a while;
     // the first presence message also asks it for everyone's (server/presence.py)
-    if (status === "open") sayPresence();
+    if (status === "open") {
+      sayPresence();
+      live.send({ type: "chat", history: true }); // the recent lines, then each new one
+    }
   });
   const sayPresence = () => live.send({ type: "presence", hidden: document.hidden });
   document.addEventListener("visibilitychange", sayPresence);

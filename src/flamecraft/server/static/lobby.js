@@ -186,6 +186,8 @@ export async function showLobby(root) {
     h("label", { class: "field" }, t("Bot for a person who leaves "),
       h("select", { name: "stand_in" }, ladder.map((b) => h("option", { value: b.name,
         selected: b.name === "greedy" }, b.about ? `${b.name} — ${b.about}` : b.name)))),
+    h("label", { class: "field" }, h("input", { type: "checkbox", name: "spectator_chat" }),
+      t(" Spectators may write in the table chat (the players always may)")),
     h("details", { class: "field" }, h("summary", {}, t("More")),
       h("label", {}, t("Seed "), h("input", { name: "seed", type: "number", min: 0,
         placeholder: t("random") })),
@@ -214,7 +216,7 @@ export async function showLobby(root) {
       seed: seed === "" || seed === null ? null : Number(seed), start: alone,
       hints: data.get("hints") === "on",
       clock: (CLOCK_PRESETS.find(([value]) => value === data.get("clock")) || [null, null])[1],
-      stand_in: data.get("stand_in") || null };
+      stand_in: data.get("stand_in") || null, spectator_chat: data.get("spectator_chat") === "on" };
     const submit = form.querySelector("button[type=submit]");
     submit.disabled = true;
     try {

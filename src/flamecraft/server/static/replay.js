@@ -5,6 +5,7 @@
 // next / next turn / last controls, and the keys ← → (a step), Page Up / Page Down (a
 // turn), Home / End.
 
+import { ChatPanel } from "./chat.js";
 import { api, h } from "./dom.js";
 import { withIcons } from "./cards.js";
 import { t } from "./i18n.js";
@@ -18,6 +19,7 @@ export async function showReplay(root, cat, info, seat = null, token = null) {
   let steps = 0;
   let loading = false;
   const cache = new Map();
+  let chat = null; // the table chat (chat.js), read only
   let current = null; // the step's answer: its view, log, lines of this step and actor
   const table = new Table(root, cat, {
     readOnly: true,
@@ -73,6 +75,7 @@ export async function showReplay(root, cat, info, seat = null, token = null) {
       steps = data.steps;
       turnSteps = data.turn_steps || [0];
       current = data;
+      if (chat) chat.setStep(step);
       table.update({ type: "state", version: step, seat: data.seat ?? null, view: data.view,
         legal: [],
         log: data.log || [], choosing: data.choosing || "", can_undo: false,
@@ -131,5 +134,16 @@ export async function showReplay(root, cat, info, seat = null, token = null) {
     else return;
     e.preventDefault();
   });
+  // the table chat, each line at the step it was said (GET /api/games/{id}/chat)
+  try {
+    const said = await api("GET", `/api/games/${gameId}/chat`);
+    chat = new ChatPanel({ gameId, seat, replay: true });
+    chat.setSeats(info.seats);
+    chat.receive({ type: "chat", lines: said.lines || [], history: true });
+    chat.setStep(step);
+    document.body.appendChild(chat.el);
+  } catch {
+    chat = null; // no chat: the replay goes on without it
+  }
   await go(0);
 }

@@ -614,7 +614,10 @@ export class Table {
     if (!target && (focusKey || this.lastInput === "key") && this.myTurn && !this.busy) {
       target = this.firstChoice();
     }
-    if (target) target.focus({ preventScroll: true });
+    // (never out of the table chat, chat.js: someone typing there keeps typing)
+    const typing = document.activeElement && document.activeElement.closest
+      && document.activeElement.closest(".chat");
+    if (target && !typing) target.focus({ preventScroll: true });
   }
 
   /** A solo game says what solo adds (Town Bustle, the turn limit, the achievements, the
