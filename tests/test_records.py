@@ -557,10 +557,11 @@ def test_a_stored_game_reads_back_with_the_card_files_reordered(tmp_path: Path) 
 
 
 def test_a_database_of_schema_1_gains_the_setup_column(tmp_path: Path) -> None:
-    """A database written before deals were stored (schema 1) is brought to schema 2 when
-    it opens; its games keep no deal and are dealt from their seed, as they were."""
+    """A database written before deals were stored (schema 1) is brought to today's schema
+    (2 added the setup column, 3 the table chat) when it opens; its games keep no deal and
+    are dealt from their seed, as they were."""
     _server()
-    from flamecraft.server.store import SCHEMA, open_store
+    from flamecraft.server.store import SCHEMA, SCHEMA_VERSION, open_store
     from flamecraft.server.table import Table
 
     db = tmp_path / "old.sqlite3"
@@ -590,7 +591,8 @@ def test_a_database_of_schema_1_gains_the_setup_column(tmp_path: Path) -> None:
         store.close()
     assert row is not None and row.setup is None
     with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT value FROM flamecraft_meta").fetchone() == ("2",)
+        assert conn.execute("SELECT value FROM flamecraft_meta").fetchone() == (
+            str(SCHEMA_VERSION),)
         assert "setup" in [r[1] for r in conn.execute("PRAGMA table_info(flamecraft_games)")]
     assert Table(row, actions).state == s
 
