@@ -474,7 +474,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     print(f"  real-time clocks ({len(drifts)}): time charged − wall-clock time "
                           f"between a reading at {args.seconds / 10:.0f} s and one at the end: "
                           f"median {statistics.median(drifts):+.3f} s, worst {worst:.3f} s "
-                          f"(the presence message rounds each bank to 0.1 s)")
+                          f"(the presence message rounds each bank to 0.01 s)")
                 print(f"  {totals.games} games finished meanwhile (each followed by a new one "
                       f"of its kind, so {live} stay live)")
                 return 0

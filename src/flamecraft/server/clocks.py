@@ -179,12 +179,12 @@ def remaining(clock: dict[str, Any] | None, seat: int, counted: bool, now: float
 def public_json(clock: dict[str, Any] | None, counted: list[bool],
                 now: float) -> dict[str, Any] | None:
     """The clock as the presence message tells it (the same to everyone): its kind and
-    settings, the seat on it, and each seat's time left now (rounded to a tenth of a
+    settings, the seat on it, and each seat's time left now (to a hundredth of a
     second; None where it says nothing)."""
     if not clock:
         return None
     out = ClockSpec.of(clock).to_json()
     out["seat"] = clock.get("seat")
     out["left"] = [None if (r := remaining(clock, i, counted[i], now)) is None
-                   else round(r, 1) for i in range(len(counted))]
+                   else round(r, 2) for i in range(len(counted))]
     return out
