@@ -183,12 +183,13 @@ export async function showLobby(root) {
     h("p", { class: "muted small" },
       t("Out of time, or away on their turn, a person's seat is played by a bot until they "
         + "take it back.")),
-    h("label", { class: "field" }, t("Bot for a person who leaves "),
-      h("select", { name: "stand_in" }, ladder.map((b) => h("option", { value: b.name,
-        selected: b.name === "greedy" }, b.about ? `${b.name} — ${b.about}` : b.name)))),
-    h("label", { class: "field" }, h("input", { type: "checkbox", name: "spectator_chat" }),
-      t(" Spectators may write in the table chat (the players always may)")),
     h("details", { class: "field" }, h("summary", {}, t("More")),
+      // (what matters only at a table of people: out of the newcomer's way)
+      h("label", { class: "field" }, t("Bot for a person who leaves "),
+        h("select", { name: "stand_in" }, ladder.map((b) => h("option", { value: b.name,
+          selected: b.name === "greedy" }, b.about ? `${b.name} — ${b.about}` : b.name)))),
+      h("label", { class: "field" }, h("input", { type: "checkbox", name: "spectator_chat" }),
+        t(" Spectators may write in the table chat (the players always may)")),
       h("label", {}, t("Seed "), h("input", { name: "seed", type: "number", min: 0,
         placeholder: t("random") })),
       h("p", { class: "muted small" },
