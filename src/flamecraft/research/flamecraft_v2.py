@@ -48,7 +48,13 @@ from .encoding import (
     final_rewards,
     layout,
 )
-from .observation import DEFAULT_MAX_CYCLES, DEFAULT_MAX_DECISIONS, Cut, observation_array
+from .observation import (
+    DEFAULT_MAX_CYCLES,
+    DEFAULT_MAX_DECISIONS,
+    Cut,
+    CutGame,
+    observation_array,
+)
 from .state_vector import state_array, state_size
 
 ObsDict = dict[str, np.ndarray]
@@ -105,7 +111,7 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
         return str(self.env)  # as the base class prints itself: the environment's name
 
 
-class raw_env(AECEnv):  # type: ignore[misc]
+class raw_env(CutGame, AECEnv):  # type: ignore[misc]
     """The unwrapped AEC environment. An illegal action raises IllegalActionError, unless
     ``illegal_reward`` is given: then, as PettingZoo's TerminateIllegalWrapper does, it ends
     the game for everyone with that reward for its seat (and 0 for the others), and an index
@@ -196,23 +202,6 @@ class raw_env(AECEnv):  # type: ignore[misc]
         acting = to_act(s)
         if acting >= 0:
             self.agent_selection = self.possible_agents[acting]
-
-    @property
-    def decisions(self) -> int:
-        """Decisions taken in this game, by all seats together."""
-        return self.cut.decisions
-
-    @property
-    def cycles(self) -> int:
-        """Cycles completed in this game (every seat acted once; ``observation.Cut``)."""
-        return self.cut.cycles
-
-    @property
-    def game(self) -> GameState:
-        """The engine state (for tests, bots and debugging: it holds every hidden card)."""
-        if self.state_ is None:
-            raise RuntimeError("call reset() first")
-        return self.state_
 
     def observe(self, agent: str) -> ObsDict:
         s = self.game

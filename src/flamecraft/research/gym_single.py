@@ -52,7 +52,13 @@ from .encoding import (
     final_rewards,
     layout,
 )
-from .observation import DEFAULT_MAX_CYCLES, DEFAULT_MAX_DECISIONS, Cut, observation_array
+from .observation import (
+    DEFAULT_MAX_CYCLES,
+    DEFAULT_MAX_DECISIONS,
+    Cut,
+    CutGame,
+    observation_array,
+)
 
 Bot = Callable[[GameState, random.Random], Action]
 ObsDict = dict[str, np.ndarray]
@@ -98,7 +104,7 @@ def register_opponent(name: str, bot: Bot) -> None:
     OPPONENTS[name] = bot
 
 
-class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
+class FlamecraftSingleEnv(CutGame, gym.Env[dict[str, Any], np.int64]):
     """Seat ``seat`` learns; every other seat is played by a named bot."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4,  # noqa: RUF012
@@ -204,23 +210,6 @@ class FlamecraftSingleEnv(gym.Env[dict[str, Any], np.int64]):
                              "(register_opponent) before unpickling the environment")
         self.__dict__.update(data)
         self._bind_opponents()
-
-    @property
-    def decisions(self) -> int:
-        """Decisions taken in this game, by the learner and the bots together."""
-        return self.cut.decisions
-
-    @property
-    def cycles(self) -> int:
-        """Cycles completed in this game (every seat acted once; ``observation.Cut``)."""
-        return self.cut.cycles
-
-    @property
-    def game(self) -> GameState:
-        """The engine state (holds every hidden card: for tests and debugging)."""
-        if self.state_ is None:
-            raise RuntimeError("call reset() first")
-        return self.state_
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[ObsDict, dict[str, Any]]:

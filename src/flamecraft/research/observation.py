@@ -33,6 +33,32 @@ def check_max_cycles(max_cycles: object) -> int:
     return check_limit("max_cycles", max_cycles)
 
 
+class CutGame:
+    """What an environment playing one game at a time, cut by ``Cut``, says of it — the
+    same for PettingZoo's env and Gymnasium's (each sets ``cut`` and ``state_``)."""
+
+    cut: Cut
+    state_: GameState | None
+
+    @property
+    def decisions(self) -> int:
+        """Decisions taken in this game, by every seat together (the learner's and the
+        bots' in Gymnasium's env)."""
+        return self.cut.decisions
+
+    @property
+    def cycles(self) -> int:
+        """Cycles completed in this game (every seat acted once; ``Cut``)."""
+        return self.cut.cycles
+
+    @property
+    def game(self) -> GameState:
+        """The engine state (for tests, bots and debugging: it holds every hidden card)."""
+        if self.state_ is None:
+            raise RuntimeError("call reset() first")
+        return self.state_
+
+
 class Cut:
     """When a game that has not ended by itself is cut: after ``max_cycles`` cycles or
     ``max_decisions`` decisions, whichever comes first.
