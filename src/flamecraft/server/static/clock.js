@@ -32,11 +32,19 @@ export function clockLabel(clock) {
   return t("Turn-based: {time} a turn", { time: span(clock.per_move) });
 }
 
+/** Seconds as a clock reads them: "0:07", "12:34", "1:02:03". */
+export function clockTime(secs) {
+  const s = Math.max(0, Math.floor(secs));
+  const two = (n) => String(n).padStart(2, "0");
+  const hours = Math.floor(s / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  return hours ? `${hours}:${two(minutes)}:${two(s % 60)}` : `${minutes}:${two(s % 60)}`;
+}
+
 /** Time left as a clock reads it: "9:05" under an hour, then "3 h 20 min", "2 d". */
 export function timeLeft(secs) {
   const s = Math.max(0, Math.floor(secs));
-  if (s >= 3600) return span(s);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  return s >= 3600 ? span(s) : clockTime(s);
 }
 
 /** The choices of the create form: value → the clock sent (null: none). */

@@ -15,7 +15,7 @@ import {
   enchCard, fancyCard, goodName, icon, rewardIcons, seatToken, withIcons,
 } from "./cards.js";
 import { N_, t } from "./i18n.js";
-import { timeLeft } from "./clock.js";
+import { clockTime, timeLeft } from "./clock.js";
 import { enabled, play, setAnimations, snapshot } from "./motion.js";
 
 // Actions that gain something from the supply: their Good is a supply tile, not your own Good.
@@ -1541,15 +1541,6 @@ export function labelOf(action) {
 /** A turn as the scores name it (turn 0 is the game's first round, "the start"). */
 function turnName(turn) {
   return turn ? t("turn {n}", { n: turn }) : t("the start");
-}
-
-/** Seconds as a clock reads them: "0:07", "12:34", "1:02:03". */
-export function clockTime(secs) {
-  const s = Math.max(0, Math.floor(secs));
-  const two = (n) => String(n).padStart(2, "0");
-  const hours = Math.floor(s / 3600);
-  const minutes = Math.floor((s % 3600) / 60);
-  return hours ? `${hours}:${two(minutes)}:${two(s % 60)}` : `${minutes}:${two(s % 60)}`;
 }
 
 /** How long someone has been away, said short ("" under a minute: just "away"). */
