@@ -57,7 +57,7 @@ def voters(row: GameRow, target: int) -> list[int]:
     """The seats whose votes put a bot in ``target``'s place: every other person still
     playing their own seat."""
     return [i for i, seat in enumerate(row.seats)
-            if i != target and seat.kind == HUMAN and seat.stand_in is None]
+            if i != target and seat.person_plays]
 
 
 def vote(row: GameRow, s: GameState | None, actions: int, seat: int, token: str,
@@ -131,7 +131,7 @@ def time_out(row: GameRow, s: GameState | None, actions: int, grace: float,
     seat = to_act(s)
     seat_row = row.seats[seat]
     due = clocks.runs_out(row.clock)
-    if (seat_row.kind != HUMAN or seat_row.stand_in is not None or due is None
+    if (not seat_row.person_plays or due is None
             or row.clock is None or row.clock.get("seat") != seat or now < due + grace):
         return None
     clocks.charge(row.clock, True, now)
@@ -146,7 +146,7 @@ def walked_away(row: GameRow, s: GameState | None, actions: int) -> GameRow | No
     if row.status != RUNNING or s is None or s.over or row.clock is not None:
         return None
     seat_row = row.seats[to_act(s)]
-    if seat_row.kind != HUMAN or seat_row.stand_in is not None:
+    if not seat_row.person_plays:
         return None
     _begin(seat_row, row, s, actions, "away")
     return row

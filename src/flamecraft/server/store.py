@@ -107,6 +107,11 @@ class SeatRow:
     conceded: bool = False  # the person gave the seat up for good: a bot plays it out
     votes: list[int] = field(default_factory=list)  # the seats asking a bot to play it now
 
+    @property
+    def person_plays(self) -> bool:
+        """Whether a person plays the seat now (not a bot, nor a bot in their place)."""
+        return self.kind == HUMAN and self.stand_in is None
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "kind": self.kind, "bot": self.bot,
                                "token_hashes": self.token_hashes, "joined": self.joined}

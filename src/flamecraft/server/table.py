@@ -108,8 +108,7 @@ class Table:
 
     def person_plays(self, seat: int) -> bool:
         """Whether a person plays ``seat`` now (not a bot, nor a bot in their place)."""
-        seat_row = self.row.seats[seat]
-        return seat_row.kind == HUMAN and seat_row.stand_in is None
+        return self.row.seats[seat].person_plays
 
     # --- the game in play (History's)
 

@@ -29,7 +29,7 @@ from .actions_json import action_json, event_things, legal_json
 from .clocks import ClockSpec, runs_out
 from .language import DEFAULT as DEFAULT_LANGUAGE
 from .language import game_tr
-from .store import HUMAN, RUNNING, GameRow
+from .store import RUNNING, GameRow
 from .tokens import game_link, seat_link
 
 
@@ -218,7 +218,7 @@ def _deadline(row: GameRow) -> float | None:
     if row.status != RUNNING or not clock or clock.get("seat") is None:
         return None
     seat = row.seats[int(clock["seat"])]
-    if seat.kind != HUMAN or seat.stand_in is not None:
+    if not seat.person_plays:
         return None
     out = runs_out(clock)
     return None if out is None else round(out, 1)
