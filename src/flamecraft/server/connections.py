@@ -110,10 +110,12 @@ class Connections:
     game whose last client left."""
 
     def __init__(self, settings: Settings, unwatched: Callable[[Session], None],
-                 presence_changed: Callable[[Session], None] = lambda session: None):
+                 retime: Callable[[Session], None] = lambda session: None):
         self.settings = settings
         self.unwatched = unwatched
-        self.presence_changed = presence_changed  # (a person away may need a bot: games.py)
+        # after every change and every presence change: when a bot may take a seat (an
+        # out-of-time or away person's) may have changed (games.py)
+        self.retime = retime
         self.addresses: dict[str, int] = {}  # live connections per client address
 
     def subscribe(self, session: Session, conn: Connection, address: str = "?") -> None:
@@ -166,7 +168,9 @@ class Connections:
         acting = session.presence.acting
         session.presence.to_act(_seat_to_act(session.table))
         if session.presence.acting != acting or session.table.row.clock is not None:
-            self.tell_presence(session)  # (a clock's banks change with the moves)
+            self.tell_presence(session)  # (a clock's banks change with the moves; it retimes)
+        else:
+            self.retime(session)
 
     # --- presence (presence.py)
 
@@ -198,7 +202,7 @@ class Connections:
             with contextlib.suppress(RuntimeError):  # no event loop: nobody to tell
                 session.presence_timer = asyncio.get_running_loop().call_later(
                     wait + 0.05, self.tell_presence, session)
-        self.presence_changed(session)
+        self.retime(session)
 
     def _presence_text(self, session: Session) -> str:
         t = session.table

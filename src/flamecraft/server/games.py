@@ -248,8 +248,7 @@ class Games:
         """What every change does next: every client is sent the new state, and a bot to act
         is scheduled (later for a change heard from another process, which plays its bots)."""
         session.touched = time.time()
-        self.connections.broadcast(session)
-        self._arm_takeover(session)
+        self.connections.broadcast(session)  # (which sets the takeover timer: _arm_takeover)
         delay = self.settings.bot_delay
         self.bots.schedule(session, delay if local else delay + self.settings.bot_takeover)
 
