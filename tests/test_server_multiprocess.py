@@ -30,6 +30,7 @@ from flamecraft.core.serialize import GameRecord, replay
 from test_server_api import postgres_schema
 
 TIMEOUT = 15.0
+AWAY_TAKEOVER = 2.0  # seconds a person away on their turn waits before a bot plays for them
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
@@ -48,7 +49,8 @@ class Server:
         env = {**os.environ, "FLAMECRAFT_BOT_DELAY": "0",
                "FLAMECRAFT_BOT_TAKEOVER": str(takeover),
                "FLAMECRAFT_MESSAGES_PER_SECOND": "100000",  # scripted seats are quick
-               "FLAMECRAFT_TIMEOUT_GRACE": "0.3"}  # (a clock's test runs out in a second)
+               "FLAMECRAFT_TIMEOUT_GRACE": "0.3",  # (a clock's test runs out in a second)
+               "FLAMECRAFT_AWAY_TAKEOVER": str(AWAY_TAKEOVER)}
         self.log = log
         with open(log, "w") as out:
             self.proc = subprocess.Popen(
@@ -243,3 +245,49 @@ def test_a_clock_runs_out_once_across_two_processes(servers: tuple[Server, Serve
         assert spans[0]["from"] == 0
     row = httpx.get(a.base + f"/api/games/{gid}", timeout=TIMEOUT).json()
     assert row["seats"][0]["spans"] == spans
+
+
+def presence_until(conn: ClientConnection, check: Any) -> dict[str, Any]:
+    """Reads until a presence message passes ``check`` (states in between skipped)."""
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        msg = receive(conn)
+        if msg["type"] == "presence" and check(msg):
+            return msg
+    raise AssertionError("no such presence message")
+
+
+def test_presence_is_shared_and_an_away_takeover_happens_once(
+        servers: tuple[Server, Server]) -> None:
+    """Issue 23 item 1 over PostgreSQL: Ann plays through A, Bo through B only. A's clients
+    see Bo here (not away, though A has no connection of his), and the spectators of both
+    processes counted; Bo, on his turn, stays well past the away takeover and no bot takes
+    his seat. He closes his tab: A's clients see him away, and after the takeover time one
+    bot plays for him (why "away", once, though both processes time it)."""
+    a, b = servers
+    game = create(a, ["human", "human"], first_player=1)
+    gid, tokens = game["game_id"], [s["token"] for s in game["seats"]]
+    hello = json.dumps({"type": "presence", "hidden": False})
+    with a.ws(gid, 0, tokens[0]) as ann, a.ws(gid) as watch_a, b.ws(gid) as watch_b:
+        for conn in (ann, watch_a, watch_b):
+            conn.send(hello)
+        with b.ws(gid, 1, tokens[1]) as bo:
+            bo.send(hello)
+            seen = presence_until(ann, lambda m: m["spectators"] == 2
+                                  and [s["status"] for s in m["seats"]] == ["here", "here"])
+            assert seen["acting"]["seat"] == 1
+            time.sleep(AWAY_TAKEOVER + 3.5)  # past the grace and the takeover
+            assert httpx.get(f"{a.base}/api/games/{gid}").json()["version"] == 0
+            watch_b.send(json.dumps({"type": "ping", "id": "still"}))
+            msg = receive(watch_b)
+            while msg.get("id") != "still":
+                assert msg["type"] != "presence" or msg["seats"][1]["status"] == "here", msg
+                msg = receive(watch_b)
+        gone = presence_until(ann, lambda m: m["seats"][1]["status"] == "away")
+        assert gone["seats"][1]["why"] == "offline"
+        deadline = time.monotonic() + TIMEOUT
+        while not (entry := httpx.get(f"{a.base}/api/games/{gid}").json())["seats"][1].get(
+                "spans"):
+            assert time.monotonic() < deadline, "no bot took the seat of a person away"
+            time.sleep(0.1)
+        assert [span["why"] for span in entry["seats"][1]["spans"]] == ["away"]

@@ -16,7 +16,7 @@ import pytest
 if not os.environ.get("CI"):  # in CI the web extra is installed: a missing one fails
     pytest.importorskip("fastapi", reason="the web extra is not installed")
 
-from flamecraft.server.presence import Presence
+from flamecraft.server.presence import GONE, HIDDEN, SHOWN, Presence, Told
 from test_server_api import client_for, new_game, settings, ws_url
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -156,3 +156,43 @@ def test_the_grace_and_the_thinking_time() -> None:
     assert p.seat_status(0, ["a", "a2"])[0] == "here"  # another tab shown
     p.to_act(0)
     assert json.loads(p.message(2, {1}, lambda s: conns[s], 0))["acting"]["thinking"] == 0
+
+
+def test_what_other_processes_tell_is_merged_and_expires() -> None:
+    """Issue 23 item 1 over a shared PostgreSQL: a seat connected (and shown) only on another
+    process is here, not away; hidden there, it is away after the hidden grace; spectators are
+    counted on every process; what a process has not told again for ``ttl`` seconds (a process
+    gone) stops counting, and that moment is a change the message must be sent again at."""
+    now = [100.0]
+    p = Presence(lambda: now[0], gone_grace=3.0, hidden_grace=30.0, ttl=45.0)
+    here: dict[int, list[str]] = {0: ["a"], 1: []}
+    now[0] += 10
+    assert p.seat_status(1, [])[:2] == ("away", "offline")  # nobody told anything yet
+    assert p.heard(Told("B", {1: (SHOWN, now[0])}, spectators=2))
+    msg = json.loads(p.message(2, set(), lambda s: here[s], 1))
+    assert statuses(msg) == [("here", None), ("here", None)] and msg["spectators"] == 3
+    assert not p.heard(Told("B", {1: (SHOWN, now[0] + 5)}, spectators=2))  # no news
+    assert p.next_change(2, set(), lambda s: here[s]) == pytest.approx(45.0)
+    assert p.heard(Told("B", {1: (HIDDEN, now[0])}, spectators=0))
+    now[0] += 29
+    assert p.seat_status(1, [])[:2] == ("here", "hidden")
+    now[0] += 1
+    assert p.seat_status(1, [])[:2] == ("away", "hidden")
+    assert p.heard(Told("C", {1: (SHOWN, now[0])}, spectators=0))  # a tab on a third process
+    assert p.seat_status(1, [])[0] == "here"
+    now[0] += 46  # neither B nor C told it again: both gone
+    msg = json.loads(p.message(2, set(), lambda s: here[s], 1))
+    assert msg["seats"][1]["status"] == "away" and msg["spectators"] == 1
+    assert p.remote == {}
+
+
+def test_a_process_tells_its_facts_as_json_and_malformed_ones_are_refused() -> None:
+    """The bus's presence payload (``Told``) round-trips; a notification is not trusted: a
+    seat out of range, an unknown kind or a negative count is a ValueError (dropped, logged)."""
+    told = Told("p1", {0: (SHOWN, 1.5), 2: (GONE, 3.25)}, spectators=4, ask=True)
+    assert Told.from_json(told.to_json(), 3) == told
+    for bad in ("[]", '{"p": 1}', '{"p": "x", "f": {"5": ["shown", 1]}}',
+                '{"p": "x", "f": {"0": ["asleep", 1]}}', '{"p": "x", "w": -1}',
+                '{"p": "x", "f": {"zero": ["shown", 1]}}', "not json"):
+        with pytest.raises(ValueError):
+            Told.from_json(bad, 3)

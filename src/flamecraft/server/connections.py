@@ -22,7 +22,7 @@ from . import clocks
 from .gameerror import GameError
 from .language import DEFAULT as DEFAULT_LANGUAGE
 from .language import say
-from .presence import Presence
+from .presence import Presence, Told
 from .settings import Settings
 from .store import HUMAN, RUNNING
 from .table import Table
@@ -82,6 +82,7 @@ class Session:
         self.presence = Presence(time.time, gone_grace, hidden_grace)  # who is at the table
         self.presence_timer: asyncio.TimerHandle | None = None  # the next change by the grace
         self.takeover_timer: asyncio.TimerHandle | None = None  # a bot taking a seat (games.py)
+        self.told: Told | None = None  # what this process last told the others of its seats
 
     @property
     def id(self) -> str:
@@ -110,12 +111,15 @@ class Connections:
     game whose last client left."""
 
     def __init__(self, settings: Settings, unwatched: Callable[[Session], None],
-                 retime: Callable[[Session], None] = lambda session: None):
+                 retime: Callable[[Session], None] = lambda session: None,
+                 share: Callable[[Session], None] = lambda session: None):
         self.settings = settings
         self.unwatched = unwatched
         # after every change and every presence change: when a bot may take a seat (an
         # out-of-time or away person's) may have changed (games.py)
         self.retime = retime
+        # after every presence change here: the other processes are told (games.py)
+        self.share = share
         self.addresses: dict[str, int] = {}  # live connections per client address
 
     def subscribe(self, session: Session, conn: Connection, address: str = "?") -> None:
@@ -202,7 +206,15 @@ class Connections:
             with contextlib.suppress(RuntimeError):  # no event loop: nobody to tell
                 session.presence_timer = asyncio.get_running_loop().call_later(
                     wait + 0.05, self.tell_presence, session)
+        self.share(session)
         self.retime(session)
+
+    def facts(self, session: Session, process: str, ask: bool = False) -> Told:
+        """What this process sees of ``session``'s seats, to tell the others."""
+        t = session.table
+        return Told(process, session.presence.facts(len(t.row.seats), _bots(session),
+                                                     lambda seat: _conns_of(session, seat)),
+                    sum(1 for c in session.conns if c.seat is None), ask)
 
     def _presence_text(self, session: Session) -> str:
         t = session.table

@@ -42,8 +42,8 @@ from .gameerror import GameError
 from .gamespec import NewGame
 from .moves import Moves
 from .names import check_seat_names, clean
-from .presence import HIDDEN
-from .pubsub import Bus, make_bus
+from .presence import HIDDEN, Told
+from .pubsub import PRESENCE_CHANNEL, Bus, make_bus
 from .settings import Settings
 from .store import BOT, FINISHED, HUMAN, OPEN, RUNNING, ActionRow, GameRow, SeatRow
 from .table import Table, upgraded_actions
@@ -73,7 +73,9 @@ class Games:
         self.sessions: dict[str, Session] = {}
         self.lanes = BotLanes(settings)
         self.tasks = Tasks()
-        self.connections = Connections(settings, self._unwatched, self._arm_takeover)
+        self.process = secrets.token_hex(6)  # who this process is, to the others (presence)
+        self.connections = Connections(settings, self._unwatched, self._arm_takeover,
+                                       self._share)
         self.moves = Moves(self.database, self.tasks, self._sync_locked, self._changed)
         self.bots = BotSeats(self.lanes, self.tasks, self.moves.commit)
         self.advice = Advice(settings, self.lanes)
@@ -85,7 +87,8 @@ class Games:
     async def open(self) -> None:
         """Opens the store, starts hearing other processes, resumes the running games."""
         await self.database.open()
-        await self.bus.start(self._heard, self._reconnected, self.chat.heard)
+        await self.bus.start(self._heard, self._reconnected, self.chat.heard,
+                             self._heard_presence)
         since = time.time() - self.settings.idle_seconds
         for game_id in await self.database.run(lambda st: st.running_game_ids(since)):
             try:
@@ -93,6 +96,8 @@ class Games:
             except GameError as exc:
                 log.error("cannot resume: %s", exc.message)
         self.tasks.spawn(self._sweep())
+        if self.bus.shared:
+            self.tasks.spawn(self._heartbeat())
 
     async def _sweep(self) -> None:
         """Archives idle games now and then (a quarter of the idle time, at most hourly), and
@@ -162,8 +167,10 @@ class Games:
             row, actions = await self._upgraded(row, actions)
             session = Session(Table(row, actions), self.settings.away_grace,
                               self.settings.hidden_grace)
+            session.presence.ttl = 3 * self.settings.presence_heartbeat
             self._evict()
             self.sessions[game_id] = session
+            self._share(session, ask=True)  # the other processes say who is at the table
             self._arm_takeover(session)
             # Another process may be playing this game's bots: take over only if it is gone.
             store = self.database.store
@@ -196,6 +203,44 @@ class Games:
         session = self.sessions.get(game_id)
         if session is not None and session.version != version and not self.tasks.closed:
             self.tasks.spawn(self.sync(session))
+
+    # --- presence shared with the other processes (presence.py, pubsub.py)
+
+    def _share(self, session: Session, ask: bool = False, again: bool = False) -> None:
+        """Tells the other processes what this one sees of the game's seats, if that is news
+        (``again``: the heartbeat; ``ask``: this process has just loaded the game, and the
+        others answer with theirs)."""
+        if not self.bus.shared or self.tasks.closed:
+            return
+        told = self.connections.facts(session, self.process, ask)
+        if session.told is not None and session.told.same(told) and not (ask or again):
+            return
+        session.told = told
+        self.tasks.spawn(self.bus.tell(PRESENCE_CHANNEL, f"{session.id} {told.to_json()}"))
+
+    def _heard_presence(self, game_id: str, payload: str) -> None:
+        """Another process told what it sees of a game's seats: if that changes what this
+        one shows, its clients are told; if it asked, this process answers."""
+        session = self.sessions.get(game_id)
+        if session is None:
+            return
+        told = Told.from_json(payload, len(session.table.row.seats))  # ValueError: dropped
+        if told.process == self.process:
+            return  # (a process hears its own notifications too)
+        if session.presence.heard(told):
+            self.connections.tell_presence(session)
+        if told.ask:
+            self._share(session, again=True)
+
+    async def _heartbeat(self) -> None:
+        """Every ``presence_heartbeat`` seconds, each game this process has clients of is
+        told again, so that what it told does not expire at the others (``Presence.ttl``)
+        while it is still true."""
+        while not self.tasks.closed:
+            await asyncio.sleep(self.settings.presence_heartbeat)
+            for session in list(self.sessions.values()):
+                if session.conns:
+                    self._share(session, again=True)
 
     def _reconnected(self) -> None:
         for session in list(self.sessions.values()):
@@ -415,10 +460,9 @@ class Games:
 
     def _away_due(self, session: Session) -> float | None:
         """When the person to act, away, has been away that long during their turn; None
-        while they are here, or when away takeovers are off. Presence is each process's own
-        (presence.py), so over a shared PostgreSQL only a vote puts a bot in."""
-        store = self.database.store
-        if self.settings.away_takeover <= 0 or (store is not None and store.notifies):
+        while they are here, or when away takeovers are off. Over a shared PostgreSQL, what
+        the other processes see counts too (``_heard_presence``)."""
+        if self.settings.away_takeover <= 0:
             return None
         t = session.table
         assert t.state is not None

@@ -54,6 +54,10 @@ class Settings:
     # long, or every one of their tabs hidden this long.
     away_grace: float = 3.0
     hidden_grace: float = 30.0
+    # Over a shared PostgreSQL, each process tells the others what it sees of its games'
+    # seats at each change and again this often (what is not told again for three times as
+    # long, a process gone, stops counting).
+    presence_heartbeat: float = 15.0
     # A seat out of time (clocks.py) is played by a bot this long after (the others are told
     # at once; the person may still move meanwhile). A person away (no clock) while it is
     # their turn: a bot plays for them after ``away_takeover`` (0: only when voted).
@@ -96,6 +100,8 @@ class Settings:
             idle_seconds=_number(env, "FLAMECRAFT_IDLE_DAYS", s.idle_seconds / 86400) * 86400,
             away_grace=_number(env, "FLAMECRAFT_AWAY_GRACE", s.away_grace),
             hidden_grace=_number(env, "FLAMECRAFT_HIDDEN_GRACE", s.hidden_grace),
+            presence_heartbeat=max(0.1, _number(env, "FLAMECRAFT_PRESENCE_HEARTBEAT",
+                                                s.presence_heartbeat)),
             timeout_grace=_number(env, "FLAMECRAFT_TIMEOUT_GRACE", s.timeout_grace),
             away_takeover=_number(env, "FLAMECRAFT_AWAY_TAKEOVER", s.away_takeover),
             hint_samples=max(1, int(_number(env, "FLAMECRAFT_HINT_SAMPLES", s.hint_samples))),
