@@ -1449,3 +1449,39 @@ def test_the_replay_shows_the_chat_at_its_step(server: str, tabs: Any) -> None:
     page.locator(".replay-controls input[type=range]").fill(str(last))
     page.wait_for_function(f"{shown} === 2")
     assert page.locator(".chat-input").count() == 0  # a replay is read only
+
+
+def test_the_waiting_room_has_the_chat_and_the_table_keeps_it(server: str, tabs: Any) -> None:
+    """Issue 23 item 4 before the start: in the waiting room Bo (who has not joined yet)
+    says hello and Ann reads it live; a spectator reads it and cannot write; once Ann starts
+    the game, the table's chat holds the same line, not counted as new."""
+    game = post(server, "/api/games", {"seats": [{"kind": "human", "name": "Ann"},
+                                                 {"kind": "human", "name": "Bo"}]})
+    links = {s["seat"]: server + s["link"] for s in game["seats"]}
+    ann = tabs()
+    a, b, s = ann.page, tabs().page, tabs().page
+    a.goto(links[0])
+    b.goto(links[1])
+    s.goto(server + game["spectate"])
+    for page in (a, b, s):
+        page.wait_for_selector(".waiting .seat-list")
+        page.wait_for_selector(".chat-toggle")
+    b.click(".chat-toggle")
+    b.fill(".chat-input", "hi, one minute")
+    b.keyboard.press("Enter")
+    for page in (a, s):
+        page.wait_for_function("() => document.querySelector('.chat-toggle')"
+                               ".textContent.includes('(1 new)')")
+    a.click(".chat-toggle")
+    assert a.locator(".chat-line .chat-who").text_content() == "Bo"
+    assert a.locator(".chat-line .chat-text").text_content() == "hi, one minute"
+    assert s.locator(".chat-input").count() == 0  # the host did not let spectators write
+    ann.shot("waiting-room-chat")
+    a.click("button.start")
+    for page in (a, b):
+        page.wait_for_selector(".board")
+    assert a.locator(".chat").count() == 1  # the waiting room's panel went with it
+    a.click(".chat-toggle")
+    a.wait_for_function("() => document.querySelectorAll('.chat-line').length === 1")
+    assert a.locator(".chat-line .chat-text").text_content() == "hi, one minute"
+    assert "new" not in b.inner_text(".chat-toggle")  # said before this table opened

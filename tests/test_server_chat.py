@@ -231,6 +231,16 @@ def test_history_on_reconnect_and_after_a_restart(tmp_path: Path) -> None:
             again = listen(spy)
             assert [x["text"] for x in again] == [x["text"] for x in lines]
         assert len(stored_lines(c, game)) == RECENT + 5
+        # GET /chat pages: ``limit`` lines after ``after``, ``next`` until the last page
+        url = f"/api/games/{game['game_id']}/chat"
+        page = c.get(url, params={"after": -1, "limit": 40}).json()
+        assert [x["seq"] for x in page["lines"]] == list(range(40)) and page["next"] == 39
+        page = c.get(url, params={"after": 99, "limit": 40}).json()
+        assert [x["seq"] for x in page["lines"]] == list(range(100, 105))
+        assert page["next"] is None
+        for bad in ({"limit": 0}, {"limit": 501}, {"after": -2}, {"after": "x"}):
+            r = c.get(url, params=bad)
+            assert r.status_code == 400 and r.json()["code"] == "malformed", (bad, r.text)
 
 
 def test_a_line_remembers_the_step_it_was_written_at(tmp_path: Path) -> None:

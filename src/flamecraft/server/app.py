@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any, Literal
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
@@ -30,6 +30,7 @@ from ..core.tr import N_
 from ..display.i18n import LANGUAGES
 from .actions_json import event_things
 from .cards_json import catalog_json
+from .chat import CHAT_PAGE
 from .clocks import ClockSpec
 from .connections import Session
 from .gameerror import GameError
@@ -344,11 +345,15 @@ def _add_game_api(app: FastAPI, games: Games) -> None:
                 "turn_steps": turn_steps}
 
     @app.get("/api/games/{game_id}/chat")
-    async def chat(game_id: str) -> dict[str, Any]:
-        """Every line of the game's table chat, oldest first, each with the ``step`` at
-        which it was written (the replay shows it there). What every spectator reads."""
+    async def chat(game_id: str, after: int = Query(-1, ge=-1),
+                   limit: int = Query(CHAT_PAGE, ge=1, le=CHAT_PAGE)) -> dict[str, Any]:
+        """The game's table chat, oldest first, a page of at most ``limit`` lines after
+        seq ``after``, each with the ``step`` at which it was written (the replay shows it
+        there); ``next``: the ``after`` of the next page, or None on the last. What every
+        spectator reads."""
         await games.need(game_id)
-        return {"lines": await games.chat.all_lines(game_id)}
+        lines = await games.chat.page(game_id, after, limit)
+        return {"lines": lines, "next": lines[-1]["seq"] if len(lines) == limit else None}
 
     @app.get("/api/games/{game_id}/replay/{step}")
     async def replay(game_id: str, step: int, request: Request) -> dict[str, Any]:

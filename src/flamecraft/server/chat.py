@@ -39,6 +39,7 @@ from .tasks import Tasks
 
 MAX_CHARS = 200  # after NFKC and trimming
 RECENT = 100  # lines a newly connected client is sent
+CHAT_PAGE = 500  # lines at most in one answer of GET /api/games/{id}/chat
 # The canned phrases by id, in English (the browser shows each in its reader's language,
 # from its own catalogue: static/chat.js holds the same words).
 CANNED = {"hello": "Hello", "gg": "Good game", "wp": "Well played",
@@ -218,8 +219,10 @@ class Chat:
         lines = await self.database.run(lambda st: st.load_chat(session.id, after))
         self._deliver(session, room, lines)
 
-    async def all_lines(self, game_id: str) -> list[dict[str, Any]]:
-        """Every line of a game, oldest first (the replay shows them with the moves)."""
+    async def page(self, game_id: str, after: int = -1,
+                   limit: int = CHAT_PAGE) -> list[dict[str, Any]]:
+        """A game's lines after seq ``after``, oldest first, at most ``limit`` of them (the
+        replay reads them all, page by page, to show them with the moves)."""
         return [chat_json(x) for x in
-                await self.database.run(lambda st: st.load_chat(game_id))]
+                await self.database.run(lambda st: st.load_chat(game_id, after, first=limit))]
 

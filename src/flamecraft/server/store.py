@@ -455,14 +455,16 @@ class Store(ABC):
                                   "game_id = ? AND seq > ? ORDER BY seq"), (game_id, after))
             return [_chat_from(r) for r in cur.fetchall()]
 
-    def load_chat(self, game_id: str, after: int = -1,
-                  last: int | None = None) -> list[ChatRow]:
-        """A game's chat lines after seq ``after``, oldest first; only the ``last`` ones if
-        given."""
+    def load_chat(self, game_id: str, after: int = -1, last: int | None = None,
+                  first: int | None = None) -> list[ChatRow]:
+        """A game's chat lines after seq ``after``, oldest first; only the ``last`` ones, or
+        the ``first`` ones, if given."""
         with self._transaction() as cur:
             if last is None:
                 cur.execute(self._sql(f"SELECT {_CHAT_COLUMNS} FROM flamecraft_chat WHERE "
-                                      "game_id = ? AND seq > ? ORDER BY seq"), (game_id, after))
+                                      "game_id = ? AND seq > ? ORDER BY seq"
+                                      + (" LIMIT ?" if first is not None else "")),
+                            (game_id, after) + ((first,) if first is not None else ()))
                 return [_chat_from(r) for r in cur.fetchall()]
             cur.execute(self._sql(f"SELECT {_CHAT_COLUMNS} FROM flamecraft_chat WHERE "
                                   "game_id = ? AND seq > ? ORDER BY seq DESC LIMIT ?"),

@@ -6,6 +6,7 @@ import { language, t } from "./i18n.js";
 import { SEAT_MARKS } from "./cards.js";
 import { CLOCK_PRESETS, clockLabel, span } from "./clock.js";
 import { Live } from "./live.js";
+import { ChatPanel } from "./chat.js";
 
 const FALLBACK_BOTS = { ladder: [{ name: "random", about: "" }], default: "random" };
 const REFRESH_MS = 4000;
@@ -429,14 +430,21 @@ export function waitingRoom(root, info, seat, token) {
     // message: the seats and the status), so nothing is polled.
     let latest = info;
     let live = null;
+    // the table chat is open before the start too (the table's own panel, once it opens,
+    // reads the same lines)
+    const chat = new ChatPanel({ gameId: info.game_id, seat: me ? seat : null,
+      send: (msg) => Boolean(live && live.send(msg)),
+      canWrite: Boolean(me) || info.spectator_chat === true });
     const shown = (game) => {
       latest = game;
       if (game.status !== "open") {
         if (live) live.stop();
+        chat.el.remove();
         forgetOtherLinks(info.game_id, seat);
         resolve(game);
         return;
       }
+      if (!chat.el.isConnected) document.body.appendChild(chat.el);
       const active = document.activeElement;
       const typing = active && active.classList && active.classList.contains("join-name");
       if (!typing) draw(game);
@@ -453,10 +461,21 @@ export function waitingRoom(root, info, seat, token) {
     const protocols = me ? ["flamecraft", `flamecraft-seat.${seat}.${token}`] : [];
     live = new Live(`/ws/games/${encodeURIComponent(info.game_id)}?lang=${language()}`,
       protocols, (msg) => {
+        if (msg.type === "chat") {
+          chat.receive(msg);
+          return;
+        }
+        if (msg.type === "error" && msg.chat) {
+          chat.showError(msg);
+          return;
+        }
         if (msg.type !== "state" || msg.version < (latest.version || 0)) return;
+        chat.setSeats(msg.seats);
         shown({ ...latest, name: msg.name, seats: msg.seats, status: msg.status,
           version: msg.version, hints: msg.hints, clock: msg.clock });
-      }, () => {});
+      }, (status) => {
+        if (status === "open") live.send({ type: "chat", history: true });
+      });
     live.connect();
     // the creator's own seat joins by itself; others press Join
     if (me && links && links.seats.some((s) => s.seat === seat && s.token === token)

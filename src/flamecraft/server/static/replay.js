@@ -136,10 +136,15 @@ export async function showReplay(root, cat, info, seat = null, token = null) {
   });
   // the table chat, each line at the step it was said (GET /api/games/{id}/chat)
   try {
-    const said = await api("GET", `/api/games/${gameId}/chat`);
+    const lines = [];
+    for (let after = -1, pages = 0; after !== null && pages < 200; pages += 1) {
+      const said = await api("GET", `/api/games/${gameId}/chat?after=${after}`);
+      lines.push(...(said.lines || []));
+      after = said.next ?? null; // a page at a time (server/chat.py CHAT_PAGE lines)
+    }
     chat = new ChatPanel({ gameId, seat, replay: true });
     chat.setSeats(info.seats);
-    chat.receive({ type: "chat", lines: said.lines || [], history: true });
+    chat.receive({ type: "chat", lines, history: true });
     chat.setStep(step);
     document.body.appendChild(chat.el);
   } catch {
