@@ -291,3 +291,39 @@ def test_presence_is_shared_and_an_away_takeover_happens_once(
             assert time.monotonic() < deadline, "no bot took the seat of a person away"
             time.sleep(0.1)
         assert [span["why"] for span in entry["seats"][1]["spans"]] == ["away"]
+
+
+def test_a_chat_line_said_on_one_process_reaches_the_other_once(
+        servers: tuple[Server, Server]) -> None:
+    """Issue 23 item 4 across processes: a line Ann writes through A reaches Bo on B (through
+    the store's NOTIFY) exactly once, and a line Bo writes reaches Ann; both read the same
+    history afterwards, in order."""
+    a, b = servers
+    game = create(a, ["human", "human"])
+    gid, tokens = game["game_id"], [s["token"] for s in game["seats"]]
+    ask = json.dumps({"type": "chat", "history": True})
+
+    def next_chat(conn: ClientConnection) -> dict[str, Any]:
+        while (msg := receive(conn))["type"] != "chat":
+            pass
+        return msg
+
+    with a.ws(gid, 0, tokens[0]) as ann, b.ws(gid, 1, tokens[1]) as bo:
+        for conn in (ann, bo):
+            conn.send(ask)
+            assert next_chat(conn)["lines"] == []
+        ann.send(json.dumps({"type": "chat", "text": "hello from A"}))
+        assert [x["seq"] for x in next_chat(ann)["lines"]] == [0]  # her own line, back
+        (line,) = next_chat(bo)["lines"]
+        assert (line["seat"], line["text"], line["seq"]) == (0, "hello from A", 0)
+        bo.send(json.dumps({"type": "chat", "canned": "gg"}))
+        assert [x["seq"] for x in next_chat(bo)["lines"]] == [1]
+        assert [x["seq"] for x in next_chat(ann)["lines"]] == [1]
+        time.sleep(0.5)  # a second NOTIFY of the same line would have come by now
+        for conn in (ann, bo):
+            conn.send(json.dumps({"type": "ping", "id": "end"}))
+            while (msg := receive(conn)).get("id") != "end":
+                assert msg["type"] != "chat", f"a line came twice: {msg}"
+    pages = [httpx.get(f"{p.base}/api/games/{gid}/chat", timeout=TIMEOUT).json()
+             for p in (a, b)]
+    assert pages[0] == pages[1] and [x["seq"] for x in pages[0]["lines"]] == [0, 1]
