@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 # What `make` installs: the dev tools and every extra the tests use (all but bench).
-EXTRAS := dev,rl,web,postgres,reports,ray
+EXTRAS := dev,rl,web,postgres,reports,ray,learn
 # The compiled core (scripts/compile_core.py): rebuilt whenever a compiled source changes.
 NATIVE := src/flamecraft/_native/manifest.json
 COMPILED_SOURCES := $(wildcard src/flamecraft/core/*.py) \

@@ -66,7 +66,8 @@ def test_demo_actions_apply_and_replay_in_japanese(tmp_path: Path,
 # What a help page may show in Latin letters: option names, {choices}, placeholders such as
 # PLAYERS, typed values and names of tools and files.
 HELP_ALLOWED = {"flamecraft", "en", "ja", "purple", "golden", "human", "bot", "planner",
-                "ismcts", "greedy", "random", "spectator", "stdin", "json", "save", "new",
+                "ismcts", "greedy", "random", "expert", "strong", "casual", "beginner",
+                "spectator", "stdin", "json", "save", "new",
                 "apply", "autosave", "play", "actions", "show", "replay", "simulate", "demo",
                 "tournament", "balance", "ladder", "hint", "review", "info", "serve", "docs",
                 "server", "md", "Python", "mypyc", "Bradley", "Terry", "Elo", "SQLite",

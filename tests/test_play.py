@@ -28,7 +28,7 @@ from flamecraft import (
     to_act,
     winners,
 )
-from flamecraft.ai.roster import BOTS, bot_notes, random_action
+from flamecraft.ai.roster import BOTS, DEFAULT_OPPONENT, LEVEL_OF, LEVELS, bot_notes, random_action
 from flamecraft.core.board import CATALOG
 from flamecraft.core.serialize import GameRecord
 from flamecraft.core.setup_game import MAX_PLAYERS, MIN_PLAYERS
@@ -148,9 +148,10 @@ def _args(**kw: object) -> argparse.Namespace:
 
 def test_default_setup_is_one_person_against_three_bots() -> None:
     """Issue 13: the default opponents are the strongest bot that answers within about a
-    second (the planner), never the random bot."""
+    second (issue 26: the level that plays it), never the random bot."""
     setup = setup_from_args(_args(seed=3))
-    assert setup.kinds == ["human", "planner", "planner", "planner"]
+    assert setup.kinds == ["human", DEFAULT_OPPONENT, DEFAULT_OPPONENT, DEFAULT_OPPONENT]
+    assert LEVEL_OF[DEFAULT_OPPONENT].bot == "planner"
     assert setup.names == ("Player 1", "Ember", "Cinder", "Ash")
     assert (setup.deck, setup.seed) == ("purple", 3)
 
@@ -158,7 +159,7 @@ def test_default_setup_is_one_person_against_three_bots() -> None:
 def test_setup_flags() -> None:
     setup = setup_from_args(_args(seats="human,bot,Human", names="Ann,Bo,Cy",
                                   enchantments="golden", seed=7))
-    assert setup.kinds == ["human", "planner", "human"]
+    assert setup.kinds == ["human", DEFAULT_OPPONENT, "human"]
     assert setup.names == ("Ann", "Bo", "Cy") and setup.deck == "golden"
     assert default_names(["human", "random", "human"]) == ("Player 1", "Ember", "Player 3")
 
@@ -180,7 +181,8 @@ def test_seat_kinds_come_from_the_bot_registry() -> None:
     assert BOTS["random"] is random_action
     for name in BOTS:
         assert seat_kind(name) == name and seat_kind(f"bot:{name}") == name
-    assert seat_kind("bot") == "planner" and seat_kind("Human") == "human"
+    assert seat_kind("bot") == DEFAULT_OPPONENT and seat_kind("Human") == "human"
+    assert [level.id for level in LEVELS] == ["expert", "strong", "casual", "beginner"]
     assert [name for name, _ in bot_notes()][:4] == ["planner", "ismcts", "greedy", "random"]
     assert all(note for _, note in bot_notes())
 
@@ -288,14 +290,16 @@ def test_load_a_state_written_by_new(tmp_path: Path) -> None:
     path.write_text(dump_state(s), encoding="utf-8")
     session = load_table(str(path))
     assert session.state == s and session.seed is None
-    assert [seat.kind for seat in session.seats] == ["human", "planner", "planner"]
+    assert [seat.kind for seat in session.seats] == ["human", DEFAULT_OPPONENT,
+                                                     DEFAULT_OPPONENT]
     rng = random.Random(2)
     for _ in range(30):
         session.play(random_action(session.state, rng))
     saved = json.loads(save_text(session))
     assert saved["format"] == "flamecraft-state" and load_state(save_text(session)) == session.state
-    assert saved["seats"] == [{"name": "P1", "kind": "human"}, {"name": "P2", "kind": "planner"},
-                              {"name": "P3", "kind": "planner"}]
+    assert saved["seats"] == [{"name": "P1", "kind": "human"},
+                              {"name": "P2", "kind": DEFAULT_OPPONENT},
+                              {"name": "P3", "kind": DEFAULT_OPPONENT}]
     path.write_text(save_text(session), encoding="utf-8")
     again = load_table(str(path))
     assert again.state == session.state and again.seats == session.seats
@@ -335,7 +339,8 @@ def test_load_a_record_without_seats_and_bad_files(tmp_path: Path) -> None:
     record = GameRecord(Options(3), 3).to_json()
     path = tmp_path / "r.json"
     path.write_text(json.dumps(record), encoding="utf-8")
-    assert [seat.kind for seat in load_table(str(path)).seats] == ["human", "planner", "planner"]
+    assert [seat.kind for seat in load_table(str(path)).seats] == ["human", DEFAULT_OPPONENT,
+                                                                  DEFAULT_OPPONENT]
     path.write_text("{not json", encoding="utf-8")
     with pytest.raises(SetupError, match=r"r\.json: not valid JSON"):
         load_table(str(path))
@@ -576,7 +581,8 @@ def test_bad_input_commands_undo_save_quit_then_load_and_eof(tmp_path: Path) -> 
     child.expect("Goodbye")
     _finish(child)
     saved = json.loads((tmp_path / "mid.json").read_text(encoding="utf-8"))
-    assert saved["seats"] == [{"name": "Ann", "kind": "human"}, {"name": "Bo", "kind": "planner"}]
+    assert saved["seats"] == [{"name": "Ann", "kind": "human"},
+                              {"name": "Bo", "kind": DEFAULT_OPPONENT}]
     assert saved["actions"][2] == visits[1] and "visit Smith Mart" not in saved["actions"]
 
     child = _spawn(tmp_path, "--load", "mid.json", "--bot-delay", "0", "--no-color")
@@ -637,12 +643,12 @@ def test_interactive_setup_defaults_and_colour(tmp_path: Path) -> None:
     child.expect_exact(f"give a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}")
     child.expect_exact(question)
     child.sendline("")
-    strength = ("Opponents, strongest first:\r\n  planner", "Opponents [planner]:")
+    strength = ("Opponents, strongest first:\r\n  expert", "Opponents [strong]:")
     for question in ("People at this keyboard", *strength, "Names, comma-separated [Player 1, "
                      "Ember, Cinder, Ash]", "Enchantment deck", "Play with Companions", "Seed"):
         child.expect_exact(question)
         child.sendline("")
-    child.expect_exact("Player 1 (human), Ember (planner bot), Cinder (planner bot), Ash (planner")
+    child.expect_exact("Player 1 (human), Ember (Strong bot), Cinder (Strong bot), Ash (Strong")
     child.expect_exact("bot)")  # the seats line wraps at 80 columns
     child.expect("Player 1> ")
     assert re.search(r"\x1b\[3[1-7]m\[(Br|Me|Ir|Po|Cr|Pl)\]", child.before)

@@ -24,7 +24,7 @@ if not os.environ.get("CI"):
 from fastapi.testclient import TestClient
 
 from flamecraft import apply_in_place, legal_actions, start, text
-from flamecraft.ai.roster import BOTS
+from flamecraft.ai.roster import BOTS, DEFAULT_OPPONENT
 from flamecraft.core import actions as A
 from flamecraft.core.board import CATALOG
 from flamecraft.core.describe import describe
@@ -487,11 +487,14 @@ def test_cards_bots_and_pages(client: TestClient) -> None:
         assert set(e["cost"]) <= {*cards["goods"], "COIN"}
     bots = client.get("/api/bots").json()
     assert set(bots["bots"]) == set(BOTS)
-    # strongest first, each with its few words; the default answers within about a second
-    assert bots["bots"][:2] == ["planner", "ismcts"] and bots["bots"][-1] == "random"
-    assert bots["default"] == "planner"
-    assert [b["name"] for b in bots["ladder"]] == bots["bots"]
-    assert all(b["about"] for b in bots["ladder"])
+    # people's levels strongest first, each with a plain name and its few words; then the
+    # bots' own names for scripts; the default answers within about a second
+    assert [b["name"] for b in bots["ladder"]] == ["expert", "strong", "casual", "beginner"]
+    assert bots["bots"][:4] == [b["name"] for b in bots["ladder"]]
+    assert bots["bots"][4:6] == ["planner", "ismcts"] and bots["bots"][-1] == "random"
+    assert bots["default"] == DEFAULT_OPPONENT
+    assert all(b["about"] and b["label"] for b in bots["ladder"])
+    assert [b["name"] for b in bots["scripts"]] == bots["bots"][4:]
     for path in ("/", "/play/anything"):
         page = client.get(path)
         assert page.status_code == 200 and "<html" in page.text.lower()

@@ -106,7 +106,9 @@ def test_the_bots_few_words_in_japanese(client: TestClient) -> None:  # noqa: F8
     ja = client.get("/api/bots", headers=JA).json()
     assert [b["name"] for b in ja["ladder"]] == [b["name"] for b in en["ladder"]]
     assert all(japanese(b["about"]) for b in ja["ladder"] if b["about"])
-    assert en["ladder"][0]["about"].startswith("plans its whole turn with weights tuned")
+    assert all(japanese(b["label"]) for b in ja["ladder"])
+    assert en["ladder"][1] == {"name": "strong", "label": "Strong", "elo": en["ladder"][1]["elo"],
+                               "about": "plans its turn with weights tuned by self-play"}
 
 
 # ---------------------------------------------------------------- errors

@@ -17,7 +17,7 @@ chain, and the end-of-turn valuation says which sequence leaves the best positio
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import Any, Final
 
 from ..core.actions import Action
 from ..core.engine import apply, legal_actions
@@ -33,16 +33,35 @@ class PlannerBot:
 
     ``beam`` paths survive each step (plus the best path of each first action, so every first
     choice is followed to the end of the turn); ``samples`` determinizations are searched;
-    ``depth`` bounds the number of decisions looked ahead."""
+    ``depth`` bounds the number of decisions looked ahead. ``value``: the learned evaluation
+    to value each end of turn with (``learned``, the shipped model, or a model file's path:
+    ``ai/learned.py``) instead of the valuation with ``weights``."""
 
     name = "planner"
 
     def __init__(self, beam: int = 5, samples: int = 2, depth: int = 12,
-                 weights: Weights = PLANNER_WEIGHTS) -> None:
+                 weights: Weights = PLANNER_WEIGHTS, value: str | None = None) -> None:
         self.beam = max(1, beam)
         self.samples = max(1, samples)
         self.depth = max(1, depth)
         self.weights = weights
+        self.net: Any = None
+        if value is not None:
+            from .learned import model_named
+
+            self.net = model_named(str(value))
+
+    def values(self, states: list[GameState], p: int) -> list[float]:
+        """What each state is worth to p: the learned model's prediction, all at once, or
+        the valuation's ``relative``."""
+        if self.net is None:
+            w = self.weights
+            return [relative(u, p, w) for u in states]
+        if not states:
+            return []
+        from .learned import features
+
+        return [float(v) for v in self.net.predict([features(u, p) for u in states])]
 
     def choose(self, seat: Seat, rng: random.Random) -> Action:
         actions = seat.legal_actions()
@@ -69,14 +88,13 @@ class PlannerBot:
                    ) -> list[tuple[float, GameState, tuple[Action, ...]]]:
         """As ``plan_ends``, with the line of each plan: the actions after the first one, in
         order (empty without ``lines``; hints show them)."""
-        turn, w = t.turn, self.weights
+        turn = t.turn
         none: tuple[Action, ...] = ()
         best: list[tuple[float, GameState, tuple[Action, ...]]] = [(-1e18, t, none)] * len(
             actions)
         frontier: list[tuple[float, int, GameState, tuple[Action, ...]]] = []
-        for i, a in enumerate(actions):
-            u = settle(apply(t, a), p)
-            v = relative(u, p, w)
+        firsts = [settle(apply(t, a), p) for a in actions]
+        for i, (u, v) in enumerate(zip(firsts, self.values(firsts, p), strict=True)):
             if mine_this_turn(u, p, turn):
                 frontier.append((v, i, u, none))
             else:
@@ -85,16 +103,18 @@ class PlannerBot:
             if not frontier:
                 break
             frontier = self._prune(frontier)
-            grown: list[tuple[float, int, GameState, tuple[Action, ...]]] = []
+            children: list[tuple[int, GameState, tuple[Action, ...]]] = []
             for _v, i, st, line in frontier:
                 for a in legal_actions(st):
-                    u = settle(apply(st, a), p)
-                    v = relative(u, p, w)
-                    longer = (*line, a) if lines else none
-                    if mine_this_turn(u, p, turn):
-                        grown.append((v, i, u, longer))
-                    elif v > best[i][0]:
-                        best[i] = (v, u, longer)
+                    children.append((i, settle(apply(st, a), p),
+                                     (*line, a) if lines else none))
+            grown: list[tuple[float, int, GameState, tuple[Action, ...]]] = []
+            values = self.values([u for _i, u, _l in children], p)
+            for (i, u, longer), v in zip(children, values, strict=True):
+                if mine_this_turn(u, p, turn):
+                    grown.append((v, i, u, longer))
+                elif v > best[i][0]:
+                    best[i] = (v, u, longer)
             frontier = grown
         for v, i, st, line in frontier:  # cut off by the depth: value the position reached
             if v > best[i][0]:

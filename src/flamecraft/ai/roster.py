@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 from ..core.actions import Action
 from ..core.engine import legal_actions
@@ -32,7 +34,7 @@ BOTS: dict[str, BotPolicy] = {"random": random_action}
 DEFAULT_BOT = "random"
 # The opponents a new player gets (``flamecraft play``): the strongest bot that answers within
 # about a second a move. The bots for play, strongest first, each with a few words.
-DEFAULT_OPPONENT = "planner"
+DEFAULT_OPPONENT = "strong"
 # (The notes are msgids: the web lobby shows them in the player's language.)
 BOT_NOTES: tuple[tuple[str, str], ...] = (
     ("planner", N_("plans its whole turn with weights tuned by self-play; the strongest, "
@@ -43,10 +45,46 @@ BOT_NOTES: tuple[tuple[str, str], ...] = (
 )
 
 
+@dataclass(frozen=True)
+class Level:
+    """A difficulty for people: a plain name (a msgid), the bot and options it plays with,
+    a few words, and its rating on the ladder (``flamecraft ladder``; docs/bots.md)."""
+
+    id: str
+    label: str
+    bot: str
+    options: dict[str, Any] = field(default_factory=dict)
+    note: str = ""
+    elo: int | None = None
+
+
+# Strongest first. Each is a seat kind like a bot's name (``--seats human,expert``, the lobby's
+# seats); the bots' own names stay for scripts.
+LEVELS: tuple[Level, ...] = (
+    Level("expert", N_("Expert"), "planner", {"value": "learned"},
+          N_("plans its turn and values it with a model learned from self-play")),
+    Level("strong", N_("Strong"), "planner", {"weights": "tuned"},
+          N_("plans its turn with weights tuned by self-play")),
+    Level("casual", N_("Casual"), "planner", {},
+          N_("plans its turn with hand-set weights")),
+    Level("beginner", N_("Beginner"), "greedy", {},
+          N_("looks one step ahead")),
+)
+LEVEL_OF = {level.id: level for level in LEVELS}
+
+
+def base_bot(kind: str) -> str:
+    """The bot behind a seat kind: a level's bot, or the kind itself."""
+    level = LEVEL_OF.get(kind)
+    return level.bot if level is not None else kind
+
+
 def bot_notes() -> list[tuple[str, str]]:
-    """The registered bots, strongest first, with a few words on each (unlisted ones last)."""
+    """The registered bots by their own names (the levels aside), strongest first, with a
+    few words on each (unlisted ones last)."""
     known = [(name, note) for name, note in BOT_NOTES if name in BOTS]
-    return known + [(name, "") for name in BOTS if name not in dict(BOT_NOTES)]
+    return known + [(name, "") for name in BOTS
+                    if name not in dict(BOT_NOTES) and name not in LEVEL_OF]
 
 
 def _register_ladder() -> None:
@@ -62,6 +100,8 @@ def _register_ladder() -> None:
         # tuned planner beat the hand-set one 72% of 200 games); greedy stays the beginner.
         options = {} if name == "greedy" else {"weights": "tuned"}
         BOTS[name] = policy_per_thread(partial(make_play_bot, name, **options))
+    for level in LEVELS:
+        BOTS[level.id] = policy_per_thread(partial(make_play_bot, level.bot, **level.options))
 
 
 _register_ladder()

@@ -9,7 +9,7 @@ import shutil
 import signal
 import sys
 
-from ..ai.roster import DEFAULT_OPPONENT, bot_notes
+from ..ai.roster import DEFAULT_OPPONENT, LEVELS, bot_notes
 from ..core.errors import error_text
 from ..core.setup_game import MAX_PLAYERS, MIN_PLAYERS
 from ..core.tr import Translate, same
@@ -30,9 +30,10 @@ def add_play_arguments(p: argparse.ArgumentParser, tr: Translate = same) -> None
         "number of players, {low}–{high} (default {n}, or as many as --seats lists)").format(
         low=MIN_PLAYERS, high=MAX_PLAYERS, n=DEFAULT_PLAYERS))
     p.add_argument("--seats", help=tr(
-        "who plays each seat, comma-separated: human, bot (the default, {bot}) or a bot by "
-        "name, strongest first: {bots}; default: human, then bots").format(
-        bot=DEFAULT_OPPONENT, bots=", ".join(name for name, _ in bot_notes())))
+        "who plays each seat, comma-separated: human, bot (the default, {bot}), a level "
+        "({levels}) or a bot by name ({bots}); default: human, then bots").format(
+        bot=DEFAULT_OPPONENT, levels=", ".join(level.id for level in LEVELS),
+        bots=", ".join(name for name, _ in bot_notes())))
     p.add_argument("--names", help=tr("player names, comma-separated"))
     p.add_argument("--enchantments", choices=("purple", "golden"),
                    help=tr("Enchantment deck (default: purple)"))

@@ -23,7 +23,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..ai.roster import DEFAULT_OPPONENT, bot_notes
+from ..ai.roster import DEFAULT_OPPONENT, LEVELS, bot_notes
 from ..core.engine import to_act
 from ..core.summary import event_line
 from ..core.tr import N_
@@ -196,13 +196,18 @@ def _add_catalogue_api(app: FastAPI, games: Games) -> None:
 
     @app.get("/api/bots")
     async def bots(request: Request) -> dict[str, Any]:
-        """The bots offered, strongest first, each with a few words (``bots.bot_notes``,
-        which the terminal lists too) in the client's language, and the default opponent."""
-        ladder = bot_notes()
+        """What a seat may be played by: the levels for people, strongest first (a plain
+        name, a few words and the level's rating, in the client's language; ``ladder``),
+        every seat kind by name (``bots``: the levels and the bots' own names, for
+        scripts), and the default opponent (``roster``: the terminal lists the same)."""
         words = game_tr(request_language(request))
-        return {"bots": [name for name, _ in ladder], "default": DEFAULT_OPPONENT,
-                "ladder": [{"name": name, "about": words(about) if about else ""}
-                           for name, about in ladder]}
+        return {"bots": [level.id for level in LEVELS] + [name for name, _ in bot_notes()],
+                "default": DEFAULT_OPPONENT,
+                "ladder": [{"name": level.id, "label": words(level.label),
+                            "about": words(level.note), "elo": level.elo}
+                           for level in LEVELS],
+                "scripts": [{"name": name, "about": words(about) if about else ""}
+                            for name, about in bot_notes()]}
 
 
 def _add_lobby_api(app: FastAPI, games: Games, settings: Settings,

@@ -136,7 +136,7 @@ class Game:
             self.term.ask(self.tr("Press Enter to start. "))
 
     def _seats_line(self) -> str:
-        return self.tr(", ").join(f"{seat.name} ({seat.label(self.tr)})"
+        return self.tr(", ").join(f"{seat.name} ({seat.label(self.tr, self.style.game)})"
                                   for seat in self.table.seats)
 
     def _first_line(self) -> str:

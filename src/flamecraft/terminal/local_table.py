@@ -225,7 +225,7 @@ class LocalTable:
                              for f in s.fancy[seat]},
             "fancy_goals": fancy_goals(s, seat, style.game),
             "log": self.full_log(seat, style.game),
-            "seat_kinds": [seat_.label(style.tr) for seat_ in self.seats],
+            "seat_kinds": [seat_.label(style.tr, style.game) for seat_ in self.seats],
         }
 
     def _label(self, s: GameState, c: Composite, style: Style) -> str:

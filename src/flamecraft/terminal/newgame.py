@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..ai.roster import BOTS, DEFAULT_OPPONENT, bot_notes
+from ..ai.roster import BOTS, DEFAULT_OPPONENT, LEVEL_OF, LEVELS
 from ..core.errors import error_text
 from ..core.setup_game import MAX_PLAYERS, MIN_PLAYERS
 from ..core.tr import same
@@ -39,8 +39,14 @@ class PlayerSeat:
     def human(self) -> bool:
         return self.kind == HUMAN
 
-    def label(self, tr: Callable[[str], str] = same) -> str:
-        return tr("human") if self.human else tr("{bot} bot").format(bot=self.kind)
+    def label(self, tr: Callable[[str], str] = same,
+              game: Callable[[str], str] = same) -> str:
+        """"human", or "{bot} bot" with a level's plain name (``game``: the game catalogue's
+        words) or the bot's own name."""
+        if self.human:
+            return tr("human")
+        level = LEVEL_OF.get(self.kind)
+        return tr("{bot} bot").format(bot=game(level.label) if level else self.kind)
 
 
 def seat_kind(word: str) -> str:
@@ -56,9 +62,14 @@ def seat_kind(word: str) -> str:
     raise SetupError(f"unknown seat kind {word.strip()!r} (use {kinds})")
 
 
-def seat_kind_in(tr: Callable[[str], str]) -> Callable[[str], str]:
-    """``seat_kind`` answering in the language of ``tr`` (at the setup questions)."""
+def seat_kind_in(tr: Callable[[str], str],
+                 labels: dict[str, str] | None = None) -> Callable[[str], str]:
+    """``seat_kind`` answering in the language of ``tr`` (at the setup questions); a level's
+    plain name as shown (``labels``: its words, lower case → its id) is taken too."""
     def convert(word: str) -> str:
+        level = (labels or {}).get(word.strip().lower())
+        if level is not None:
+            return level
         try:
             return seat_kind(word)
         except SetupError:
@@ -172,9 +183,12 @@ def interactive_setup(term: Terminal) -> Setup:
                         .format(n=players), "1", _int_in(1, players, tr("people"), tr))
     bot = DEFAULT_OPPONENT
     if people < players and len(BOTS) > 1:
-        notes = [f"  {name:<8} {term.style.cards.bot_note(note)}" for name, note in bot_notes()]
+        words = term.style.cards.bot_note  # (the game catalogue's words)
+        notes = [f"  {level.id:<9} {words(level.label)} — {words(level.note)}"
+                 for level in LEVELS]
         term.show([tr("Opponents, strongest first:"), *wrap(notes, term.width)])
-        bot = _ask_until(term, tr("Opponents"), DEFAULT_OPPONENT, seat_kind_in(tr))
+        labels = {words(level.label).lower(): level.id for level in LEVELS}
+        bot = _ask_until(term, tr("Opponents"), DEFAULT_OPPONENT, seat_kind_in(tr, labels))
     kinds = [HUMAN] * people + [bot] * (players - people)
     names = _ask_until(term, tr("Names, comma-separated"), tr(", ").join(default_names(kinds,
                                                                                       tr)),

@@ -13,8 +13,18 @@ const REFRESH_MS = 4000;
 const MY_GAMES = "flamecraft-my-games";
 const MY_GAMES_KEPT = 30;
 
-/** The bots the server offers, strongest first with a few words each, and the default one
- * (GET /api/bots; the list itself is flamecraft.ai.roster.bot_notes, in Python). */
+/** A level (or bot) as a choice reads: its plain name and its few words. */
+function botWords(b) {
+  const name = b.label || b.name;
+  return b.about ? `${name} — ${b.about}` : name;
+}
+
+// the host's stand-in by default (a person's seat played while they are away): the quick
+// beginner, as the server's own default (server/standins.py STAND_IN: nobody waits on it)
+const STAND_IN = "beginner";
+
+/** The levels the server offers, strongest first with a few words each, and the default one
+ * (GET /api/bots; the list itself is flamecraft.ai.roster.LEVELS, in Python). */
 export async function botLadder() {
   try {
     const data = await api("GET", "/api/bots");
@@ -145,7 +155,7 @@ export async function showLobby(root) {
       const bot = h("select", { class: "seat-bot",
         "aria-label": t("Seat {n} bot strength", { n: i + 1 }), title: t("Bot strength"),
         hidden: prev.kind !== "bot" }, ladder.map((b) => h("option", { value: b.name,
-        selected: b.name === prev.bot }, b.about ? `${b.name} — ${b.about}` : b.name)));
+        selected: b.name === prev.bot }, botWords(b))));
       const kind = h("select", { class: "seat-kind",
         "aria-label": t("Seat {n} player", { n: i + 1 }),
         onchange: (e) => { bot.hidden = e.target.value !== "bot"; } },
@@ -188,7 +198,7 @@ export async function showLobby(root) {
       // (what matters only at a table of people: out of the newcomer's way)
       h("label", { class: "field" }, t("Bot for a person who leaves "),
         h("select", { name: "stand_in" }, ladder.map((b) => h("option", { value: b.name,
-          selected: b.name === "greedy" }, b.about ? `${b.name} — ${b.about}` : b.name)))),
+          selected: b.name === STAND_IN }, botWords(b))))),
       h("label", { class: "field" }, h("input", { type: "checkbox", name: "spectator_chat" }),
         t(" Spectators may write in the table chat (the players always may)")),
       h("label", {}, t("Seed "), h("input", { name: "seed", type: "number", min: 0,

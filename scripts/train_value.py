@@ -1,0 +1,213 @@
+"""Trains the learned evaluation (``flamecraft.ai.learned``) from scratch by self-play.
+
+Each generation plays ``--games`` games in ``--workers`` processes and records, at the end of
+every turn, each seat's ``features`` and how the game ended for it (its final margin: its
+Reputation minus the best other seat's). Generation 0 is played by the tuned planner (with
+some seats given to the hand-set planner and to greedy, so the positions are not all of one
+style); generation k > 0 by the planner valuing its ends of turn with model k - 1 against the
+tuned planner and itself. After each generation a multilayer perceptron (scikit-learn's
+``MLPRegressor``: the ``learn`` extra) is fitted to every position so far; the last one is
+written to ``--out`` with its provenance: the command, the seed, the games and positions per
+generation, the fit's held-out error, the time and the machine.
+
+Games are seeded from (``--seed``, generation, game index) and written as they finish
+(``--data``: one JSON line per game), so a run can be read while it goes and replays game for
+game from its seed.
+
+    python scripts/train_value.py --generations 2 --games 1500 --workers 2 --seed 26
+    python scripts/train_value.py --generations 0 --data runs/value --out /tmp/m.json  # refit
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import sys
+import time
+import zlib
+from concurrent.futures import ProcessPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from flamecraft.ai import make_play_bot
+from flamecraft.ai.interface import Seat
+from flamecraft.ai.learned import FEATURE_VERSION, FEATURES, ValueNet, features
+from flamecraft.core.engine import apply_in_place, start, to_act
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAYER_MIX = ((2, 0.7), (3, 0.1), (4, 0.2))  # players per game, and how often
+
+
+def bots_for(generation: int, model: str | None, players: int,
+             rng: random.Random) -> list[str]:
+    """The seats' bot specs of one game (see the module docstring)."""
+    out = []
+    for _ in range(players):
+        r = rng.random()
+        if generation > 0 and model is not None and r < 0.6:
+            out.append(f"planner:value={model}")
+        elif r < 0.85:
+            out.append("planner:weights=tuned")
+        elif r < 0.95:
+            out.append("planner")
+        else:
+            out.append("greedy")
+    return out
+
+
+def play(job: tuple[int, int, int, str | None]) -> dict[str, Any]:
+    """One self-play game: its positions (every seat's features at the end of every turn)
+    and every seat's final margin."""
+    seed, generation, index, model = job
+    rng = random.Random(f"{seed}/{generation}/{index}")
+    r, players = rng.random(), 2
+    for n, share in PLAYER_MIX:
+        if r < share:
+            players = n
+            break
+        r -= share
+    specs = bots_for(generation, model, players, rng)
+    bots = []
+    for spec in specs:
+        name, *opts = spec.split(":")
+        options = dict(o.split("=", 1) for o in opts)
+        bots.append(make_play_bot(name, **options))
+    game_seed = rng.getrandbits(63)
+    s = start(players, game_seed)
+    rows: list[tuple[int, list[float]]] = []  # (seat, features)
+    current = s.current
+    while not s.over:
+        p = to_act(s)
+        apply_in_place(s, bots[p].choose(Seat(s, p), rng))
+        if s.current != current or s.over:
+            current = s.current
+            rows.extend((q, features(s, q)) for q in range(players))
+    margin = [s.rep[q] - max(s.rep[o] for o in range(players) if o != q)
+              for q in range(players)]
+    return {"seed": game_seed, "generation": generation, "index": index, "bots": specs,
+            "players": players, "rep": list(s.rep),
+            "x": [f for _q, f in rows], "y": [margin[q] for q, _f in rows]}
+
+
+def generate(args: argparse.Namespace, generation: int, model: str | None,
+             data: Path) -> dict[str, Any]:
+    """Plays one generation's games into ``data`` (appending), as they finish."""
+    jobs = [(args.seed, generation, i, model) for i in range(args.games)]
+    began = time.perf_counter()
+    positions = 0
+    with open(data, "a") as out, ProcessPoolExecutor(args.workers) as pool:
+        for k, game in enumerate(pool.map(play, jobs, chunksize=4)):
+            out.write(json.dumps(game, separators=(",", ":")) + "\n")
+            out.flush()
+            positions += len(game["y"])
+            if (k + 1) % 50 == 0:
+                print(f"  generation {generation}: {k + 1}/{args.games} games, {positions} "
+                      f"positions, {time.perf_counter() - began:.0f} s", flush=True)
+    return {"generation": generation, "games": args.games, "positions": positions,
+            "model": model, "seconds": round(time.perf_counter() - began, 1)}
+
+
+def read_data(paths: list[Path]) -> tuple[Any, Any, Any]:
+    """Every position in these files: features, margins, and each position's game (for a
+    held-out split by game)."""
+    import numpy as np
+
+    xs: list[list[float]] = []
+    ys: list[float] = []
+    games: list[int] = []
+    for path in paths:
+        with open(path) as f:
+            for k, line in enumerate(f):
+                game = json.loads(line)
+                xs.extend(game["x"])
+                ys.extend(game["y"])
+                games.extend([zlib.crc32(f"{path.name}/{k}".encode())] * len(game["y"]))
+    return np.asarray(xs), np.asarray(ys, dtype=np.float64), np.asarray(games)
+
+
+def fit(paths: list[Path], seed: int, hidden: tuple[int, ...]) -> tuple[ValueNet, dict[str, Any]]:
+    """An MLP fitted to the positions (margins clipped to ±30), 10% of the games held out."""
+    import numpy as np
+    from sklearn.neural_network import MLPRegressor
+
+    x, y, games = read_data(paths)
+    y = np.clip(y, -30, 30)
+    held = (games % 10) == 0
+    if not held.any() or held.all():  # (a handful of games: hold out the last one)
+        held = games == games[-1]
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    began = time.perf_counter()
+    net = MLPRegressor(hidden_layer_sizes=hidden, activation="relu", alpha=1e-4,
+                       batch_size=512, learning_rate_init=1e-3, max_iter=60,
+                       early_stopping=True, n_iter_no_change=6, random_state=seed)
+    net.fit((x[~held] - mean) / scale, y[~held])
+    layers = [(w, b) for w, b in zip(net.coefs_, net.intercepts_, strict=True)]
+    model = ValueNet(mean, scale, layers)
+    pred = model.predict(x[held])
+    mae = float(np.mean(np.abs(pred - y[held])))
+    base = float(np.mean(np.abs(y[held] - y[~held].mean())))
+    report = {"positions": len(y), "held_out": int(held.sum()),
+              "held_out_mae": round(mae, 3), "mae_of_the_mean": round(base, 3),
+              "hidden": list(hidden), "epochs": int(net.n_iter_),
+              "fit_seconds": round(time.perf_counter() - began, 1)}
+    return model, report
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--generations", type=int, default=2,
+                   help="self-play generations to play (0: only refit --data's games)")
+    p.add_argument("--games", type=int, default=1500, help="games per generation")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--seed", type=int, default=26)
+    p.add_argument("--hidden", default="64,32", help="hidden layer widths")
+    p.add_argument("--data", type=Path, default=ROOT / "runs" / "value",
+                   help="folder of the games (gen<k>.jsonl)")
+    p.add_argument("--out", type=Path, default=ROOT / "src/flamecraft/data/value_net.json")
+    args = p.parse_args(argv)
+    hidden = tuple(int(w) for w in args.hidden.split(","))
+    args.data.mkdir(parents=True, exist_ok=True)
+    began = time.perf_counter()
+    played: list[dict[str, Any]] = []
+    model_path: str | None = None
+    for generation in range(args.generations):
+        data = args.data / f"gen{generation}.jsonl"
+        data.unlink(missing_ok=True)
+        print(f"generation {generation}: {args.games} games "
+              f"({'tuned planner' if model_path is None else model_path})", flush=True)
+        played.append(generate(args, generation, model_path, data))
+        model, report = fit(sorted(args.data.glob("gen*.jsonl")), args.seed, hidden)
+        print(f"  fit: {report}", flush=True)
+        model_path = str(args.data / f"model{generation}.json")
+        model.save(model_path)
+        played[-1]["fit"] = report
+    files = sorted(args.data.glob("gen*.jsonl"))
+    if not files:
+        p.error(f"no games in {args.data}")
+    model, report = fit(files, args.seed, hidden)
+    model.about = {
+        "what": "the planner's leaf value: a seat's predicted final margin (its Reputation "
+                "minus the best other seat's) from its own view",
+        "feature_version": FEATURE_VERSION, "features": len(FEATURES),
+        "command": "python scripts/train_value.py " + " ".join(
+            argv if argv is not None else sys.argv[1:]),
+        "seed": args.seed, "generations": played, "fit": report,
+        "minutes": round((time.perf_counter() - began) / 60, 1),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
+                   f"{platform.python_version()}",
+        "date": datetime.now(UTC).date().isoformat(),
+        "trainer": "scikit-learn MLPRegressor",
+    }
+    model.save(args.out)
+    print(f"wrote {args.out}: {report}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
