@@ -55,6 +55,7 @@ class PostgresBus(Bus):
         self.retry_seconds = retry_seconds
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
+        self.connects = 0  # times it has begun listening (more than one: it reconnected)
 
     async def start(self, on_change: OnChange, on_reconnect: OnReconnect,
                     on_chat: OnChat | None = None) -> None:
@@ -79,7 +80,9 @@ class PostgresBus(Bus):
                         await conn.execute(f"LISTEN {CHAT_CHANNEL}")
                     if not first:
                         on_reconnect()  # notifications may have been missed meanwhile
+                        log.warning("the PostgreSQL listener is back")
                     first = False
+                    self.connects += 1
                     self._ready.set()
                     async for note in conn.notifies():
                         game_id, _, version = note.payload.partition(" ")
