@@ -141,6 +141,40 @@ def test_a_bot_move_waits_out_an_unwritable_store_and_is_made_once(
     assert version == len(texts) == end["step"]  # nothing twice, nothing lost
 
 
+def test_a_locked_sqlite_file_stalls_the_bots_not_the_server(tmp_path: Path) -> None:
+    """Another connection holds the SQLite file's write lock for two seconds (before: each
+    write waited for it up to 10 s on the event loop, so every game and request froze
+    meanwhile). Now a write waits at most ``sqlite_busy_seconds`` and fails as
+    ``unavailable``: the bots wait and retry, the server answers meanwhile, and the game
+    goes on once the lock is let go, each move stored once."""
+    db = tmp_path / "games.sqlite3"
+    with client_for(quick(tmp_path)) as c:
+        game = new_game(c, "random,random,random", seed=5)
+        with c.websocket_connect(ws_url(game)) as ws:
+            reader = Reader(ws)
+            reader.until(lambda m: m.get("type") == "state" and m["step"] >= 6)
+            holder = sqlite3.connect(db, isolation_level=None)
+            holder.execute("BEGIN EXCLUSIVE")
+            try:
+                held = time.monotonic()
+                reader.until(lambda m: m.get("type") == "stalled", timeout=1.5)
+                slowest = 0.0
+                while time.monotonic() - held < 2.0:
+                    sent = time.monotonic()
+                    ws.send_json({"type": "ping", "id": 7})
+                    reader.until(lambda m: m.get("type") == "pong")
+                    slowest = max(slowest, time.monotonic() - sent)
+                assert slowest < 0.8, slowest  # (a write waits 0.25 s at most)
+            finally:
+                holder.execute("ROLLBACK")
+                holder.close()
+            reader.until(lambda m: m.get("type") == "healed")
+            end = reader.until(lambda m: m.get("type") == "state"
+                               and m["status"] == "finished")
+    version, texts = stored(db, game["game_id"])
+    assert version == len(texts) == end["step"]
+
+
 def test_a_stalled_game_tells_a_newcomer_in_its_language(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Someone who opens the table while its bot move waits reads why at once, in their
@@ -552,4 +586,5 @@ def test_heal_settings_from_the_environment() -> None:
                            "FLAMECRAFT_HEAL_RETRIES": "5", "FLAMECRAFT_HEALTH_TIMEOUT": "1.5"})
     assert (s.heal_seconds, s.heal_max_seconds, s.heal_retries, s.health_timeout) == (
         0.25, 8.0, 5, 1.5)
+    assert Settings.from_env({"FLAMECRAFT_SQLITE_BUSY_SECONDS": "1"}).sqlite_busy_seconds == 1
     assert json.dumps(Settings().heal_retries) == "40"

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from ..core.tr import N_
 from .gameerror import Unavailable
-from .store import Store, open_store
+from .store import SQLITE_BUSY_SECONDS, Store, open_store
 
 T = TypeVar("T")
 
@@ -36,15 +36,15 @@ def store_down(exc: BaseException) -> Unavailable:
 class Database:
     """The store of one server process, once ``open``; its one worker thread."""
 
-    def __init__(self, url: str):
-        self.url = url
+    def __init__(self, url: str, sqlite_busy: float = SQLITE_BUSY_SECONDS):
+        self.url, self.sqlite_busy = url, sqlite_busy
         self.store: Store | None = None
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="flamecraft-db")
         self._probes = ThreadPoolExecutor(1, thread_name_prefix="flamecraft-probe")
         self._probing: asyncio.Future[None] | None = None
 
     async def open(self) -> None:
-        self.store = await self._thread(open_store, self.url)
+        self.store = await self._thread(open_store, self.url, self.sqlite_busy)
 
     async def run(self, fn: Callable[[Store], T]) -> T:
         """Runs ``fn(store)``: inline for SQLite, on the store's thread for PostgreSQL. A

@@ -68,7 +68,7 @@ class Games:
 
     def __init__(self, settings: Settings):
         self.settings = settings
-        self.database = Database(settings.database_url)
+        self.database = Database(settings.database_url, settings.sqlite_busy_seconds)
         self.bus: Bus = make_bus(settings.database_url)
         self.sessions: dict[str, Session] = {}
         self.lanes = BotLanes(settings)

@@ -77,6 +77,9 @@ class Settings:
     heal_max_seconds: float = 30.0
     heal_retries: int = 40
     health_timeout: float = 2.0
+    # How long an SQLite call waits for another connection's lock (store.py): its calls are
+    # made on the event loop, so this is how long a locked file can hold up every game.
+    sqlite_busy_seconds: float = 0.25
 
     @staticmethod
     def from_env(environ: Mapping[str, str] | None = None,
@@ -117,6 +120,8 @@ class Settings:
             heal_retries=int(_number(env, "FLAMECRAFT_HEAL_RETRIES", s.heal_retries)),
             health_timeout=max(0.1, _number(env, "FLAMECRAFT_HEALTH_TIMEOUT",
                                             s.health_timeout)),
+            sqlite_busy_seconds=_number(env, "FLAMECRAFT_SQLITE_BUSY_SECONDS",
+                                        s.sqlite_busy_seconds),
         )
 
 

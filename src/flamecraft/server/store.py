@@ -50,6 +50,10 @@ MIGRATIONS = {1: ("ALTER TABLE flamecraft_games ADD COLUMN setup TEXT",),
 CHANNEL = "flamecraft_games"  # the PostgreSQL NOTIFY channel; payload "<game id> <version>"
 CHAT_CHANNEL = "flamecraft_chat"  # a new chat line; payload "<game id> <seq>"
 PROBE_KEY = "health_probe"  # the flamecraft_meta row /api/health writes and reads back
+# How long an SQLite call waits for a lock another connection holds before it fails as
+# "database is locked" (then ``unavailable``, which the bots retry): the calls are made on
+# the event loop, so a long wait there would freeze every game (it was 10 s).
+SQLITE_BUSY_SECONDS = 0.25
 
 # The words a game's row is written in: its status, and the kind of each of its seats.
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
@@ -507,10 +511,10 @@ class SqliteStore(Store):
     inline = True
     faults = (sqlite3.OperationalError, OSError)  # locked, read-only, full, I/O error…
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, busy_seconds: float = SQLITE_BUSY_SECONDS):
         self.path = path
         self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
-                                    timeout=10.0)
+                                    timeout=busy_seconds)
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=NORMAL")
         self.conn.execute("PRAGMA foreign_keys=ON")
@@ -634,8 +638,10 @@ class PostgresStore(Store):
         self.conn.close()
 
 
-def open_store(url: str) -> Store:
-    """The store a database URL names, with its tables created if need be."""
-    store: Store = PostgresStore(url) if is_postgres(url) else SqliteStore(sqlite_path(url))
+def open_store(url: str, sqlite_busy: float = SQLITE_BUSY_SECONDS) -> Store:
+    """The store a database URL names, with its tables created if need be (an SQLite file's
+    calls waiting at most ``sqlite_busy`` seconds for another connection's lock)."""
+    store: Store = (PostgresStore(url) if is_postgres(url)
+                    else SqliteStore(sqlite_path(url), sqlite_busy))
     store.init_schema()
     return store
