@@ -35,7 +35,14 @@ from flamecraft.core.engine import apply, legal_actions, to_act
 from flamecraft.core.serialize import GameRecord
 from flamecraft.server import Settings
 from flamecraft.server.store import SqliteStore
-from test_server_api import client_for, new_game, postgres_schema, settings, ws_url
+from test_server_api import (
+    client_for,
+    finished_game,
+    new_game,
+    postgres_schema,
+    settings,
+    ws_url,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -430,6 +437,62 @@ def test_hints_survive_a_dead_worker_and_refuse_clearly_when_it_dies_again(
         body = refused.json()
         assert body["code"] == "unavailable" and body["message"] == body["detail"]
         assert "worker" in body["message"]
+
+
+def reviewed(*args: Any) -> dict[str, Any]:
+    """A stand-in for a review (run in the worker): quick, and says it ran."""
+    return {"reviewed": True}
+
+
+def test_a_review_whose_worker_dies_is_refused_clearly_then_made(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A review whose worker dies under it twice is 503 ``unavailable`` (not 500), and is
+    not kept as failed: asked again, it is made."""
+    with client_for(quick(tmp_path, bot_processes=1)) as c:
+        game = finished_game(c, "random,random")
+        url = f"/api/games/{game['game_id']}/review"
+        monkeypatch.setattr("flamecraft.server.advice.review_json", die)
+        refused = c.get(url)
+        assert refused.status_code == 503, refused.text
+        assert refused.json()["code"] == "unavailable"
+        monkeypatch.setattr("flamecraft.server.advice.review_json", reviewed)
+        made = c.get(url)
+        assert made.status_code == 200 and made.json() == {"reviewed": True}
+
+
+def test_a_bot_whose_workers_keep_dying_waits_and_never_plays_at_random(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every decision kills its worker for a while: the bot's move is ``unavailable``
+    (``why: "workers"``), tried again with backoff, and made — by the bot itself — once the
+    workers live again."""
+    s = quick(tmp_path, bot_processes=1, search_bots=frozenset({"greedy"}),
+              heal_seconds=0.2, heal_max_seconds=0.5)
+    with client_for(s) as c:
+        game = new_game(c, "human,greedy", start=True, seed=11)
+        monkeypatch.setattr("flamecraft.server.botpool.think", die)
+        with c.websocket_connect(ws_url(game, 0)) as ws:
+            reader = Reader(ws)
+            while True:  # the person plays until it is the bot's turn
+                state = reader.until(lambda m: m.get("type") in ("state", "stalled"))
+                if state["type"] == "stalled":
+                    break
+                if state["legal"]:
+                    ws.send_json({"type": "act", "version": state["version"], "index": 0})
+            assert state["why"] == "workers" and "worker" in state["message"]
+            monkeypatch.undo()
+            reader.until(lambda m: m.get("type") == "healed")
+        t = c.app.state.games.sessions[game["game_id"]].table  # type: ignore[attr-defined]
+        record = t.record()
+        state = record.first_state()
+        bots = 0
+        for k, row in enumerate(t.actions):  # the bot's moves are its own
+            action = record.parse(state, row.text)
+            if row.seat == 1 and len(legal_actions(state)) > 1:
+                rng = random.Random(f"{t.row.seed}:1:{k}")
+                assert BOTS["greedy"](state.copy(), rng) == action, k
+                bots += 1
+            state = apply(state, action)
+        assert bots >= 1
 
 
 # ---------------------------------------------------------------- /api/health
