@@ -171,7 +171,7 @@ def test_a_locked_sqlite_file_stalls_the_bots_not_the_server(tmp_path: Path) -> 
                     ws.send_json({"type": "ping", "id": 7})
                     reader.until(lambda m: m.get("type") == "pong")
                     slowest = max(slowest, time.monotonic() - sent)
-                assert slowest < 0.8, slowest  # (a write waits 0.25 s at most)
+                assert slowest < 1.0, slowest  # (a write waits 0.25 s at most)
             finally:
                 holder.execute("ROLLBACK")
                 holder.close()
@@ -255,11 +255,11 @@ def test_a_bot_move_given_up_on_is_scheduled_again(
 # ---------------------------------------------------------------- PostgreSQL
 
 
-def terminate_backends(url: str) -> int:
+def terminate_backends(url: str, connect: Any = None) -> int:
     """Ends every other connection to the test database, as a PostgreSQL restart does."""
     import psycopg
 
-    with psycopg.connect(url, autocommit=True) as conn:
+    with (connect or psycopg.connect)(url, autocommit=True) as conn:
         rows = conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
                             "datname = current_database() AND pid <> pg_backend_pid()"
                             ).fetchall()
@@ -274,7 +274,6 @@ def postgres_down(monkeypatch: pytest.MonkeyPatch, url: str, seconds: float) -> 
     import psycopg
 
     real, real_async = psycopg.connect, psycopg.AsyncConnection.connect
-    assert terminate_backends(url) >= 2  # the store's connection and the listener's
     until = time.monotonic() + seconds
 
     def refused() -> None:
@@ -291,6 +290,8 @@ def postgres_down(monkeypatch: pytest.MonkeyPatch, url: str, seconds: float) -> 
 
     monkeypatch.setattr(psycopg, "connect", connect)
     monkeypatch.setattr(psycopg.AsyncConnection, "connect", connect_async)
+    # the store's connection and the listener's (none of the server's made again meanwhile)
+    assert terminate_backends(url, real) >= 2
     yield
     monkeypatch.undo()
 
@@ -483,15 +484,15 @@ def test_a_bot_whose_workers_keep_dying_waits_and_never_plays_at_random(
             reader.until(lambda m: m.get("type") == "healed")
         t = c.app.state.games.sessions[game["game_id"]].table  # type: ignore[attr-defined]
         record = t.record()
-        state = record.first_state()
+        at = record.first_state()
         bots = 0
         for k, row in enumerate(t.actions):  # the bot's moves are its own
-            action = record.parse(state, row.text)
-            if row.seat == 1 and len(legal_actions(state)) > 1:
+            action = record.parse(at, row.text)
+            if row.seat == 1 and len(legal_actions(at)) > 1:
                 rng = random.Random(f"{t.row.seed}:1:{k}")
-                assert BOTS["greedy"](state.copy(), rng) == action, k
+                assert BOTS["greedy"](at.copy(), rng) == action, k
                 bots += 1
-            state = apply(state, action)
+            at = apply(at, action)
         assert bots >= 1
 
 
