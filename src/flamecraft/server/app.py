@@ -175,11 +175,30 @@ def _add_catalogue_api(app: FastAPI, games: Games) -> None:
     """What every page reads before any game: the server's health, the cards, the
     client's texts, the bots."""
 
-    @app.get("/api/health")
-    async def health() -> dict[str, Any]:
+    @app.get("/api/health", response_model=None)
+    async def health(request: Request) -> dict[str, Any] | JSONResponse:
+        """The truth of the server's health: the store takes a write and reads it back
+        (within ``health_timeout``), and the bots' worker processes are alive (a pool found
+        dead is started anew). 200 when both are well; else 503 ``unavailable``, saying what
+        is down, with the same ``checks``."""
         store = games.database.store
-        return {"ok": True, "store": store.kind if store else None,
-                "games_loaded": len(games.sessions)}
+        problem = await games.database.probe(games.settings.health_timeout)
+        workers = games.lanes.health()
+        stalled = sum(1 for session in games.sessions.values() if session.stalled is not None)
+        body: dict[str, Any] = {
+            "ok": problem is None and workers["ok"], "store": store.kind if store else None,
+            "games_loaded": len(games.sessions), "stalled": stalled,
+            "checks": {"store": {"ok": problem is None, "problem": problem},
+                       "workers": workers}}
+        if body["ok"]:
+            return body
+        lang = request_language(request)
+        down = [say(lang, N_("the store: {problem}"), {"problem": problem})] if problem else []
+        if not workers["ok"]:
+            down.append(say(lang, N_("the bots' worker processes: one died (they are being "
+                                     "started again)")))
+        message = say(lang, N_("the server is not well: {down}"), {"down": "; ".join(down)})
+        return JSONResponse({**error_body("unavailable", message), **body}, 503)
 
     @app.get("/api/cards")
     async def cards(request: Request) -> dict[str, Any]:

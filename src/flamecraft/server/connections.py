@@ -83,6 +83,9 @@ class Session:
         self.presence_timer: asyncio.TimerHandle | None = None  # the next change by the grace
         self.takeover_timer: asyncio.TimerHandle | None = None  # a bot taking a seat (games.py)
         self.told: Told | None = None  # what this process last told the others of its seats
+        # A bot move that failed and waits to be tried again (botseats.py): why ("store",
+        # "workers" or "bot") and when (Unix seconds); None while the game goes on.
+        self.stalled: tuple[str, float] | None = None
 
     @property
     def id(self) -> str:
@@ -91,6 +94,27 @@ class Session:
     @property
     def version(self) -> int:
         return self.table.row.version
+
+
+# What the game's people read of a stalled bot move, per cause (``Session.stalled``).
+STALLED_TEXT = {
+    "store": N_("the game cannot be saved just now (its store does not answer): the bot's "
+                "move waits and is tried again in {wait} s; nothing stored is lost"),
+    "workers": N_("the bots' worker processes failed and are being started again: the bot's "
+                  "move is tried again in {wait} s"),
+    "bot": N_("a bot failed to choose its move: it tries again in {wait} s"),
+}
+HEALED_TEXT = N_("the game goes on: the bots' moves are made again")
+
+
+def stalled_text(session: Session, lang: str) -> str | None:
+    """The "stalled" message of a game whose bot move waits to be tried again, or None."""
+    if session.stalled is None:
+        return None
+    why, retry = session.stalled
+    wait = max(0, round(retry - time.time()))
+    return json.dumps({"type": "stalled", "why": why, "retry": wait,
+                       "message": say(lang, STALLED_TEXT[why], {"wait": wait})})
 
 
 def common_of(t: Table) -> dict[str, Any]:
@@ -142,6 +166,9 @@ class Connections:
         session.conns.add(conn)
         session.presence.opened(conn.seat)
         self.push(session, conn)
+        stalled = stalled_text(session, conn.lang)
+        if stalled is not None:  # a bot move failed and waits: say so from the start
+            conn.push(stalled)
         self.tell_presence(session)
 
     def unsubscribe(self, session: Session, conn: Connection) -> None:
@@ -175,6 +202,19 @@ class Connections:
             self.tell_presence(session)  # (a clock's banks change with the moves; it retimes)
         else:
             self.retime(session)
+
+    def tell_stalled(self, session: Session) -> None:
+        """Tells every client of the game that its bot move failed and when it is tried
+        again (``Session.stalled``), each in its language."""
+        for conn in list(session.conns):
+            text = stalled_text(session, conn.lang)
+            if text is not None:
+                conn.push(text)
+
+    def tell_healed(self, session: Session) -> None:
+        """Tells every client of the game that it goes on after a stall."""
+        for conn in list(session.conns):
+            conn.push(json.dumps({"type": "healed", "message": say(conn.lang, HEALED_TEXT)}))
 
     # --- presence (presence.py)
 

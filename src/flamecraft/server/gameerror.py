@@ -32,3 +32,15 @@ class GameError(Exception):
         if self.error is not None:
             return error_text(self.error, error_tr(lang))
         return say(lang, self.msgid, self.params)
+
+
+class Unavailable(GameError):
+    """A fault of the server's own, not of the request, that heals by itself: the store
+    cannot be reached or written (``what`` = "store": a locked or read-only SQLite file, a
+    PostgreSQL restart, a dropped connection), or the bots' worker processes died twice in a
+    row ("workers"). 503 ``unavailable``; the bots retry (``botseats.py``), a person tries
+    again."""
+
+    def __init__(self, what: str, message: str, **params: Any):
+        super().__init__("unavailable", message, 503, **params)
+        self.what = what

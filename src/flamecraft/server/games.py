@@ -68,7 +68,7 @@ class Games:
 
     def __init__(self, settings: Settings):
         self.settings = settings
-        self.database = Database(settings.database_url)
+        self.database = Database(settings.database_url, settings.sqlite_busy_seconds)
         self.bus: Bus = make_bus(settings.database_url)
         self.sessions: dict[str, Session] = {}
         self.lanes = BotLanes(settings)
@@ -77,7 +77,8 @@ class Games:
         self.connections = Connections(settings, self._unwatched, self._arm_takeover,
                                        self._share)
         self.moves = Moves(self.database, self.tasks, self._sync_locked, self._changed)
-        self.bots = BotSeats(self.lanes, self.tasks, self.moves.commit)
+        self.bots = BotSeats(self.lanes, self.tasks, self.moves.commit, settings,
+                             self.connections.tell_stalled, self.connections.tell_healed)
         self.advice = Advice(settings, self.lanes)
         self.chat = Chat(settings, self.database, self.tasks, self.sessions)  # chat.py
         self._load_lock = asyncio.Lock()
@@ -103,12 +104,18 @@ class Games:
         """Archives idle games now and then (a quarter of the idle time, at most hourly), and
         each minute loads the games whose clock runs out soon that no one has loaded (a
         turn-based game left for days, a game archived, or stored before a restart): loaded,
-        their timer is set (``_arm_takeover``)."""
+        their timer is set (``_arm_takeover``). It also schedules again the bot moves given
+        up on after their last retry (``botseats.py``): a stall ends when the fault does."""
         every = min(3600.0, max(1.0, self.settings.idle_seconds / 4))
         archived = time.monotonic()
         while not self.tasks.closed:
             await asyncio.sleep(min(every, CLOCK_SWEEP))
-            await self.load_due_clocks()
+            for session in list(self.sessions.values()):
+                self.bots.schedule(session, 0.0)  # a bot move given up on (botseats.py)
+            try:
+                await self.load_due_clocks()
+            except GameError as exc:  # the store is down: next time
+                log.warning("the clock sweep failed: %s", exc.message)
             if time.monotonic() - archived >= every:
                 archived = time.monotonic()
                 self.archive_idle()

@@ -74,6 +74,7 @@ class PostgresBus(Bus):
         self._ready = asyncio.Event()
         self._sender: Any = None  # the connection ``tell`` sends on, made on first use
         self._sending = asyncio.Lock()
+        self.connects = 0  # times it has begun listening (more than one: it reconnected)
 
     async def start(self, on_change: OnChange, on_reconnect: OnReconnect,
                     on_chat: OnChat | None = None,
@@ -103,7 +104,9 @@ class PostgresBus(Bus):
                         await conn.execute(f"LISTEN {channel}")
                     if not first:
                         on_reconnect()  # notifications may have been missed meanwhile
+                        log.warning("the PostgreSQL listener is back")
                     first = False
+                    self.connects += 1
                     self._ready.set()
                     async for note in conn.notifies():
                         game_id, _, rest = note.payload.partition(" ")

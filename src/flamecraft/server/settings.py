@@ -72,6 +72,18 @@ class Settings:
     # (ai/hints.py HINT_BUDGET and ai/review.py REVIEW_BUDGET; tests make them small).
     hint_samples: int = 64
     review_samples: int = 8
+    # Faults that heal (botseats.py): a bot move the store could not take (or the workers
+    # could not think) is tried again after ``heal_seconds``, the wait doubling up to
+    # ``heal_max_seconds``, ``heal_retries`` times (about 20 minutes in all); then the next
+    # change or the minute's sweep schedules it again. ``/api/health`` gives its probe of the
+    # store (a write read back) ``health_timeout`` seconds.
+    heal_seconds: float = 0.5
+    heal_max_seconds: float = 30.0
+    heal_retries: int = 40
+    health_timeout: float = 2.0
+    # How long an SQLite call waits for another connection's lock (store.py): its calls are
+    # made on the event loop, so this is how long a locked file can hold up every game.
+    sqlite_busy_seconds: float = 0.25
 
     @staticmethod
     def from_env(environ: Mapping[str, str] | None = None,
@@ -109,6 +121,13 @@ class Settings:
                                               s.review_samples))),
             chat_burst=max(1, int(_number(env, "FLAMECRAFT_CHAT_BURST", s.chat_burst))),
             chat_seconds=_number(env, "FLAMECRAFT_CHAT_SECONDS", s.chat_seconds),
+            heal_seconds=max(0.01, _number(env, "FLAMECRAFT_HEAL_SECONDS", s.heal_seconds)),
+            heal_max_seconds=_number(env, "FLAMECRAFT_HEAL_MAX_SECONDS", s.heal_max_seconds),
+            heal_retries=int(_number(env, "FLAMECRAFT_HEAL_RETRIES", s.heal_retries)),
+            health_timeout=max(0.1, _number(env, "FLAMECRAFT_HEALTH_TIMEOUT",
+                                            s.health_timeout)),
+            sqlite_busy_seconds=_number(env, "FLAMECRAFT_SQLITE_BUSY_SECONDS",
+                                        s.sqlite_busy_seconds),
         )
 
 

@@ -21,7 +21,7 @@ import sqlite3
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +49,11 @@ MIGRATIONS = {1: ("ALTER TABLE flamecraft_games ADD COLUMN setup TEXT",),
               2: (CHAT_TABLE,)}
 CHANNEL = "flamecraft_games"  # the PostgreSQL NOTIFY channel; payload "<game id> <version>"
 CHAT_CHANNEL = "flamecraft_chat"  # a new chat line; payload "<game id> <seq>"
+PROBE_KEY = "health_probe"  # the flamecraft_meta row /api/health writes and reads back
+# How long an SQLite call waits for a lock another connection holds before it fails as
+# "database is locked" (then ``unavailable``, which the bots retry): the calls are made on
+# the event loop, so a long wait there would freeze every game (it was 10 s).
+SQLITE_BUSY_SECONDS = 0.25
 
 # The words a game's row is written in: its status, and the kind of each of its seats.
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
@@ -259,6 +264,9 @@ class Store(ABC):
     kind = "?"
     notifies = False  # whether other processes hear of changes (PostgreSQL NOTIFY)
     inline = False  # whether calls are quick enough to make on the event loop's thread
+    # The backend's errors that say the store cannot be reached or written now (a fault that
+    # heals: database.py reads them as ``unavailable``), not that a request is wrong.
+    faults: tuple[type[BaseException], ...] = (OSError,)
 
     # --- what each backend provides
 
@@ -275,6 +283,11 @@ class Store(ABC):
 
     @abstractmethod
     def close(self) -> None: ...
+
+    @abstractmethod
+    def probe(self, timeout: float) -> None:
+        """Writes a row and reads it back on a connection of its own, within about
+        ``timeout`` seconds (``/api/health``); raises one of ``faults`` if it cannot."""
 
     def _sql(self, query: str) -> str:
         return query
@@ -304,6 +317,17 @@ class Store(ABC):
 
     def _lock_schema(self, cur: Any) -> None:  # noqa: B027  (only PostgreSQL needs it)
         """Keeps two processes from creating the tables at once."""
+
+    def _probe_with(self, cur: Any) -> None:
+        """The health probe's write and read (``probe``), in a transaction of ``cur``."""
+        written = f"{time.time():.6f}"
+        cur.execute(self._sql(
+            "INSERT INTO flamecraft_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO "
+            "UPDATE SET value = excluded.value"), (PROBE_KEY, written))
+        cur.execute(self._sql("SELECT value FROM flamecraft_meta WHERE key = ?"), (PROBE_KEY,))
+        row = cur.fetchone()
+        if row is None or row[0] != written:
+            raise OSError("the health probe did not read back what it wrote")
 
     def create_game(self, game: GameRow) -> None:
         now = time.time()
@@ -487,11 +511,12 @@ class SqliteStore(Store):
 
     kind = "sqlite"
     inline = True
+    faults = (sqlite3.OperationalError, OSError)  # locked, read-only, full, I/O error…
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, busy_seconds: float = SQLITE_BUSY_SECONDS):
         self.path = path
         self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
-                                    timeout=10.0)
+                                    timeout=busy_seconds)
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=NORMAL")
         self.conn.execute("PRAGMA foreign_keys=ON")
@@ -512,6 +537,25 @@ class SqliteStore(Store):
 
     def _notify(self, cur: Any, game_id: str, version: int) -> None:
         pass  # one process: the game manager tells its own connections
+
+    def probe(self, timeout: float) -> None:
+        if self.path == ":memory:":  # (tests) no other connection sees it: its own, inline
+            with self._transaction() as cur:
+                self._probe_with(cur)
+            return
+        # (a lock held elsewhere is waited for half the time: the answer is then "locked")
+        conn = sqlite3.connect(self.path, isolation_level=None, timeout=timeout / 2)
+        try:
+            cur = conn.cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                self._probe_with(cur)
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+            cur.execute("COMMIT")
+        finally:
+            conn.close()
 
     def close(self) -> None:
         self.conn.close()
@@ -541,16 +585,35 @@ class PostgresStore(Store):
         import psycopg
 
         self.url = url
+        self.faults = (psycopg.OperationalError, psycopg.InterfaceError, OSError)
         self.conn = psycopg.connect(url, autocommit=True)
+
+    def _connect(self) -> None:
+        import psycopg
+
+        if not self.conn.closed:
+            self.conn.close()
+        self.conn = psycopg.connect(self.url, autocommit=True, connect_timeout=10)
 
     @contextmanager
     def _transaction(self) -> Iterator[Any]:
-        if self.conn.closed or self.conn.broken:  # a restarted database: connect again
-            import psycopg
+        import psycopg
 
-            self.conn = psycopg.connect(self.url, autocommit=True)
-        with self.conn.transaction(), self.conn.cursor() as cur:
-            yield cur
+        if self.conn.closed or self.conn.broken:  # a restarted database: connect again
+            self._connect()
+        with ExitStack() as stack:
+            try:
+                stack.enter_context(self.conn.transaction())
+            except psycopg.OperationalError:
+                # The connection died while idle (a PostgreSQL restart, a terminated backend):
+                # found at BEGIN, before anything of this transaction was sent, so connecting
+                # again and beginning anew is safe. (A fault after BEGIN is the caller's to
+                # retry: every change is checked against the version, so it applies once.)
+                if not self.conn.broken and not self.conn.closed:
+                    raise
+                self._connect()
+                stack.enter_context(self.conn.transaction())
+            yield stack.enter_context(self.conn.cursor())
 
     def _sql(self, query: str) -> str:
         return query.replace("?", "%s")
@@ -564,12 +627,23 @@ class PostgresStore(Store):
     def _notify_chat(self, cur: Any, game_id: str, seq: int) -> None:
         cur.execute("SELECT pg_notify(%s, %s)", (CHAT_CHANNEL, f"{game_id} {seq}"))
 
+    def probe(self, timeout: float) -> None:
+        import psycopg
+
+        wait = max(1, round(timeout))
+        with psycopg.connect(self.url, autocommit=True, connect_timeout=wait) as conn:
+            conn.execute(f"SET statement_timeout = {int(timeout * 1000)}")
+            with conn.transaction(), conn.cursor() as cur:
+                self._probe_with(cur)
+
     def close(self) -> None:
         self.conn.close()
 
 
-def open_store(url: str) -> Store:
-    """The store a database URL names, with its tables created if need be."""
-    store: Store = PostgresStore(url) if is_postgres(url) else SqliteStore(sqlite_path(url))
+def open_store(url: str, sqlite_busy: float = SQLITE_BUSY_SECONDS) -> Store:
+    """The store a database URL names, with its tables created if need be (an SQLite file's
+    calls waiting at most ``sqlite_busy`` seconds for another connection's lock)."""
+    store: Store = (PostgresStore(url) if is_postgres(url)
+                    else SqliteStore(sqlite_path(url), sqlite_busy))
     store.init_schema()
     return store

@@ -127,6 +127,10 @@ function startTable(cat, info, seat, token) {
       if (table.msg) table.showError(msg);
       else if (msg.code === "too_many") problem(t("This table cannot be opened now: {error}", { error: msg.message }));
       else problem(t("This link does not open a seat: {error}", { error: msg.message || msg.code }));
+    } else if (msg.type === "stalled" || msg.type === "healed") {
+      // a bot's move the server could not make yet (its store, its workers), and the game
+      // going on again: the server's own words, in this page's language
+      if (table.msg) table.setNotice(msg.message, msg.type === "stalled" ? "error" : "info");
     } else if (msg.type === "presence") {
       table.setPresence(msg);
     } else if (msg.type === "rematch" && msg.link) {

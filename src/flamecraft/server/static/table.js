@@ -98,6 +98,7 @@ const ERROR_TEXT = {
   rate_limited: N_("Too many clicks at once — please slow down a little."),
   bad_token: N_("This link does not match its seat. Ask the game's creator for your invite link."),
   too_many: N_("The server is full for now (too many open tables or spectators): try again later."),
+  unavailable: N_("The server has a fault of its own just now; it heals by itself — try again in a moment."),
 };
 
 // How long a touch is held to open a card's details instead of tapping it.
