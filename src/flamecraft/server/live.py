@@ -106,6 +106,7 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
     limit = TokenBucket(settings.max_messages_per_second, settings.message_burst, clock)
     chat_limit = games.chat.bucket(clock)  # the table chat's own (chat.py)
     warned: float | None = None  # when "rate_limited" was last said
+    strikes = 0  # messages refused as too big or not the protocol
     try:
         while True:
             message = await websocket.receive()
@@ -116,10 +117,14 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
                 data = message.get("bytes") or b""
             size = len(data.encode() if isinstance(data, str) else data)
             if size > settings.max_message_bytes:
+                # Answered (so a client learns the limit) and charged to the bucket by its
+                # size: 60 KB messages at the rate of small ones slowed every other game
+                # 100-fold; a few of them close the connection.
+                limit.spend(size // settings.max_message_bytes)
+                strikes += 1
                 conn.error("too_big", N_("messages are limited to {limit} bytes; this one has "
                                          "{size}"), limit=settings.max_message_bytes, size=size)
-                continue
-            if not limit.allow():
+            elif not limit.allow():
                 now = clock()
                 if warned is None or now - warned > 1.0:
                     warned = now
@@ -127,13 +132,30 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
                                                   "a second: slow down (this one was ignored)"),
                                burst=settings.message_burst,
                                rate=settings.max_messages_per_second)
-                continue
-            await _handle(data, session, conn, games, chat_limit)
+            elif not await _handle(data, session, conn, games, chat_limit):
+                strikes += 1
+            if strikes >= settings.max_bad_messages:
+                await _close_bad(websocket, conn, strikes)
+                break
     except WebSocketDisconnect:
         pass
     finally:
         games.connections.unsubscribe(session, conn)
         sender.cancel()
+
+
+async def _close_bad(websocket: WebSocket, conn: Connection, strikes: int) -> None:
+    """Closes a connection that sent ``strikes`` messages too big or not of the protocol
+    (1008, policy violation), saying why first."""
+    exc = GameError("closed", N_("the connection was closed after {count} messages that were "
+                                 "too big or not of the protocol; reconnect and send "
+                                 "protocol messages"), count=strikes)
+    try:
+        await websocket.send_text(json.dumps({"type": "error", "code": exc.code,
+                                              "message": exc.message_in(conn.lang)}))
+        await websocket.close(1008, "too many bad messages")
+    except Exception:  # it went away meanwhile
+        return
 
 
 async def _send_all(websocket: WebSocket, conn: Connection) -> None:
@@ -164,18 +186,19 @@ def _whole(value: Any) -> bool:
 
 
 async def _handle(data: str | bytes, session: Session, conn: Connection, games: Games,
-                  chat_limit: TokenBucket | None = None) -> None:
+                  chat_limit: TokenBucket | None = None) -> bool:
     """One client message: act, undo, presence, chat or ping. Anything else is
-    "malformed"."""
+    "malformed". False if it was not of the protocol at all (not a JSON object, or of no
+    known type): the connection's strikes (``max_bad_messages``)."""
     try:
         msg = json.loads(data)
     except (ValueError, UnicodeDecodeError):
         conn.error("malformed", N_("messages must be JSON objects"))
-        return
+        return False
     except RecursionError:  # "[[[[…]]]]": a few KiB nested thousands deep
         conn.error("malformed", N_("messages must be JSON objects, nested at most a few "
                                    "levels"))
-        return
+        return False
     kind = msg.get("type") if isinstance(msg, dict) else None
     try:
         if kind == "ping":
@@ -218,8 +241,10 @@ async def _handle(data: str | bytes, session: Session, conn: Connection, games: 
         else:
             conn.error("malformed", N_("unknown message type: expected 'act', 'undo', "
                                        "'presence', 'chat' or 'ping'"))
+            return False
     except GameError as exc:
         conn.failed(exc)
     except Exception:
         log.exception("error handling a message in game %s", session.id)
         conn.error("internal", N_("the server failed on this message; nothing was changed"))
+    return True
