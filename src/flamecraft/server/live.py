@@ -28,6 +28,8 @@ log = logging.getLogger("flamecraft.server")
 
 SUBPROTOCOL = "flamecraft"  # accepted when offered (a browser offering protocols needs one)
 SEAT_PROTOCOL = "flamecraft-seat."  # "flamecraft-seat.<seat>.<key>": the seat's key
+_LAST = "\x00last"  # put in a connection's queue: its sender stops there (never a message)
+CLOSE_FLUSH = 2.0  # seconds a closing connection is given to take the messages before it
 
 
 def add_live_route(app: FastAPI, games: Games, settings: Settings,
@@ -135,7 +137,7 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
             elif not await _handle(data, session, conn, games, chat_limit):
                 strikes += 1
             if strikes >= settings.max_bad_messages:
-                await _close_bad(websocket, conn, strikes)
+                await _close_bad(websocket, conn, sender, strikes)
                 break
     except WebSocketDisconnect:
         pass
@@ -144,24 +146,26 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
         sender.cancel()
 
 
-async def _close_bad(websocket: WebSocket, conn: Connection, strikes: int) -> None:
+async def _close_bad(websocket: WebSocket, conn: Connection, sender: asyncio.Task[None],
+                     strikes: int) -> None:
     """Closes a connection that sent ``strikes`` messages too big or not of the protocol
-    (1008, policy violation), saying why first."""
-    exc = GameError("closed", N_("the connection was closed after {count} messages that were "
-                                 "too big or not of the protocol; reconnect and send "
-                                 "protocol messages"), count=strikes)
+    (1008, policy violation), once what it was told so far, and why it is closed, are sent."""
+    conn.error("closed", N_("the connection was closed after {count} messages that were too "
+                            "big or not of the protocol; reconnect and send protocol "
+                            "messages"), count=strikes)
+    conn.queue.put_nowait(_LAST)
     try:
-        await websocket.send_text(json.dumps({"type": "error", "code": exc.code,
-                                              "message": exc.message_in(conn.lang)}))
+        await asyncio.wait_for(sender, CLOSE_FLUSH)
         await websocket.close(1008, "too many bad messages")
-    except Exception:  # it went away meanwhile
+    except Exception:  # it went away meanwhile, or would not take the last messages
         return
 
 
 async def _send_all(websocket: WebSocket, conn: Connection) -> None:
+    """Sends the connection's messages in order, until ``_LAST``."""
     try:
-        while True:
-            await websocket.send_text(await conn.queue.get())
+        while (text := await conn.queue.get()) is not _LAST:
+            await websocket.send_text(text)
     except Exception:  # the client has gone: the receiving side ends the connection
         return
 
