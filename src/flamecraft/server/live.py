@@ -7,6 +7,7 @@ The protocol is docs/server.md's "WebSocket" section."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import Callable
@@ -154,11 +155,10 @@ async def _close_bad(websocket: WebSocket, conn: Connection, sender: asyncio.Tas
                             "big or not of the protocol; reconnect and send protocol "
                             "messages"), count=strikes)
     conn.queue.put_nowait(_LAST)
-    try:
+    with contextlib.suppress(TimeoutError):  # a client that does not read is closed anyway
         await asyncio.wait_for(sender, CLOSE_FLUSH)
+    with contextlib.suppress(Exception):  # it went away meanwhile
         await websocket.close(1008, "too many bad messages")
-    except Exception:  # it went away meanwhile, or would not take the last messages
-        return
 
 
 async def _send_all(websocket: WebSocket, conn: Connection) -> None:
