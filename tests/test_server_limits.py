@@ -11,6 +11,7 @@ server in a subprocess, with short limits, over raw sockets.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
@@ -28,7 +29,8 @@ if not os.environ.get("CI"):  # in CI the web extra is installed: a missing one 
 import httpx
 from starlette.websockets import WebSocketDisconnect
 
-from test_server_api import client_for, new_game, next_state, settings, ws_url
+from flamecraft.server import Settings
+from test_server_api import client_for, new_game, next_state, postgres_schema, settings, ws_url
 from test_server_hosting import error_shape, peak_memory_kib
 from test_server_multiprocess import Server
 
@@ -36,7 +38,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 LIMITS = {"FLAMECRAFT_MAX_HEADER_BYTES": "4096", "FLAMECRAFT_MAX_HEADERS": "20",
           "FLAMECRAFT_HEADER_TIMEOUT": "1", "FLAMECRAFT_KEEP_ALIVE_TIMEOUT": "1",
-          "FLAMECRAFT_GAMES_PER_MINUTE": "2"}
+          "FLAMECRAFT_GAMES_PER_MINUTE": "2", "FLAMECRAFT_CONNECTIONS_PER_ADDRESS": "2"}
 
 
 @pytest.fixture(scope="module")
@@ -143,12 +145,46 @@ def test_slow_and_silent_connections_are_closed(served: tuple[str, int]) -> None
         slow.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
         took = _closed_within(slow, 6.0, trickle=b"X")
         assert took is not None and took < 4.0, took
+    with socket.create_connection(addr, timeout=5) as slow_body:  # its body, a byte a time
+        slow_body.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                          b"application/json\r\nContent-Length: 5000\r\n\r\n{")
+        took = _closed_within(slow_body, 6.0, trickle=b" ")
+        assert took is not None and took < 4.0, took
     with socket.create_connection(addr, timeout=5) as idle:
         idle.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
         idle.settimeout(5)
         assert idle.recv(65536).startswith(b"HTTP/1.1 200")
         took = _closed_within(idle, 6.0)
         assert took is not None and took < 4.0, took
+
+
+def test_the_http_limits_are_read_from_the_environment() -> None:
+    """Item 4: each HTTP limit has its FLAMECRAFT_* variable and the default docs/server.md
+    gives; the connection cap defaults to three quarters of the open-file limit, and all of
+    them reach uvicorn."""
+    import resource
+
+    from flamecraft.server import Settings
+    from flamecraft.server.httpd import connection_cap, uvicorn_options
+
+    default = Settings.from_env({})
+    assert (default.max_header_bytes, default.max_headers) == (16384, 100)
+    assert (default.header_timeout, default.keep_alive_timeout) == (10.0, 5.0)
+    assert default.max_bad_messages == 5 and default.max_connections == 0
+    assert default.forwarded_allow_ips == "127.0.0.1,::1"
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft != resource.RLIM_INFINITY:
+        assert connection_cap(default) == max(16, soft * 3 // 4)
+    s = Settings.from_env({**LIMITS, "FLAMECRAFT_MAX_CONNECTIONS": "300",
+                           "FLAMECRAFT_BAD_MESSAGES": "2",
+                           "FLAMECRAFT_FORWARDED_ALLOW_IPS": "10.0.0.2"})
+    options = uvicorn_options(s)
+    assert options["h11_max_incomplete_event_size"] == 4096
+    assert options["limit_concurrency"] == 300 and options["timeout_keep_alive"] == 1
+    assert options["forwarded_allow_ips"] == "10.0.0.2" and s.max_bad_messages == 2
+    assert (s.max_headers, s.header_timeout) == (20, 1.0)
+    with pytest.raises(ValueError, match="FLAMECRAFT_HEADER_TIMEOUT"):
+        Settings.from_env({"FLAMECRAFT_HEADER_TIMEOUT": "soon"})
 
 
 def test_the_proxy_headers_are_believed_from_the_proxy_only(served: tuple[str, int]) -> None:
@@ -164,6 +200,32 @@ def test_the_proxy_headers_are_believed_from_the_proxy_only(served: tuple[str, i
 
     assert [create("203.0.113.5") for _ in range(3)] == [201, 201, 429]
     assert create("203.0.113.6") == 201
+
+
+def test_an_ipv6_64_is_one_address_for_the_connection_cap(served: tuple[str, int]) -> None:
+    """Item 8: the per-address cap on live connections (2 here) counts an IPv6 /64 as one
+    address: a host picks any of its 2^64 addresses at will."""
+    from websockets.sync.client import connect
+
+    base, _ = served
+    game = httpx.post(base + "/api/games", json={"seats": [{"kind": "human"}]},
+                      headers={"X-Forwarded-For": "192.0.2.77"}).json()
+    url = "ws" + base[len("http"):] + f"/ws/games/{game['game_id']}"
+
+    def first_message(client: str) -> str:
+        ws = connect(url, additional_headers={"X-Forwarded-For": client})
+        opened.append(ws)
+        return str(ws.recv(timeout=10))
+
+    opened: list[Any] = []
+    try:
+        assert '"state"' in first_message("2001:db8:5:6::1")
+        assert '"state"' in first_message("2001:db8:5:6::2")
+        assert '"too_many"' in first_message("2001:db8:5:6:abcd::3")
+        assert '"state"' in first_message("2001:db8:5:7::1")  # another /64
+    finally:
+        for ws in opened:
+            ws.close()
 
 
 def test_x_forwarded_proto_is_honoured_from_trusted_proxies() -> None:
@@ -301,19 +363,34 @@ def test_messages_not_of_the_protocol_close_the_connection(tmp_path: Path) -> No
 # ---------------------------------------------------------------- one bad row
 
 
-def _spoil(db: Path, game_id: str, column: str, value: str) -> None:
-    with sqlite3.connect(db) as conn:
-        conn.execute(f"UPDATE flamecraft_games SET {column} = ? WHERE id = ?", (value, game_id))
+def _spoil(url: str, game_id: str, column: str, value: str) -> None:
+    """Writes ``value`` into a game row's column behind the server's back."""
+    if url.startswith("sqlite:///"):
+        with sqlite3.connect(url[len("sqlite:///"):]) as conn:
+            conn.execute(f"UPDATE flamecraft_games SET {column} = ? WHERE id = ?",
+                         (value, game_id))
+        return
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as pg:
+        pg.execute(f"UPDATE flamecraft_games SET {column} = %s WHERE id = %s",
+                   (value, game_id))
 
 
-def test_a_row_that_cannot_be_read_is_skipped(tmp_path: Path,
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_row_that_cannot_be_read_is_skipped(tmp_path: Path, backend: str,
                                               caplog: pytest.LogCaptureFixture) -> None:
     """Item 7: a running game whose options are not JSON, one whose options the engine
     refuses (9 players), and a finished one whose result is not JSON: start-up goes on (it
     failed: "Application startup failed"), logging each; the lobby lists the good games (it
     answered 500 to everyone); each bad game's own URL answers ``broken``."""
-    s = settings(tmp_path)
-    db = tmp_path / "games.sqlite3"
+    with contextlib.ExitStack() as stack:
+        url = (stack.enter_context(postgres_schema()) if backend == "postgresql"
+               else f"sqlite:///{tmp_path / 'games.sqlite3'}")
+        _bad_rows(settings(tmp_path, database_url=url), url, caplog)
+
+
+def _bad_rows(s: Settings, db: str, caplog: pytest.LogCaptureFixture) -> None:
     with client_for(s) as c:
         good = new_game(c, "human,bot", start=True)
         bad_json = new_game(c, "human,bot", start=True)

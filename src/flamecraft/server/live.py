@@ -20,7 +20,7 @@ from ..core.tr import N_
 from .connections import Connection, Session
 from .gameerror import GameError
 from .games import Games
-from .guards import TokenBucket
+from .guards import TokenBucket, address_group
 from .language import request_language
 from .settings import Settings
 from .tokens import token_ok
@@ -89,8 +89,8 @@ async def _admit(websocket: WebSocket, game_id: str, games: Games,
             return None
     conn = Connection(seat, token, settings.send_queue, request_language(websocket))
     try:
-        games.connections.subscribe(session, conn,
-                                    websocket.client.host if websocket.client else "?")
+        games.connections.subscribe(session, conn, address_group(  # an IPv6 /64 as one
+            websocket.client.host if websocket.client else "?"))
     except GameError as exc:
         await _refuse(websocket, exc, 4429)
         return None
