@@ -32,7 +32,20 @@ Scenarios (``--scenario``; issue 12):
                  messages); one of them is always on the clock and there is no increment,
                  so they must agree
 
+Attacks (issue 24): a victim game of two people, played by the bench as quickly as it
+answers, for ``--seconds`` alone and as long again while one address attacks; measured: the
+victim's move latency (send → new state) and the server's resident memory (peak, sampled),
+idle and under attack. The server keeps its default message rate limits here.
+
+    big-headers  ``--attackers`` (8) connections each streaming an endless header (up to 40 MB
+                 each, reconnecting when closed), and as many sending a request a byte every
+                 second (slowloris)
+    oversized    ``--attackers`` (4) WebSocket connections sending 60 KB messages as fast as
+                 they can (reconnecting when closed)
+
     python bench/ws_load.py --scenario starvation --seconds 60
+    python bench/ws_load.py --scenario big-headers --seconds 30
+    python bench/ws_load.py --scenario oversized --seconds 30
     python bench/ws_load.py --scenario spectators --spectators 200
     python bench/ws_load.py --scenario live --games 200 --seconds 120
 """
@@ -41,6 +54,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import platform
@@ -75,16 +89,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(database: str | None, workdir: Path,
-                 bot_delay: float = 0.0) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(database: str | None, workdir: Path, bot_delay: float = 0.0,
+                 message_limits: bool = False) -> tuple[subprocess.Popen[bytes], str]:
     """A local ``flamecraft serve`` whose clients are not slowed down (nor its bots, unless
-    ``bot_delay`` says)."""
+    ``bot_delay`` says; nor their messages, unless ``message_limits``: the defaults)."""
     port = free_port()
     db = database or f"sqlite:///{workdir / 'bench.sqlite3'}"
     env = {**os.environ, "FLAMECRAFT_BOT_DELAY": str(bot_delay),
-           "FLAMECRAFT_MESSAGES_PER_SECOND": "100000",
            "FLAMECRAFT_GAMES_PER_MINUTE": "100000",
            "FLAMECRAFT_CONNECTIONS_PER_ADDRESS": "100000"}  # every client is on 127.0.0.1
+    if not message_limits:
+        env["FLAMECRAFT_MESSAGES_PER_SECOND"] = "100000"
     with open(workdir / "server.log", "wb") as log:  # the child keeps its own handle
         proc = subprocess.Popen(
             [sys.executable, "-c", "import sys; from flamecraft.cli.main import main; "
@@ -405,6 +420,156 @@ async def run_live(base: str, games: int, seconds: float) -> tuple[Totals, list[
     return totals, drifts, games
 
 
+def rss_kib(pid: int | None) -> int | None:
+    """A process's resident memory now (VmRSS), in KiB; None when it is not local."""
+    if pid is None:
+        return None
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+@dataclass
+class Phase:
+    """One phase of an attack scenario: the victim's move latencies, the server's peak
+    memory, and what the attack did."""
+
+    latencies: list[float] = field(default_factory=list)
+    peak_kib: int | None = None
+    sent: int = 0  # bytes or messages the attackers sent
+    closed: int = 0  # attacking connections the server closed
+
+
+async def _victim(http: httpx.AsyncClient, ws_base: str, until: float, phase: Phase) -> None:
+    """Games of two people played by the bench one after another until ``until``: each
+    move's latency (send → the state it made) goes in ``phase``."""
+    totals = Totals()
+    number = 0
+    while time.monotonic() < until:
+        r = await http.post("/api/games", json={"seats": [{"kind": "human"}] * 2,
+                                                "start": True, "name": f"victim {number}"})
+        r.raise_for_status()
+        game = r.json()
+        conns = [await connect(f"{ws_base}/ws/games/{game['game_id']}?seat={s['seat']}"
+                               f"&token={s['token']}", max_size=2**22) for s in game["seats"]]
+
+        async def seat(c: ClientConnection, name: str) -> None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(play_seat(c, random.Random(name), totals),
+                                       max(0.1, until - time.monotonic()))
+
+        try:
+            await asyncio.gather(*(seat(c, f"v{number}:{i}") for i, c in enumerate(conns)))
+        finally:
+            for c in conns:
+                await c.close()
+        number += 1
+    phase.latencies.extend(totals.latencies)
+
+
+async def _sample_memory(pid: int | None, until: float, phase: Phase) -> None:
+    while time.monotonic() < until:
+        now = rss_kib(pid)
+        if now is not None:
+            phase.peak_kib = max(phase.peak_kib or 0, now)
+        await asyncio.sleep(0.2)
+
+
+async def _endless_header(host: str, port: int, until: float, phase: Phase) -> None:
+    """A connection streaming a header that never ends (40 MB at most), again when closed."""
+    chunk = b"a" * 65536
+    while time.monotonic() < until:
+        try:
+            reader, writer = await asyncio.open_connection(host, port)
+        except OSError:
+            await asyncio.sleep(0.1)
+            continue
+        try:
+            writer.write(b"GET /api/health HTTP/1.1\r\nHost: x\r\nAccept-Language: ")
+            for _ in range(640):
+                if time.monotonic() >= until:
+                    break
+                if reader.at_eof() or writer.is_closing():  # answered and closed
+                    raise ConnectionResetError
+                writer.write(chunk)
+                await asyncio.wait_for(writer.drain(), 5)
+                phase.sent += len(chunk)
+        except (OSError, TimeoutError):
+            phase.closed += 1
+        finally:
+            writer.close()
+
+
+async def _slowloris(host: str, port: int, until: float, phase: Phase) -> None:
+    """A connection sending its request a byte a second, again when closed."""
+    while time.monotonic() < until:
+        try:
+            reader, writer = await asyncio.open_connection(host, port)
+        except OSError:
+            await asyncio.sleep(0.1)
+            continue
+        try:
+            writer.write(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+            while time.monotonic() < until:
+                await asyncio.sleep(1.0)
+                writer.write(b"X")
+                await writer.drain()
+                if reader.at_eof():
+                    raise ConnectionResetError
+        except OSError:
+            phase.closed += 1
+        finally:
+            writer.close()
+
+
+async def _oversized(ws_base: str, game_id: str, until: float, phase: Phase) -> None:
+    """A spectator connection sending 60 KB messages as fast as it can, again when closed."""
+    message = "x" * 60000
+    while time.monotonic() < until:
+        try:
+            async with connect(f"{ws_base}/ws/games/{game_id}", max_size=2**22) as conn:
+                drain = asyncio.create_task(_drain(conn))
+                try:
+                    while time.monotonic() < until:
+                        await conn.send(message)
+                        phase.sent += 1
+                        await asyncio.sleep(0)  # let its reader see a close
+                finally:
+                    drain.cancel()
+        except Exception:  # closed by the server (1008): connect again
+            phase.closed += 1
+
+
+async def run_attack(base: str, scenario: str, attackers: int, seconds: float,
+                     pid: int | None) -> tuple[Phase, Phase]:
+    """The victim alone for ``seconds``, then as long again under the attack."""
+    ws_base = "ws" + base[len("http"):]
+    host, port = base.split("//", 1)[1].rsplit(":", 1)
+    idle, attacked = Phase(), Phase()
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        until = time.monotonic() + seconds
+        await asyncio.gather(_victim(http, ws_base, until, idle),
+                             _sample_memory(pid, until, idle))
+        target = (await http.post("/api/games", json={"seats": [{"kind": "human"}, {
+            "kind": "bot", "bot": "random"}], "name": "target"})).json()["game_id"]
+        until = time.monotonic() + seconds
+        attacks = []
+        for _ in range(attackers):
+            if scenario == "big-headers":
+                attacks += [_endless_header(host, int(port), until, attacked),
+                            _slowloris(host, int(port), until, attacked)]
+            else:
+                attacks.append(_oversized(ws_base, target, until, attacked))
+        await asyncio.sleep(1.0)  # the attack is under way
+        await asyncio.gather(_victim(http, ws_base, until, attacked),
+                             _sample_memory(pid, until, attacked), *attacks)
+    return idle, attacked
+
+
 async def _drain(conn: ClientConnection) -> None:
     """A spectator: reads every state (a browser renders each)."""
     try:
@@ -438,8 +603,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--url", help="a running server (default: start a local one)")
     parser.add_argument("--database", help="the local server's database (default: a fresh "
                         "SQLite file)")
-    parser.add_argument("--scenario", choices=("games", "starvation", "spectators", "live"),
+    parser.add_argument("--scenario", choices=("games", "starvation", "spectators", "live",
+                                               "big-headers", "oversized"),
                         default="games", help="what to measure (default: games)")
+    parser.add_argument("--attackers", type=int, default=None,
+                        help="big-headers, oversized: attacking connections (8, 4)")
     parser.add_argument("--seconds", type=float, default=60.0,
                         help="starvation: how long the greedy bot is timed (default 60)")
     parser.add_argument("--heavy", type=int, default=4,
@@ -457,10 +625,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         proc = None
         base = args.url
+        attack = args.scenario in ("big-headers", "oversized")
         if base is None:
             proc, base = start_server(args.database, Path(tmp),
-                                      0.4 if args.scenario == "live" else 0.0)
+                                      0.4 if args.scenario == "live" else 0.0,
+                                      message_limits=attack)
         try:
+            if attack:
+                attackers = args.attackers or (8 if args.scenario == "big-headers" else 4)
+                idle, attacked = asyncio.run(run_attack(
+                    base.rstrip("/"), args.scenario, attackers, args.seconds,
+                    proc.pid if proc is not None else None))
+                what = ("connections streaming an endless header, and as many slowloris"
+                        if args.scenario == "big-headers" else
+                        "WebSocket connections sending 60 KB messages")
+                print(f"flamecraft ws_load --scenario {args.scenario}: a game of two people "
+                      f"played {args.seconds:.0f} s alone, then {args.seconds:.0f} s while "
+                      f"{attackers} {what}; {where}; {head}")
+                for name, phase in (("idle", idle), ("under attack", attacked)):
+                    memory = ("?" if phase.peak_kib is None
+                              else f"{phase.peak_kib / 1024:.0f} MB")
+                    print(latency_line(f"{name}: a person's move", phase.latencies)
+                          + f"; server memory (peak RSS) {memory}")
+                unit = "bytes" if args.scenario == "big-headers" else "messages"
+                print(f"  the attack sent {attacked.sent} {unit}; the server closed "
+                      f"{attacked.closed} of its connections")
+                return 0
             if args.scenario == "live":
                 totals, drifts, live = asyncio.run(run_live(base.rstrip("/"), args.games,
                                                             args.seconds))

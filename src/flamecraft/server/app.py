@@ -36,9 +36,18 @@ from .connections import Session
 from .gameerror import GameError
 from .games import Games
 from .gamespec import NewGame, NewSeat
-from .guards import STATUS_CODES, BodyLimit, SecurityHeaders, TokenBucket, error_body
+from .guards import (
+    STATUS_CODES,
+    AddressBuckets,
+    BodyLimit,
+    HeaderLimit,
+    SecurityHeaders,
+    error_body,
+)
+from .httpd import uvicorn_options
 from .language import DEFAULT, game_tr, page_catalogue, request_language, say
 from .live import add_live_route
+from .names import skeleton
 from .pages import add_pages
 from .settings import Settings
 from .store import FINISHED, OPEN, RUNNING, require_driver
@@ -50,6 +59,7 @@ log = logging.getLogger("flamecraft.server")
 WS_MAX_FRAME = 65536  # uvicorn drops larger frames outright; larger than 8 KiB gets "too_big"
 FINISHED_LISTED = 20
 LISTED = 100
+CREATION_ADDRESSES = 10000  # client address groups whose rate of new games is remembered
 # Smaller answers go as they are: gzip's header and framing cost more than it saves.
 GZIP_MINIMUM = 500
 
@@ -233,18 +243,13 @@ def _add_lobby_api(app: FastAPI, games: Games, settings: Settings,
                    clock: Callable[[], float]) -> None:
     """The lobby's games: the list and each entry, and its changes (create, join, leave,
     start, rematch)."""
-    creations: dict[str, TokenBucket] = {}
+    per_minute = settings.games_per_minute
+    creations = AddressBuckets(per_minute / 60.0, per_minute, CREATION_ADDRESSES, clock)
 
     @app.post("/api/games", status_code=201)
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
-        client = request.client.host if request.client else "?"
-        per_minute = settings.games_per_minute
-        limit = creations.setdefault(client, TokenBucket(per_minute / 60.0, per_minute,
-                                                        clock))
-        if not limit.allow():
+        if not creations.allow(request.client.host if request.client else "?"):
             raise GameError("rate_limited", N_("too many new games: wait a minute"), 429)
-        if len(creations) > 10000:
-            creations.clear()
         return await games.create(body.new_game())
 
     @app.get("/api/games")
@@ -409,6 +414,7 @@ def create_app(settings: Settings | None = None, *,
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.to_thread(skeleton, "")  # names.py's table, read once, off the loop
         await games.open()
         try:
             yield
@@ -417,16 +423,20 @@ def create_app(settings: Settings | None = None, *,
 
     # No interactive API page: FastAPI's loads its script from a CDN, with inline script,
     # which the Content-Security-Policy forbids; the description is /api/openapi.json.
+    # No trailing-slash redirects: Starlette builds their Location from the Host header (a
+    # "Host: evil.example" request was sent to evil.example) and the scheme the server sees
+    # (http behind a TLS proxy); "/api/games/" is a 404 like any other unknown path.
     app = FastAPI(title="Flamecraft", lifespan=lifespan, docs_url=None,
-                  openapi_url="/api/openapi.json", redoc_url=None)
+                  openapi_url="/api/openapi.json", redoc_url=None, redirect_slashes=False)
     app.state.games = games
     app.state.settings = settings
     _add_error_handlers(app)
-    # The last added runs first: the headers go on every answer, the limit's too; gzip
+    # The last added runs first: the headers go on every answer, the limits' too; gzip
     # (Starlette's own) outermost, on every HTTP answer of GZIP_MINIMUM bytes or more whose
     # client accepts it: pages, static files, JSON. It passes WebSockets by untouched, and
     # compresses a streamed body chunk by chunk (docs/server.md, "Compression and caching").
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(HeaderLimit, limit=settings.max_headers)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=6)
     add_pages(app, settings)
@@ -453,5 +463,5 @@ def serve(host: str, port: int, database: str | None) -> int:
     print(f"Flamecraft on http://{host}:{port}/  (games stored in {where}; Ctrl+C stops)",
           flush=True)
     uvicorn.run(create_app(settings), host=host, port=port, ws_max_size=WS_MAX_FRAME,
-                log_level="warning")
+                log_level="warning", **uvicorn_options(settings))
     return 0

@@ -25,6 +25,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..core.engine import to_act
+from ..core.errors import FlamecraftError
 from ..core.serialize import CARD_NAMES, start_to_json
 from ..core.setup_game import seeded_start
 from ..core.state import Options
@@ -57,6 +58,10 @@ CLOCK_SWEEP = 60.0  # seconds between looks for clocks running out in games not 
 MAX_IDLE = 1000  # loaded games before the idle ones (open or finished, unwatched) are dropped
 
 # "the game is already …" (starting a game that is not open), per status
+# What reading a bad row raises (store.UnreadableGame is a ValueError; the engine refusing its
+# options a FlamecraftError); a store that is down raises none of these.
+UNREADABLE = (ValueError, KeyError, TypeError, IndexError, AttributeError, FlamecraftError)
+
 _STATUS_ALREADY = {RUNNING: N_("the game is already running"),
                    FINISHED: N_("the game is already finished")}
 
@@ -94,7 +99,7 @@ class Games:
         for game_id in await self.database.run(lambda st: st.running_game_ids(since)):
             try:
                 await self.get(game_id, resume=True)
-            except GameError as exc:
+            except GameError as exc:  # one game that cannot be read is skipped, not fatal
                 log.error("cannot resume: %s", exc.message)
         self.tasks.spawn(self._sweep())
         if self.bus.shared:
@@ -168,12 +173,21 @@ class Games:
             session = self.sessions.get(game_id)
             if session is not None:
                 return session
-            row, actions = await self.database.run(lambda st: st.load_with_actions(game_id))
-            if row is None:
-                return None
-            row, actions = await self._upgraded(row, actions)
-            session = Session(Table(row, actions), self.settings.away_grace,
-                              self.settings.hidden_grace)
+            try:
+                row, actions = await self.database.run(
+                    lambda st: st.load_with_actions(game_id))
+                if row is None:
+                    return None
+                row, actions = await self._upgraded(row, actions)
+                table = Table(row, actions)
+            except GameError:
+                raise
+            except UNREADABLE as exc:  # a row it cannot read: this game only is refused
+                log.error("game %s cannot be loaded: %s", game_id, exc)
+                raise GameError("broken", N_("game {game} cannot be read from the store: the "
+                                             "server's operator has to repair it"), 500,
+                                game=game_id) from None
+            session = Session(table, self.settings.away_grace, self.settings.hidden_grace)
             session.presence.ttl = 3 * self.settings.presence_heartbeat
             self._evict()
             self.sessions[game_id] = session

@@ -10,8 +10,10 @@ a 200 MB chunked request into memory.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -27,7 +29,8 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 # The error code of each HTTP status the server answers on its own (the API's own errors
 # carry theirs: gameerror.GameError).
 STATUS_CODES = {400: "malformed", 403: "bad_token", 404: "not_found", 405: "not_allowed",
-                409: "illegal", 413: "too_big", 422: "malformed", 429: "rate_limited"}
+                409: "illegal", 413: "too_big", 422: "malformed", 429: "rate_limited",
+                431: "too_big"}
 
 # No inline script or style anywhere in the client, so the policy can forbid both; the
 # favicon is a data: URL. WebSockets go to this same origin ('self' covers ws: and wss:).
@@ -104,6 +107,26 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+class HeaderLimit:
+    """Refuses (431 ``too_big``) a request, or a WebSocket handshake, with more than ``limit``
+    header lines (their total size is bounded by the listener: httpd.py)."""
+
+    def __init__(self, app: ASGIApp, limit: int):
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and len(scope.get("headers", ())) > self.limit:
+            if scope["type"] == "websocket":  # refused before it is accepted: an HTTP 403
+                await send({"type": "websocket.close", "code": 1008,
+                            "reason": f"more than {self.limit} headers"})
+                return
+            await send_error(send, 431, "too_big", say(
+                header_language(scope.get("headers", ())),
+                N_("requests are limited to {limit} headers"), {"limit": self.limit}))
+            return
+        await self.app(scope, receive, send)
+
+
 class SecurityHeaders:
     """Adds the security headers to every HTTP answer."""
 
@@ -135,11 +158,67 @@ class TokenBucket:
         self.rate, self.burst, self.clock = rate, max(1.0, burst), clock
         self.tokens, self.at = self.burst, clock()
 
-    def allow(self) -> bool:
+    def _refill(self) -> None:
         now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
+
+    def allow(self) -> bool:
+        self._refill()
         if self.tokens < 1.0:
             return False
         self.tokens -= 1.0
         return True
+
+    def spend(self, cost: float) -> None:
+        """Charges an event that happens anyway (a message too big, answered so): ``cost``
+        tokens, or all there are."""
+        self._refill()
+        self.tokens = max(0.0, self.tokens - cost)
+
+def address_group(host: str) -> str:
+    """The group a client address is limited as: an IPv4 address itself, an IPv6 address its
+    /64 (one subscriber's network: a host picks any address in it at will), an IPv4-mapped
+    IPv6 address its IPv4 address; anything else (a test client's name) as it is."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+class AddressBuckets:
+    """A token bucket per client address group (``address_group``), in bounded memory: past
+    ``size`` groups, those whose bucket has filled up again (they would be allowed a whole
+    burst anyway) are forgotten, then, if still too many, the least recently seen. So a flood
+    of new addresses forgets the quiet ones first and never every address at once (the old
+    table was cleared whole at 10,000, the busy address's count with it)."""
+
+    def __init__(self, rate: float, burst: float, size: int = 10000,
+                 clock: Callable[[], float] = time.monotonic):
+        self.rate, self.burst, self.size, self.clock = rate, burst, max(1, size), clock
+        self.buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+
+    def allow(self, host: str) -> bool:
+        group = address_group(host)
+        bucket = self.buckets.get(group)
+        if bucket is None:
+            bucket = self.buckets[group] = TokenBucket(self.rate, self.burst, self.clock)
+            if len(self.buckets) > self.size:
+                self._forget()
+        else:
+            self.buckets.move_to_end(group)
+        return bucket.allow()
+
+    def _forget(self) -> None:
+        now = self.clock()
+        full = [g for g, b in self.buckets.items()
+                if b.tokens + (now - b.at) * b.rate >= b.burst]
+        for group in full[:len(self.buckets) - self.size // 2]:
+            del self.buckets[group]  # a full bucket is what a forgotten one starts with
+        while len(self.buckets) > self.size:
+            self.buckets.popitem(last=False)  # the least recently seen

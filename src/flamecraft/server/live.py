@@ -7,6 +7,7 @@ The protocol is docs/server.md's "WebSocket" section."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import Callable
@@ -19,7 +20,7 @@ from ..core.tr import N_
 from .connections import Connection, Session
 from .gameerror import GameError
 from .games import Games
-from .guards import TokenBucket
+from .guards import TokenBucket, address_group
 from .language import request_language
 from .settings import Settings
 from .tokens import token_ok
@@ -28,6 +29,8 @@ log = logging.getLogger("flamecraft.server")
 
 SUBPROTOCOL = "flamecraft"  # accepted when offered (a browser offering protocols needs one)
 SEAT_PROTOCOL = "flamecraft-seat."  # "flamecraft-seat.<seat>.<key>": the seat's key
+_LAST = "\x00last"  # put in a connection's queue: its sender stops there (never a message)
+CLOSE_FLUSH = 2.0  # seconds a closing connection is given to take the messages before it
 
 
 def add_live_route(app: FastAPI, games: Games, settings: Settings,
@@ -86,8 +89,8 @@ async def _admit(websocket: WebSocket, game_id: str, games: Games,
             return None
     conn = Connection(seat, token, settings.send_queue, request_language(websocket))
     try:
-        games.connections.subscribe(session, conn,
-                                    websocket.client.host if websocket.client else "?")
+        games.connections.subscribe(session, conn, address_group(  # an IPv6 /64 as one
+            websocket.client.host if websocket.client else "?"))
     except GameError as exc:
         await _refuse(websocket, exc, 4429)
         return None
@@ -106,6 +109,7 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
     limit = TokenBucket(settings.max_messages_per_second, settings.message_burst, clock)
     chat_limit = games.chat.bucket(clock)  # the table chat's own (chat.py)
     warned: float | None = None  # when "rate_limited" was last said
+    strikes = 0  # messages refused as too big or not the protocol
     try:
         while True:
             message = await websocket.receive()
@@ -116,10 +120,14 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
                 data = message.get("bytes") or b""
             size = len(data.encode() if isinstance(data, str) else data)
             if size > settings.max_message_bytes:
+                # Answered (so a client learns the limit) and charged to the bucket by its
+                # size: 60 KB messages at the rate of small ones slowed every other game
+                # 100-fold; a few of them close the connection.
+                limit.spend(size // settings.max_message_bytes)
+                strikes += 1
                 conn.error("too_big", N_("messages are limited to {limit} bytes; this one has "
                                          "{size}"), limit=settings.max_message_bytes, size=size)
-                continue
-            if not limit.allow():
+            elif not limit.allow():
                 now = clock()
                 if warned is None or now - warned > 1.0:
                     warned = now
@@ -127,8 +135,11 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
                                                   "a second: slow down (this one was ignored)"),
                                burst=settings.message_burst,
                                rate=settings.max_messages_per_second)
-                continue
-            await _handle(data, session, conn, games, chat_limit)
+            elif not await _handle(data, session, conn, games, chat_limit):
+                strikes += 1
+            if strikes >= settings.max_bad_messages:
+                await _close_bad(websocket, conn, sender, strikes)
+                break
     except WebSocketDisconnect:
         pass
     finally:
@@ -136,10 +147,25 @@ async def _live(websocket: WebSocket, game_id: str, games: Games, settings: Sett
         sender.cancel()
 
 
+async def _close_bad(websocket: WebSocket, conn: Connection, sender: asyncio.Task[None],
+                     strikes: int) -> None:
+    """Closes a connection that sent ``strikes`` messages too big or not of the protocol
+    (1008, policy violation), once what it was told so far, and why it is closed, are sent."""
+    conn.error("closed", N_("the connection was closed after {count} messages that were too "
+                            "big or not of the protocol; reconnect and send protocol "
+                            "messages"), count=strikes)
+    conn.queue.put_nowait(_LAST)
+    with contextlib.suppress(TimeoutError):  # a client that does not read is closed anyway
+        await asyncio.wait_for(sender, CLOSE_FLUSH)
+    with contextlib.suppress(Exception):  # it went away meanwhile
+        await websocket.close(1008, "too many bad messages")
+
+
 async def _send_all(websocket: WebSocket, conn: Connection) -> None:
+    """Sends the connection's messages in order, until ``_LAST``."""
     try:
-        while True:
-            await websocket.send_text(await conn.queue.get())
+        while (text := await conn.queue.get()) is not _LAST:
+            await websocket.send_text(text)
     except Exception:  # the client has gone: the receiving side ends the connection
         return
 
@@ -164,18 +190,19 @@ def _whole(value: Any) -> bool:
 
 
 async def _handle(data: str | bytes, session: Session, conn: Connection, games: Games,
-                  chat_limit: TokenBucket | None = None) -> None:
+                  chat_limit: TokenBucket | None = None) -> bool:
     """One client message: act, undo, presence, chat or ping. Anything else is
-    "malformed"."""
+    "malformed". False if it was not of the protocol at all (not a JSON object, or of no
+    known type): the connection's strikes (``max_bad_messages``)."""
     try:
         msg = json.loads(data)
     except (ValueError, UnicodeDecodeError):
         conn.error("malformed", N_("messages must be JSON objects"))
-        return
+        return False
     except RecursionError:  # "[[[[…]]]]": a few KiB nested thousands deep
         conn.error("malformed", N_("messages must be JSON objects, nested at most a few "
                                    "levels"))
-        return
+        return False
     kind = msg.get("type") if isinstance(msg, dict) else None
     try:
         if kind == "ping":
@@ -218,8 +245,10 @@ async def _handle(data: str | bytes, session: Session, conn: Connection, games: 
         else:
             conn.error("malformed", N_("unknown message type: expected 'act', 'undo', "
                                        "'presence', 'chat' or 'ping'"))
+            return False
     except GameError as exc:
         conn.failed(exc)
     except Exception:
         log.exception("error handling a message in game %s", session.id)
         conn.error("internal", N_("the server failed on this message; nothing was changed"))
+    return True

@@ -36,6 +36,10 @@ class Settings:
     max_message_bytes: int = 8192
     max_messages_per_second: int = 20
     message_burst: int = 40
+    # A message over the size limit costs its size in ``max_message_bytes`` from that bucket;
+    # after ``max_bad_messages`` messages refused as too big or not the protocol (not JSON,
+    # an unknown type) the connection is closed (1008).
+    max_bad_messages: int = 5
     # States waiting to be sent to one slow connection before the oldest are dropped (each
     # state is a whole snapshot, so only the latest matters).
     send_queue: int = 32
@@ -43,6 +47,20 @@ class Settings:
     games_per_minute: int = 30
     # The largest HTTP request body accepted (counted as it streams in).
     max_body_bytes: int = 16384
+    # HTTP requests (httpd.py): the request line and headers together at most this many
+    # bytes, and at most ``max_headers`` header lines; a request's head and body must have
+    # arrived ``header_timeout`` seconds after the connection opened (or its previous answer
+    # went); a kept-alive connection that sends nothing is closed after
+    # ``keep_alive_timeout`` seconds; at most ``max_connections`` connections at once (HTTP
+    # and WebSocket; 0: three quarters of the process's open-file limit).
+    max_header_bytes: int = 16384
+    max_headers: int = 100
+    header_timeout: float = 10.0
+    keep_alive_timeout: float = 5.0
+    max_connections: int = 0
+    # The proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (uvicorn's
+    # forwarded_allow_ips: comma-separated addresses or networks, "*" for any).
+    forwarded_allow_ips: str = "127.0.0.1,::1"
     # Live WebSocket connections one client address may hold open at once (every game).
     max_connections_per_address: int = 32
     # Spectators one game takes (its players always get in): each is sent every state.
@@ -105,6 +123,8 @@ class Settings:
             max_messages_per_second=int(_number(env, "FLAMECRAFT_MESSAGES_PER_SECOND",
                                                 s.max_messages_per_second)),
             message_burst=int(_number(env, "FLAMECRAFT_MESSAGE_BURST", s.message_burst)),
+            max_bad_messages=max(1, int(_number(env, "FLAMECRAFT_BAD_MESSAGES",
+                                                s.max_bad_messages))),
             max_connections_per_address=int(_number(
                 env, "FLAMECRAFT_CONNECTIONS_PER_ADDRESS", s.max_connections_per_address)),
             max_spectators=int(_number(env, "FLAMECRAFT_SPECTATORS_PER_GAME",
@@ -128,6 +148,15 @@ class Settings:
                                             s.health_timeout)),
             sqlite_busy_seconds=_number(env, "FLAMECRAFT_SQLITE_BUSY_SECONDS",
                                         s.sqlite_busy_seconds),
+            max_header_bytes=max(1024, int(_number(env, "FLAMECRAFT_MAX_HEADER_BYTES",
+                                                   s.max_header_bytes))),
+            max_headers=max(8, int(_number(env, "FLAMECRAFT_MAX_HEADERS", s.max_headers))),
+            header_timeout=_number(env, "FLAMECRAFT_HEADER_TIMEOUT", s.header_timeout),
+            keep_alive_timeout=_number(env, "FLAMECRAFT_KEEP_ALIVE_TIMEOUT",
+                                       s.keep_alive_timeout),
+            max_connections=int(_number(env, "FLAMECRAFT_MAX_CONNECTIONS", s.max_connections)),
+            forwarded_allow_ips=(env.get("FLAMECRAFT_FORWARDED_ALLOW_IPS")
+                                 or env.get("FORWARDED_ALLOW_IPS") or s.forwarded_allow_ips),
         )
 
 
