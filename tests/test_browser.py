@@ -755,10 +755,10 @@ def test_newcomer_defaults_start_at_once_and_nothing_is_missed(server: str, tabs
     page.wait_for_selector("form.create")
     assert page.title() == "Flamecraft"
     bot = page.locator(".seat-row").nth(1).locator(".seat-bot")
-    assert bot.input_value() == "strong"  # levels with plain names (issue 26)
+    assert bot.input_value() == "expert"  # levels with plain names (issue 26)
     options = bot.locator("option").all_inner_texts()
     assert [o.split(" — ")[0] for o in options] == ["Expert", "Strong", "Casual", "Beginner"]
-    assert options[1] == "Strong — plans its turn with weights tuned by self-play"
+    assert options[0] == "Expert — plans its turn with weights tuned by self-play"
     tab.shot("lobby")
     page.click("button[type=submit]")  # nothing changed: the defaults
     page.wait_for_url(re.compile(r"/play/[^#]+#seat=0&token="))

@@ -128,14 +128,16 @@ def test_the_extras_keep_players_libraries_apart_from_the_test_tools() -> None:
     """`web` is what a player's server needs (PostgreSQL apart, in `postgres`); the tests'
     tools are in `test`, and `dev` is test plus the checkers and the compiler's driver."""
     extras: dict[str, list[str]] = PYPROJECT["project"]["optional-dependencies"]
-    assert _names(extras["web"]) == {"fastapi", "uvicorn"}
+    # (confusable_homoglyphs: Unicode's confusables for the seat names' look-alike check)
+    assert _names(extras["web"]) == {"fastapi", "uvicorn", "confusable_homoglyphs"}
     assert _names(extras["postgres"]) == {"psycopg"}
     tools = {"pytest", "pytest-xdist", "pexpect", "playwright", "axe-playwright-python", "httpx",
              "websockets"}
     assert _names(extras["test"]) == tools
     assert "flamecraft[test]" in extras["dev"]
     assert _names(extras["dev"]) == {"mypy", "ruff", "setuptools"}
-    for players in ("web", "postgres", "rl", "reports", "ray"):
+    assert _names(extras["learn"]) == {"scikit-learn", "numpy"}
+    for players in ("web", "postgres", "rl", "reports", "ray", "learn"):
         assert not _names(extras[players]) & tools, players
     every = {name for reqs in extras.values() for name in _names(reqs)}
     assert "hypothesis" not in every  # no test uses it

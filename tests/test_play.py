@@ -643,12 +643,12 @@ def test_interactive_setup_defaults_and_colour(tmp_path: Path) -> None:
     child.expect_exact(f"give a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}")
     child.expect_exact(question)
     child.sendline("")
-    strength = ("Opponents, strongest first:\r\n  expert", "Opponents [strong]:")
+    strength = ("Opponents, strongest first:\r\n  expert", "Opponents [expert]:")
     for question in ("People at this keyboard", *strength, "Names, comma-separated [Player 1, "
                      "Ember, Cinder, Ash]", "Enchantment deck", "Play with Companions", "Seed"):
         child.expect_exact(question)
         child.sendline("")
-    child.expect_exact("Player 1 (human), Ember (Strong bot), Cinder (Strong bot), Ash (Strong")
+    child.expect_exact("Player 1 (human), Ember (Expert bot), Cinder (Expert bot), Ash (Expert")
     child.expect_exact("bot)")  # the seats line wraps at 80 columns
     child.expect("Player 1> ")
     assert re.search(r"\x1b\[3[1-7]m\[(Br|Me|Ir|Po|Cr|Pl)\]", child.before)

@@ -34,7 +34,7 @@ BOTS: dict[str, BotPolicy] = {"random": random_action}
 DEFAULT_BOT = "random"
 # The opponents a new player gets (``flamecraft play``): the strongest bot that answers within
 # about a second a move. The bots for play, strongest first, each with a few words.
-DEFAULT_OPPONENT = "strong"
+DEFAULT_OPPONENT = "expert"
 # (The notes are msgids: the web lobby shows them in the player's language.)
 BOT_NOTES: tuple[tuple[str, str], ...] = (
     ("planner", N_("plans its whole turn with weights tuned by self-play; the strongest, "
@@ -58,17 +58,20 @@ class Level:
     elo: int | None = None
 
 
-# Strongest first. Each is a seat kind like a bot's name (``--seats human,expert``, the lobby's
-# seats); the bots' own names stay for scripts.
+# Strongest first, each the bot measured at that strength and its rating on the ladder of
+# docs/bots.md (Bradley–Terry, Elo scale, mean 0: "With the tuned bot"). Each is a seat kind
+# like a bot's name (``--seats human,expert``, the lobby's seats); the bots' own names stay
+# for scripts. (The learned evaluation, ai/learned.py, takes Expert's place once it plays
+# better than the tuned planner: docs/bots.md, "The learned evaluation".)
 LEVELS: tuple[Level, ...] = (
-    Level("expert", N_("Expert"), "planner", {"value": "learned"},
-          N_("plans its turn and values it with a model learned from self-play")),
-    Level("strong", N_("Strong"), "planner", {"weights": "tuned"},
-          N_("plans its turn with weights tuned by self-play")),
-    Level("casual", N_("Casual"), "planner", {},
-          N_("plans its turn with hand-set weights")),
-    Level("beginner", N_("Beginner"), "greedy", {},
-          N_("looks one step ahead")),
+    Level("expert", N_("Expert"), "planner", {"weights": "tuned"},
+          N_("plans its turn with weights tuned by self-play"), elo=387),
+    Level("strong", N_("Strong"), "planner", {},
+          N_("plans its turn with hand-set weights"), elo=203),
+    Level("casual", N_("Casual"), "greedy", {},
+          N_("looks one step ahead"), elo=-176),
+    Level("beginner", N_("Beginner"), "random", {},
+          N_("plays any legal move: to learn the rules against"), elo=-1108),
 )
 LEVEL_OF = {level.id: level for level in LEVELS}
 
@@ -101,7 +104,8 @@ def _register_ladder() -> None:
         options = {} if name == "greedy" else {"weights": "tuned"}
         BOTS[name] = policy_per_thread(partial(make_play_bot, name, **options))
     for level in LEVELS:
-        BOTS[level.id] = policy_per_thread(partial(make_play_bot, level.bot, **level.options))
+        BOTS[level.id] = (random_action if level.bot == "random" else policy_per_thread(
+            partial(make_play_bot, level.bot, **level.options)))
 
 
 _register_ladder()

@@ -34,7 +34,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from ..ai.roster import BOTS
+from ..ai.roster import BOTS, base_bot
 from ..core.actions import Action
 from ..core.state import GameState
 from ..core.tr import N_
@@ -96,10 +96,11 @@ class BotLanes:
         self.rebuilt = 0  # times the search pool was made anew after a worker died
 
     def lane_of(self, name: str) -> str:
-        """"inline", "quick" or "search"."""
-        if name in QUICK_BOTS:
+        """"inline", "quick" or "search" (a level goes where its bot goes)."""
+        bot = base_bot(name)
+        if bot in QUICK_BOTS:
             return "inline"
-        return "search" if name in self.settings.search_bots else "quick"
+        return "search" if bot in self.settings.search_bots else "quick"
 
     def _search_pool(self) -> Executor:
         if self._search is None:
