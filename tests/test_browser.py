@@ -758,7 +758,8 @@ def test_newcomer_defaults_start_at_once_and_nothing_is_missed(server: str, tabs
     assert bot.input_value() == "expert"  # levels with plain names (issue 26)
     options = bot.locator("option").all_inner_texts()
     assert [o.split(" — ")[0] for o in options] == ["Expert", "Strong", "Casual", "Beginner"]
-    assert options[0] == "Expert — plans its turn with weights tuned by self-play"
+    assert options[0] == ("Expert — plans its turn and values it with a model learned from "
+                          "self-play")
     tab.shot("lobby")
     page.click("button[type=submit]")  # nothing changed: the defaults
     page.wait_for_url(re.compile(r"/play/[^#]+#seat=0&token="))

@@ -315,7 +315,8 @@ def test_the_setup_questions_in_japanese_take_japanese_answers(tmp_path: Path) -
     child.expect_exact("このキーボードで遊ぶ人数 (1～2。残りの席はボット) [1]:")
     child.sendline("")
     child.expect_exact("対戦相手 (強い順):")
-    child.expect_exact("expert    エキスパート — 自己対戦で調整した重みで手番全体を計画します。")
+    child.expect_exact("expert    エキスパート — 手番全体を計画し、学習したモデルで局面を評価"
+                       "します。")  # one line in 80 columns
     child.expect_exact("対戦相手 [expert]:")
     child.sendline("")
     child.expect_exact("名前 (カンマ区切り) [プレイヤー1、Ember]:")

@@ -35,17 +35,20 @@ class PlannerBot:
     choice is followed to the end of the turn); ``samples`` determinizations are searched;
     ``depth`` bounds the number of decisions looked ahead. ``value``: the learned evaluation
     to value each end of turn with (``learned``, the shipped model, or a model file's path:
-    ``ai/learned.py``) instead of the valuation with ``weights``."""
+    ``ai/learned.py``) instead of the valuation with ``weights``; with ``blend`` the two are
+    added: the valuation plus ``blend`` times the model's prediction."""
 
     name = "planner"
 
     def __init__(self, beam: int = 5, samples: int = 2, depth: int = 12,
-                 weights: Weights = PLANNER_WEIGHTS, value: str | None = None) -> None:
+                 weights: Weights = PLANNER_WEIGHTS, value: str | None = None,
+                 blend: float | None = None) -> None:
         self.beam = max(1, beam)
         self.samples = max(1, samples)
         self.depth = max(1, depth)
         self.weights = weights
         self.net: Any = None
+        self.blend = None if blend is None else float(blend)
         if value is not None:
             from .learned import model_named
 
@@ -61,7 +64,11 @@ class PlannerBot:
             return []
         from .learned import features
 
-        return [float(v) for v in self.net.predict([features(u, p) for u in states])]
+        learned = self.net.predict([features(u, p) for u in states])
+        if self.blend is None:
+            return [float(v) for v in learned]
+        w, b = self.weights, self.blend
+        return [relative(u, p, w) + b * float(v) for u, v in zip(states, learned, strict=True)]
 
     def choose(self, seat: Seat, rng: random.Random) -> Action:
         actions = seat.legal_actions()

@@ -58,20 +58,24 @@ class Level:
     elo: int | None = None
 
 
+# The learned bot's rating on the same scale (docs/bots.md, "The learned evaluation": its
+# matches against the tuned planner, anchored at the tuned planner's +387).
+EXPERT_ELO = 501
 # Strongest first, each the bot measured at that strength and its rating on the ladder of
 # docs/bots.md (Bradley–Terry, Elo scale, mean 0: "With the tuned bot"). Each is a seat kind
 # like a bot's name (``--seats human,expert``, the lobby's seats); the bots' own names stay
-# for scripts. (The learned evaluation, ai/learned.py, takes Expert's place once it plays
-# better than the tuned planner: docs/bots.md, "The learned evaluation".)
+# for scripts. Expert values its ends of turn with the learned evaluation (ai/learned.py)
+# added to the tuned valuation: docs/bots.md, "The learned evaluation".
 LEVELS: tuple[Level, ...] = (
-    Level("expert", N_("Expert"), "planner", {"weights": "tuned"},
+    Level("expert", N_("Expert"), "planner",
+          {"weights": "tuned", "value": "learned", "blend": 0.5},
+          N_("plans its turn and values it with a model learned from self-play"), elo=EXPERT_ELO),
+    Level("strong", N_("Strong"), "planner", {"weights": "tuned"},
           N_("plans its turn with weights tuned by self-play"), elo=387),
-    Level("strong", N_("Strong"), "planner", {},
+    Level("casual", N_("Casual"), "planner", {},
           N_("plans its turn with hand-set weights"), elo=203),
-    Level("casual", N_("Casual"), "greedy", {},
+    Level("beginner", N_("Beginner"), "greedy", {},
           N_("looks one step ahead"), elo=-176),
-    Level("beginner", N_("Beginner"), "random", {},
-          N_("plays any legal move: to learn the rules against"), elo=-1108),
 )
 LEVEL_OF = {level.id: level for level in LEVELS}
 

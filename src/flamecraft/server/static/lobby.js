@@ -20,9 +20,9 @@ function botWords(b) {
 }
 
 // the host's stand-in by default (a person's seat played while they are away): the quick
-// casual level, greedy, as the server's own default (server/standins.py STAND_IN: nobody
+// beginner level, greedy, as the server's own default (server/standins.py STAND_IN: nobody
 // waits on it)
-const STAND_IN = "casual";
+const STAND_IN = "beginner";
 
 /** The levels the server offers, strongest first with a few words each, and the default one
  * (GET /api/bots; the list itself is flamecraft.ai.roster.LEVELS, in Python). */
