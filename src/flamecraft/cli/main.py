@@ -738,6 +738,26 @@ def _add_tool_commands(sub: Subparsers[_Parser], tr: Translate) -> None:
         "flamecraft.sqlite3 here)"))
     p.set_defaults(func=cmd_serve)
 
+    p = sub.add_parser("admin", help=tr("the server operator's commands on its store: list the "
+                                        "games, end or delete one; see docs/server.md"))
+    p.add_argument("--database", metavar="URL", help=tr(
+        "an SQLite file or postgresql://… URL (default: $FLAMECRAFT_DATABASE_URL, else "
+        "flamecraft.sqlite3 here)"))
+    admin = p.add_subparsers(dest="admin_command", required=True, metavar=tr("COMMAND"))
+    a = admin.add_parser("list", help=tr("list the games, newest first"))
+    a.add_argument("--status", choices=("unfinished", "open", "running", "finished", "all"),
+                   default="unfinished", help=tr("which games (default: unfinished)"))
+    a.add_argument("--limit", type=int, default=100,
+                   help=tr("at most this many (default: 100)"))
+    a = admin.add_parser("end", help=tr("end a running game where it stands, with no winner"))
+    a.add_argument("game", metavar=tr("GAME"), help=tr("the game's id"))
+    a = admin.add_parser("delete", help=tr("delete a game that is not running, with its "
+                                           "actions, chat and reviews"))
+    a.add_argument("game", metavar=tr("GAME"), help=tr("the game's id"))
+    a.add_argument("--yes", action="store_true",
+                   help=tr("yes, delete it (it cannot be undone)"))
+    p.set_defaults(func=cmd_admin)
+
 
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
@@ -790,6 +810,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         return serve(args.host, args.port, args.database)
     except ValueError as exc:
+        raise CliError(str(exc)) from None
+
+
+def cmd_admin(args: argparse.Namespace) -> int:
+    """The operator's commands on the server's store (server/admin.py)."""
+    try:
+        from ..server.settings import Settings
+        from .admin import AdminError, run
+    except ImportError as exc:
+        raise CliError(f"flamecraft admin needs the 'web' extra ({exc.name} is missing): "
+                       "pip install 'flamecraft[web]'") from None
+    tr = translator(args.top_lang or language_from_env(os.environ), "terminal").gettext
+    try:
+        settings = Settings.from_env(database=args.database)
+        return run(args.admin_command, settings, getattr(args, "game", None),
+                   getattr(args, "status", "unfinished"), getattr(args, "limit", 100),
+                   getattr(args, "yes", False), tr)
+    except (AdminError, ValueError) as exc:
         raise CliError(str(exc)) from None
 
 

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from ..core.tr import N_
 from .connections import Connection, Session
-from .gameerror import GameError
+from .gameerror import Busy, GameError, retry_of
 from .games import Games
 from .guards import TokenBucket, address_group
 from .language import request_language
@@ -58,7 +58,7 @@ def seat_key(websocket: WebSocket) -> tuple[str | None, str | None]:
 async def _refuse(websocket: WebSocket, exc: GameError, close_code: int) -> None:
     message = exc.message_in(request_language(websocket))
     await websocket.send_text(json.dumps({"type": "error", "code": exc.code,
-                                          "message": message}))
+                                          "message": message, **retry_of(exc)}))
     await websocket.close(close_code)
 
 
@@ -67,9 +67,10 @@ async def _admit(websocket: WebSocket, game_id: str, games: Games,
     """The game and the new client's connection, subscribed; or None, the client refused
     (no such game, a wrong key, past a cap) and its socket closed."""
     try:
-        session = await games.get(game_id)
-    except GameError as exc:
-        await _refuse(websocket, exc, 4500)
+        session = await games.get(game_id, address=websocket.client.host
+                                  if websocket.client else "?")
+    except GameError as exc:  # (a full load lane: 1013, "try again later")
+        await _refuse(websocket, exc, 1013 if isinstance(exc, Busy) else 4500)
         return None
     if session is None:
         await _refuse(websocket, GameError("not_found", N_("there is no game {game}"),
