@@ -324,6 +324,18 @@ def test_loading_a_game_replays_it_off_the_event_loop(
         assert c.get(f"/api/games/{two['game_id']}").status_code == 200
 
 
+def test_reads_of_games_are_limited_per_address(tmp_path: Path) -> None:
+    """A flood of a game's reads (entry, record, replay steps) from one address is held to
+    ``reads_per_second`` after a burst of three seconds' worth: 429 with a retry time."""
+    with client_for(quick(tmp_path, reads_per_second=1.0), clock=lambda: 0.0) as c:
+        game = finished_game(c, "random,random")
+        url = f"/api/games/{game['game_id']}"
+        for path in ("", "/record", "/replay/1"):
+            assert c.get(url + path).status_code == 200
+        busy_shape(c.get(url + "/replay/2"), 429, "rate_limited")
+        assert c.get("/api/games").status_code == 200  # (the lobby's list is not a game's)
+
+
 # ---------------------------------------------------------------- 2. bot-only games
 
 

@@ -274,11 +274,6 @@ def _add_lobby_api(app: FastAPI, games: Games, settings: Settings,
             rows += await run(lambda st: st.list_games([FINISHED], FINISHED_LISTED))
         return {"games": [entry_json(r) for r in rows]}
 
-    @app.get("/api/games/{game_id}")
-    async def get_game(game_id: str, request: Request) -> dict[str, Any]:
-        """A game's entry, its step and who is to act (a finished game is not loaded)."""
-        return await games.entry(game_id, client_address(request))
-
     @app.post("/api/games/{game_id}/join")
     async def join(game_id: str, body: JoinBody) -> dict[str, Any]:
         return entry_json(await games.join(game_id, body.seat, body.token, body.name))
@@ -316,12 +311,37 @@ def _add_lobby_api(app: FastAPI, games: Games, settings: Settings,
 # ---------------------------------------------------------------- the game API
 
 
-def _add_game_api(app: FastAPI, games: Games) -> None:
+def _reads_limit(settings: Settings, clock: Callable[[], float]) -> Callable[[Request], str]:
+    """The per-address budget of a game's reads over HTTP (``reads_per_second``): returns
+    the client's address, or raises ``rate_limited`` with the time to the next read."""
+    rate = settings.reads_per_second
+    buckets = AddressBuckets(rate, 3 * rate, CREATION_ADDRESSES, clock)
+
+    def charge(request: Request) -> str:
+        address = client_address(request)
+        if not buckets.allow(address):
+            raise Busy("rate_limited", N_("too many requests for games from one address (at "
+                                          "most {rate} a second): try again in {retry_after} "
+                                          "s"), 429, 1.0 / rate, rate=f"{rate:g}")
+        return address
+
+    return charge
+
+
+def _add_game_api(app: FastAPI, games: Games, settings: Settings,
+                  clock: Callable[[], float]) -> None:
     """One game in play or over: a hint for the seat to act, and once it is finished its
-    record, review and replay."""
+    record, review and replay; each read within its address's budget."""
+    charge = _reads_limit(settings, clock)
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(game_id: str, request: Request) -> dict[str, Any]:
+        """A game's entry, its step and who is to act (a finished game is not loaded)."""
+        return await games.entry(game_id, charge(request))
 
     @app.get("/api/games/{game_id}/record")
-    async def record(game_id: str) -> dict[str, Any]:
+    async def record(game_id: str, request: Request) -> dict[str, Any]:
+        charge(request)
         row, actions = await games.finished(game_id)
         return record_of(row, actions).to_json()
 
@@ -339,6 +359,7 @@ def _add_game_api(app: FastAPI, games: Games) -> None:
         """A finished game's review: every decision valued, the biggest mistakes per seat,
         each seat's win chance over the game. Refused before the game is over. Made once
         and kept in the store (reviews.py)."""
+        address = charge(request)
         try:
             row, actions = await games.finished(game_id)
         except GameError as exc:
@@ -348,7 +369,7 @@ def _add_game_api(app: FastAPI, games: Games) -> None:
                                                "finished (it shows every seat's cards)")
                             ) from None
         return await games.advice.review(row, lambda: record_of(row, actions),
-                                         request_language(request), client_address(request))
+                                         request_language(request), address)
 
     async def replayed(game_id: str, step: int, request: Request,
                        seat: int | None, token: str | None = None) -> dict[str, Any]:
@@ -356,6 +377,7 @@ def _add_game_api(app: FastAPI, games: Games) -> None:
         view, its log, the lines of this step, who acted, and the step at which each turn
         begins (``turn_steps``). From the replay's checkpoints (replays.py), not every
         state."""
+        address = charge(request)
         row, actions = await games.finished(game_id)
         if seat is not None:
             check_token(row, seat, token or "")
@@ -363,7 +385,7 @@ def _add_game_api(app: FastAPI, games: Games) -> None:
         if not 0 <= step <= steps:
             raise GameError("malformed", N_("step must be 0–{last}, not {step}"), 400,
                             last=steps, step=step)
-        replay = await games.replay(row, actions, client_address(request))
+        replay = await games.replay(row, actions, address)
         lang = request_language(request)
         tr = game_tr(lang)
         ends = replay.log_ends
@@ -384,13 +406,13 @@ def _add_game_api(app: FastAPI, games: Games) -> None:
                 "turn_steps": replay.turn_steps()}
 
     @app.get("/api/games/{game_id}/chat")
-    async def chat(game_id: str, after: int = Query(-1, ge=-1),
+    async def chat(request: Request, game_id: str, after: int = Query(-1, ge=-1),
                    limit: int = Query(CHAT_PAGE, ge=1, le=CHAT_PAGE)) -> dict[str, Any]:
         """The game's table chat, oldest first, a page of at most ``limit`` lines after
         seq ``after``, each with the ``step`` at which it was written (the replay shows it
         there); ``next``: the ``after`` of the next page, or None on the last. What every
         spectator reads."""
-        await games.need(game_id)
+        await games.need(game_id, charge(request))
         lines = await games.chat.page(game_id, after, limit)
         return {"lines": lines, "next": lines[-1]["seq"] if len(lines) == limit else None}
 
@@ -450,7 +472,7 @@ def create_app(settings: Settings | None = None, *,
     add_pages(app, settings)
     _add_catalogue_api(app, games)
     _add_lobby_api(app, games, settings, clock)
-    _add_game_api(app, games)
+    _add_game_api(app, games, settings, clock)
     add_live_route(app, games, settings, clock)
     return app
 

@@ -128,6 +128,10 @@ class Settings:
     # ``replay_cache_bytes`` (the least recently used dropped first).
     replay_every: int = 16
     replay_cache_bytes: int = 32 * 1024 * 1024
+    # Reads of a game over HTTP (its entry, record, review, replay steps, chat) from one
+    # client address: a burst of three seconds' worth, then this many a second (a replay
+    # stepped through quickly, a lobby of many games, fit well within it).
+    reads_per_second: float = 20.0
 
     @staticmethod
     def from_env(environ: Mapping[str, str] | None = None,
@@ -203,6 +207,8 @@ class Settings:
             replay_every=max(1, int(_number(env, "FLAMECRAFT_REPLAY_EVERY", s.replay_every))),
             replay_cache_bytes=int(_number(env, "FLAMECRAFT_REPLAY_CACHE_BYTES",
                                            s.replay_cache_bytes)),
+            reads_per_second=max(0.1, _number(env, "FLAMECRAFT_READS_PER_SECOND",
+                                              s.reads_per_second)),
             forwarded_allow_ips=(env.get("FLAMECRAFT_FORWARDED_ALLOW_IPS")
                                  or env.get("FORWARDED_ALLOW_IPS") or s.forwarded_allow_ips),
         )
