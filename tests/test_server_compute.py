@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 import sqlite3
@@ -438,6 +439,28 @@ def test_bot_only_games_expire_loaded_or_stored(tmp_path: Path) -> None:
         entry = c.get(f"/api/games/{again['game_id']}").json()
         assert entry["status"] == "finished" and entry["result"]["ended"] == "expired"
         assert again["game_id"] not in games_of(c).sessions
+
+
+def test_a_game_with_a_person_is_never_taken_for_bot_only(tmp_path: Path) -> None:
+    """The caps and the expiry read each row's seats as JSON, however it was written (a row
+    written by hand with spaces in its JSON has a person as much as the server's own), and
+    seats that cannot be read count as a person's: such a game is never ended as expired."""
+    store = open_store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    try:
+        people, _ = a_finished_row(5, 2)
+        bots, _ = a_finished_row(6, 2)
+        broken, _ = a_finished_row(7, 2)
+        for row in (people, bots, broken):
+            row.status = "running"
+            store.create_game(row)
+        with store._transaction() as cur:
+            cur.execute("UPDATE flamecraft_games SET seats = ? WHERE id = ?", (json.dumps(
+                [{"name": "P1", "kind": "human"}, {"name": "P2", "kind": "bot"}]), people.id))
+            cur.execute("UPDATE flamecraft_games SET seats = '[{' WHERE id = ?", (broken.id,))
+        only = {game_id: bot_only for game_id, _, bot_only in store.unfinished_games()}
+        assert only == {people.id: False, bots.id: True, broken.id: False}
+    finally:
+        store.close()
 
 
 # ---------------------------------------------------------------- schema 4

@@ -291,6 +291,15 @@ def _read_game(row: Sequence[Any]) -> GameRow:
         spectator_chat=isinstance(options, dict) and options.get("spectator_chat") is True)
 
 
+def _bot_only(seats: str) -> bool:
+    """Whether a row's seats (JSON) hold no person; seats that cannot be read count as
+    holding one (such a game is never taken for bot-only, nor ended as one)."""
+    try:
+        return all(seat["kind"] != HUMAN for seat in json.loads(seats))
+    except (ValueError, TypeError, KeyError):
+        return False
+
+
 _CHAT_COLUMNS = "seq, seat, name, text, canned, step, created"
 
 
@@ -575,10 +584,10 @@ class Store(ABC):
         """Every game open or running: its id, when it was created, and whether it has no
         person's seat (bot-only)."""
         with self._transaction() as cur:
-            cur.execute(self._sql(
-                "SELECT id, created, seats NOT LIKE ? FROM flamecraft_games WHERE status IN "
-                "(?, ?)"), (f'%"kind":"{HUMAN}"%', OPEN, RUNNING))
-            return [(r[0], float(r[1]), bool(r[2])) for r in cur.fetchall()]
+            cur.execute(self._sql("SELECT id, created, seats FROM flamecraft_games WHERE "
+                                  "status IN (?, ?)"), (OPEN, RUNNING))
+            rows = cur.fetchall()
+        return [(r[0], float(r[1]), _bot_only(r[2])) for r in rows]
 
     def action_count(self, game_id: str) -> int:
         """How many actions a game has stored."""
