@@ -962,7 +962,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         finally:
             if proc is not None:
                 proc.terminate()
-                proc.wait(10)
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:  # (a worker job it waits for: stop it)
+                    proc.kill()
+                    proc.wait(10)
     lat = [x * 1000 for x in totals.latencies]
     print(f"flamecraft ws_load: {totals.games} games of {args.players}, {args.concurrency} at a "
           f"time, {where}; {head}")

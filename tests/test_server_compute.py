@@ -35,7 +35,9 @@ from flamecraft.core.serialize import CARD_NAMES, start_to_json
 from flamecraft.core.setup_game import seeded_start
 from flamecraft.core.state import Options
 from flamecraft.core.upgrade import DECISION_RULES
+from flamecraft.server.gameerror import Busy
 from flamecraft.server.games import Games
+from flamecraft.server.quotas import GameCaps, Unfinished
 from flamecraft.server.replays import build_replay
 from flamecraft.server.settings import Settings
 from flamecraft.server.store import (
@@ -409,6 +411,27 @@ def test_running_games_are_capped_per_address_and_overall(tmp_path: Path) -> Non
         new_game(c, "human,random")
         busy_shape(c.post("/api/games", json={"seats": [{"kind": "human"}]}), 503, "busy")
         assert len(c.get("/api/games").json()["games"]) == 3
+
+
+def test_games_made_without_an_address_count_overall_only() -> None:
+    """A game the server makes on no client's behalf is charged to no address (before this
+    was fixed, every such game shared one address's cap)."""
+    caps = GameCaps(Settings(running_games_per_address=1, running_games=3))
+    games = [Unfinished(f"g{k}", 0.0, False) for k in range(2)]
+    for game in games:
+        caps.created(game.id, caps.check(games[:0], None, False))
+    assert caps.origin == {}
+    assert caps.check(games, None, False) == "?"
+    group = caps.check(games, "203.0.113.7", False)
+    caps.created("g2", group)
+    games.append(Unfinished("g2", 0.0, False))
+    with pytest.raises(Busy) as refused:
+        caps.check(games, "203.0.113.7", False)  # (its own one)
+    assert refused.value.code == "rate_limited" and refused.value.status == 429
+    with pytest.raises(Busy) as refused:
+        caps.check(games, "198.51.100.1", False)  # (another's: the overall 3)
+    assert refused.value.code == "busy" and refused.value.status == 503
+    assert caps.check(games[1:], "198.51.100.1", False) == "198.51.100.1"
 
 
 def test_bot_only_games_expire_loaded_or_stored(tmp_path: Path) -> None:

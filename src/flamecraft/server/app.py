@@ -304,8 +304,8 @@ def _add_lobby_api(app: FastAPI, games: Games, settings: Settings,
         return entry_json(await games.reclaim(game_id, body.seat, body.token))
 
     @app.post("/api/games/{game_id}/rematch", status_code=201)
-    async def rematch(game_id: str, body: SeatAuth) -> dict[str, Any]:
-        return await games.rematch(game_id, body.seat, body.token)
+    async def rematch(game_id: str, body: SeatAuth, request: Request) -> dict[str, Any]:
+        return await games.rematch(game_id, body.seat, body.token, client_address(request))
 
 
 # ---------------------------------------------------------------- the game API

@@ -158,8 +158,22 @@ class Pool:
         return {"ok": True, "state": "ok", "processes": alive}
 
     def close(self) -> None:
-        if self.executor is not None:
-            self.executor.shutdown(wait=True, cancel_futures=True)
+        """Stops the pool: waiting jobs cancelled; worker processes ended at once (a review
+        under way would otherwise hold up the server's stop by as long as it thinks)."""
+        pool, self.executor = self.executor, None
+        if pool is None:
+            return
+        if not isinstance(pool, ProcessPoolExecutor):
+            pool.shutdown(wait=True, cancel_futures=True)
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.terminate()
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.join(2.0)
 
 
 class BotLanes:

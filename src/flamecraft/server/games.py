@@ -678,7 +678,8 @@ class Games:
 
         return await self.tasks.detached(self._change(session, change))
 
-    async def rematch(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
+    async def rematch(self, game_id: str, seat: int, token: str,
+                      address: str | None = None) -> dict[str, Any]:
         """A new game like a finished one, same seats; asked again, the same new game. Each
         seat's old token also lets it into the new game, so the old game's page shows each
         player their own link; the asker receives a new key for their own seat and no one
@@ -693,7 +694,7 @@ class Games:
             new = (await self.need(row.rematch["game_id"])).table.row
             return created_json(new, [token if i == seat else None
                                       for i in range(len(new.seats))])
-        created = await self.create(NewGame.rematch(row, seat))
+        created = await self.create(NewGame.rematch(row, seat), address)
 
         def change(r: GameRow) -> GameRow | None:
             if r.rematch is not None:
@@ -703,5 +704,5 @@ class Games:
 
         stored = await self.tasks.detached(self._change(session, change))
         if stored.rematch is not None and stored.rematch["game_id"] != created["game_id"]:
-            return await self.rematch(game_id, seat, token)  # another process was first
+            return await self.rematch(game_id, seat, token, address)  # another was first
         return created

@@ -118,7 +118,8 @@ class GameCaps:
         s = self.settings
         now = time.time() if now is None else now
         group = address_group(address) if address else UNKNOWN
-        ours = [g for g in games if self.origin.get(g.id) == group]
+        # (a game made without an address, the server's own, counts overall only)
+        ours = [g for g in games if group != UNKNOWN and self.origin.get(g.id) == group]
         if bot_only:
             bots = [g for g in games if g.bot_only]
             our_bots = [g for g in ours if g.bot_only]
@@ -150,7 +151,8 @@ class GameCaps:
         return max(1.0, min(g.created for g in games) + self.settings.bot_game_seconds - now)
 
     def created(self, game_id: str, group: str) -> None:
-        self.origin[game_id] = group
+        if group != UNKNOWN:
+            self.origin[game_id] = group
 
     def forget(self, games: Sequence[Unfinished]) -> None:
         """Forgets the origin of the games no longer unfinished (bounded memory)."""
