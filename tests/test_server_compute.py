@@ -328,15 +328,20 @@ def test_loading_a_game_replays_it_off_the_event_loop(
 
 
 def test_reads_of_games_are_limited_per_address(tmp_path: Path) -> None:
-    """A flood of a game's reads (entry, record, replay steps) from one address is held to
-    ``reads_per_second`` after a burst of three seconds' worth: 429 with a retry time."""
+    """A flood of a game's reads (entry, record, replay steps, WebSocket connections) from
+    one address is held to ``reads_per_second`` after a burst of three seconds' worth: 429
+    (an ``error`` over WebSocket) with a retry time."""
     with client_for(quick(tmp_path, reads_per_second=1.0), clock=lambda: 0.0) as c:
-        game = finished_game(c, "random,random")
+        game = finished_game(c, "random,random")  # (its WebSocket: one read of three)
         url = f"/api/games/{game['game_id']}"
-        for path in ("", "/record", "/replay/1"):
+        for path in ("", "/record"):
             assert c.get(url + path).status_code == 200
         busy_shape(c.get(url + "/replay/2"), 429, "rate_limited")
         assert c.get("/api/games").status_code == 200  # (the lobby's list is not a game's)
+        with c.websocket_connect(ws_url(game)) as ws:  # (a connection may load its game)
+            msg = ws.receive_json()
+            assert msg["type"] == "error" and msg["code"] == "rate_limited"
+            assert msg["retry_after"] == 1 and "1" in msg["message"]
 
 
 # ---------------------------------------------------------------- 2. bot-only games

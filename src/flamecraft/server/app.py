@@ -47,6 +47,7 @@ from .language import DEFAULT, game_tr, page_catalogue, request_language, say
 from .live import add_live_route
 from .names import skeleton
 from .pages import add_pages
+from .quotas import Reads
 from .settings import Settings
 from .store import FINISHED, OPEN, RUNNING, require_driver
 from .table import record_of
@@ -311,28 +312,12 @@ def _add_lobby_api(app: FastAPI, games: Games, settings: Settings,
 # ---------------------------------------------------------------- the game API
 
 
-def _reads_limit(settings: Settings, clock: Callable[[], float]) -> Callable[[Request], str]:
-    """The per-address budget of a game's reads over HTTP (``reads_per_second``): returns
-    the client's address, or raises ``rate_limited`` with the time to the next read."""
-    rate = settings.reads_per_second
-    buckets = AddressBuckets(rate, 3 * rate, CREATION_ADDRESSES, clock)
+def _add_game_api(app: FastAPI, games: Games, reads: Reads) -> None:
+    """One game in play or over: a hint for the seat to act, and once it is finished its
+    record, review and replay; each read within its address's budget (``quotas.Reads``)."""
 
     def charge(request: Request) -> str:
-        address = client_address(request)
-        if not buckets.allow(address):
-            raise Busy("rate_limited", N_("too many requests for games from one address (at "
-                                          "most {rate} a second): try again in {retry_after} "
-                                          "s"), 429, 1.0 / rate, rate=f"{rate:g}")
-        return address
-
-    return charge
-
-
-def _add_game_api(app: FastAPI, games: Games, settings: Settings,
-                  clock: Callable[[], float]) -> None:
-    """One game in play or over: a hint for the seat to act, and once it is finished its
-    record, review and replay; each read within its address's budget."""
-    charge = _reads_limit(settings, clock)
+        return reads.charge(client_address(request))
 
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str, request: Request) -> dict[str, Any]:
@@ -472,8 +457,9 @@ def create_app(settings: Settings | None = None, *,
     add_pages(app, settings)
     _add_catalogue_api(app, games)
     _add_lobby_api(app, games, settings, clock)
-    _add_game_api(app, games, settings, clock)
-    add_live_route(app, games, settings, clock)
+    reads = Reads(settings.reads_per_second, clock, CREATION_ADDRESSES)  # quotas.py
+    _add_game_api(app, games, reads)
+    add_live_route(app, games, settings, clock, reads)
     return app
 
 

@@ -22,6 +22,7 @@ from .gameerror import Busy, GameError, retry_of
 from .games import Games
 from .guards import TokenBucket, address_group
 from .language import request_language
+from .quotas import Reads
 from .settings import Settings
 from .tokens import token_ok
 
@@ -34,13 +35,20 @@ CLOSE_FLUSH = 2.0  # seconds a closing connection is given to take the messages 
 
 
 def add_live_route(app: FastAPI, games: Games, settings: Settings,
-                   clock: Callable[[], float]) -> None:
-    """The WebSocket route."""
+                   clock: Callable[[], float], reads: Reads | None = None) -> None:
+    """The WebSocket route; each connection a read of its game (``reads``: the address's
+    budget, which a connection that must load its game would otherwise skip)."""
 
     @app.websocket("/ws/games/{game_id}")
     async def live(websocket: WebSocket, game_id: str) -> None:
         offered = websocket.scope.get("subprotocols") or []
         await websocket.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in offered else None)
+        if reads is not None:
+            try:
+                reads.charge(websocket.client.host if websocket.client else "?")
+            except GameError as exc:
+                await _refuse(websocket, exc, 1013)
+                return
         await _live(websocket, game_id, games, settings, clock)
 
 

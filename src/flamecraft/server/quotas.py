@@ -12,12 +12,12 @@ expires (bot-only games); otherwise a minute.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..core.tr import N_
 from .gameerror import Busy
-from .guards import address_group
+from .guards import AddressBuckets, address_group
 from .settings import Settings
 
 UNKNOWN = "?"  # the address of a job no client asked for (the server's own)
@@ -92,6 +92,25 @@ class Place:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+class Reads:
+    """The budget of a game's reads per client address (an IPv6 /64 as one): its entry,
+    record, review, replay steps and chat over HTTP, and each WebSocket connection (which
+    may load the game): a burst of three seconds' worth, then ``rate`` a second."""
+
+    def __init__(self, rate: float, clock: Callable[[], float] = time.monotonic,
+                 addresses: int = 10000):
+        self.rate = rate
+        self.buckets = AddressBuckets(rate, 3 * rate, addresses, clock)
+
+    def charge(self, address: str) -> str:
+        """The address, if it may read now; else ``rate_limited`` with the time to wait."""
+        if not self.buckets.allow(address):
+            raise Busy("rate_limited", N_("too many requests for games from one address (at "
+                                          "most {rate} a second): try again in {retry_after} "
+                                          "s"), 429, 1.0 / self.rate, rate=f"{self.rate:g}")
+        return address
 
 
 @dataclass(frozen=True, slots=True)
