@@ -44,7 +44,8 @@ idle and under attack. The server keeps its default message rate limits here.
                  they can (reconnecting when closed)
 
 Compute attacks (issue 24 items 1-3): the victim is a person against a ``planner`` bot (the
-person answers at once), and what is measured is the bot's reply (the state asking it to
+person answers at once, from an address of its own, 127.0.0.2; the attack runs in a process
+of its own, from 127.0.0.1), and what is measured is the bot's reply (the state asking it to
 move → the state with its move) and the person's move, idle and under attack, with the
 server's memory (and its worker processes' together).
 
@@ -85,6 +86,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
@@ -626,10 +628,15 @@ async def _sample_all(pid: int | None, until: float, phase: Compute) -> None:
         await asyncio.sleep(0.2)
 
 
+VICTIM_ADDRESS = "127.0.0.2"  # the victim's own address (the attack comes from 127.0.0.1)
+
+
 async def _planner_victim(http: httpx.AsyncClient, ws_base: str, until: float,
                           phase: Compute) -> None:
     """Games of a person against a planner, one after another until ``until``: the bot's
-    replies and the person's moves (send → the state with the move) go in ``phase``."""
+    replies and the person's moves (send → the state with the move) go in ``phase``. The
+    person connects from another address than the attack's (``VICTIM_ADDRESS``, a loopback
+    address of its own), as another visitor would, so no per-address limit mixes them."""
     rng = random.Random(11)
     while time.monotonic() < until:
         r = await http.post("/api/games", json={"seats": [{"kind": "human"}, {
@@ -638,7 +645,7 @@ async def _planner_victim(http: httpx.AsyncClient, ws_base: str, until: float,
         game = r.json()
         token = game["seats"][0]["token"]
         async with connect(f"{ws_base}/ws/games/{game['game_id']}?seat=0&token={token}",
-                           max_size=2**22) as conn:
+                           max_size=2**22, local_addr=(VICTIM_ADDRESS, 0)) as conn:
             asked, acted, sent = 0.0, -1, 0.0
             while time.monotonic() < until:
                 try:
@@ -781,30 +788,62 @@ async def _bot_flood(http: httpx.AsyncClient, count: int, until: float,
             await asyncio.sleep(min(5.0, float(r.headers.get("retry-after", "2"))))
 
 
+def _attack_process(base: str, scenario: str, attackers: int, seconds: float,
+                    targets: list[str], out: Any) -> None:
+    """The attack, in a process of its own (so the victim's timings never wait for the
+    attackers' work in the bench's own event loop): says "ready", attacks for ``seconds``,
+    then puts what it sent and what it was told."""
+    async def attack() -> tuple[int, dict[str, int]]:
+        ws_base = "ws" + base[len("http"):]
+        phase = Compute()
+        async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+            out.put("ready")
+            until = time.monotonic() + seconds
+            if scenario == "review-flood":
+                attacks = [_review_flood(http, ws_base, targets, until, phase, k)
+                           for k in range(attackers)]
+            elif scenario == "replay-flood":
+                attacks = [_replay_flood(http, targets, until, phase, k)
+                           for k in range(attackers)]
+            else:
+                attacks = [_bot_flood(http, attackers, until, phase)]
+            await asyncio.gather(*attacks)
+        return phase.sent, phase.answers
+
+    out.put(asyncio.run(attack()))
+
+
 async def run_compute_attack(base: str, scenario: str, attackers: int, seconds: float,
                              pid: int | None, finished: list[str] | None,
                              finished_count: int = 15) -> tuple[Compute, Compute, list[str]]:
-    """The planner victim alone for ``seconds``, then as long again under the attack."""
+    """The planner victim alone for ``seconds``, then as long again under the attack (made
+    by another process)."""
+    import multiprocessing
+
     ws_base = "ws" + base[len("http"):]
     idle, attacked = Compute(), Compute()
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+    victim = httpx.AsyncClient(base_url=base, timeout=60, transport=httpx.AsyncHTTPTransport(
+        local_address=VICTIM_ADDRESS))
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http, victim:
         targets = finished or []
         if scenario == "review-flood" and not targets:
             targets = await _finish_bot_games(http, finished_count)
         until = time.monotonic() + seconds
-        await asyncio.gather(_planner_victim(http, ws_base, until, idle),
+        await asyncio.gather(_planner_victim(victim, ws_base, until, idle),
                              _sample_all(pid, until, idle))
+        context = multiprocessing.get_context("spawn")
+        out = context.Queue()
+        attack = context.Process(target=_attack_process, args=(
+            base, scenario, attackers, seconds + 1.0, targets, out))
+        attack.start()
+        loop = asyncio.get_running_loop()
+        assert await loop.run_in_executor(None, out.get) == "ready"
+        await asyncio.sleep(0.5)  # the attack is under way
         until = time.monotonic() + seconds
-        if scenario == "review-flood":
-            attacks = [_review_flood(http, ws_base, targets, until, attacked, k)
-                       for k in range(attackers)]
-        elif scenario == "replay-flood":
-            attacks = [_replay_flood(http, targets, until, attacked, k)
-                       for k in range(attackers)]
-        else:
-            attacks = [_bot_flood(http, attackers, until, attacked)]
-        await asyncio.gather(_planner_victim(http, ws_base, until, attacked),
-                             _sample_all(pid, until, attacked), *attacks)
+        await asyncio.gather(_planner_victim(victim, ws_base, until, attacked),
+                             _sample_all(pid, until, attacked))
+        attacked.sent, attacked.answers = await loop.run_in_executor(None, out.get)
+        attack.join(30)
     return idle, attacked, targets
 
 
