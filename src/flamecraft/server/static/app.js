@@ -73,7 +73,8 @@ function startTable(cat, info, seat, token) {
     // a seat's replay shows its own cards as they were: the key goes with it (the fragment)
     h("a", { class: "button", href: `/play/${gameId}?replay=1${seat !== null && token
       ? `#${new URLSearchParams({ seat, token })}` : ""}` }, t("Watch the replay")),
-    review || (table.msg && table.msg.result && table.msg.result.abandoned != null) ? null
+    review || (table.msg && table.msg.result && (table.msg.result.abandoned != null
+      || table.msg.result.ended)) ? null
       : h("button", { class: "choice review-button", onclick: askReview,
       title: t("Every decision valued by a bot, the biggest mistakes, and the win chances") },
     t("Review")),
