@@ -28,6 +28,9 @@ from ..core.engine import to_act
 from ..core.summary import event_line
 from ..core.tr import N_
 from ..display.i18n import LANGUAGES
+from .account_api import add_account_api
+from .account_store import mark_rated
+from .accounts import Accounts
 from .actions_json import event_things
 from .cards_json import catalog_json
 from .chat import CHAT_PAGE
@@ -49,6 +52,9 @@ from .language import DEFAULT, game_tr, page_catalogue, request_language, say
 from .live import add_live_route
 from .names import skeleton
 from .pages import add_pages
+from .profiles import Profiles, Rater
+from .ratings import check_rated
+from .sessions import CsrfGuard
 from .settings import Settings
 from .store import FINISHED, OPEN, RUNNING, require_driver
 from .tokens import check_token
@@ -98,6 +104,8 @@ class CreateGame(BaseModel):
     clock: ClockBody | None = None  # None: no clock
     stand_in: str | None = Field(default=None, max_length=40)  # the bot for a person who left
     spectator_chat: bool = False  # whether spectators may write in the table chat
+    # a rated game (ratings.py): among people only, or people and bots; the creator signed in
+    rated: Literal["people", "bots"] | None = None
 
     def new_game(self) -> NewGame:
         """The game asked for, checked (``GameError``, naming the problem)."""
@@ -240,7 +248,7 @@ def _add_catalogue_api(app: FastAPI, games: Games) -> None:
 
 
 def _add_lobby_api(app: FastAPI, games: Games, settings: Settings,
-                   clock: Callable[[], float]) -> None:
+                   clock: Callable[[], float], accounts: Accounts) -> None:
     """The lobby's games: the list and each entry, and its changes (create, join, leave,
     start, rematch)."""
     per_minute = settings.games_per_minute
@@ -250,7 +258,16 @@ def _add_lobby_api(app: FastAPI, games: Games, settings: Settings,
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         if not creations.allow(request.client.host if request.client else "?"):
             raise GameError("rate_limited", N_("too many new games: wait a minute"), 429)
-        return await games.create(body.new_game())
+        new = body.new_game()
+        if body.rated is None:
+            return await games.create(new)
+        mode: str = body.rated
+        await accounts.require(request)  # a rated game is set up by a signed-in person
+        check_rated(mode, new)
+        created = await games.create(new)
+        await games.database.run(lambda st: mark_rated(st, created["game_id"], mode))
+        created["rated"] = mode
+        return created
 
     @app.get("/api/games")
     async def list_games(status: str | None = None) -> dict[str, Any]:
@@ -411,11 +428,16 @@ def create_app(settings: Settings | None = None, *,
     a test passes a clock it moves by hand."""
     settings = settings or Settings.from_env()
     games = Games(settings)
+    accounts = Accounts(games, settings, clock)
+    profiles = Profiles(games, accounts)
+    rater = Rater(games)
+    games.changed_hooks.append(rater.changed)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(skeleton, "")  # names.py's table, read once, off the loop
         await games.open()
+        await rater.sweep()  # rated games a stopped process left unrated
         try:
             yield
         finally:
@@ -435,13 +457,15 @@ def create_app(settings: Settings | None = None, *,
     # (Starlette's own) outermost, on every HTTP answer of GZIP_MINIMUM bytes or more whose
     # client accepts it: pages, static files, JSON. It passes WebSockets by untouched, and
     # compresses a streamed body chunk by chunk (docs/server.md, "Compression and caching").
+    app.add_middleware(CsrfGuard)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(HeaderLimit, limit=settings.max_headers)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=6)
     add_pages(app, settings)
     _add_catalogue_api(app, games)
-    _add_lobby_api(app, games, settings, clock)
+    _add_lobby_api(app, games, settings, clock, accounts)
+    add_account_api(app, accounts, profiles)
     _add_game_api(app, games)
     add_live_route(app, games, settings, clock)
     return app

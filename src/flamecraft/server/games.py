@@ -87,6 +87,8 @@ class Games:
         self.advice = Advice(settings, self.lanes)
         self.chat = Chat(settings, self.database, self.tasks, self.sessions)  # chat.py
         self._load_lock = asyncio.Lock()
+        # called after every change of a game, with its session (ratings: profiles.Rater)
+        self.changed_hooks: list[Callable[[Session], None]] = []
 
     # --- life cycle
 
@@ -317,6 +319,8 @@ class Games:
         self.connections.broadcast(session)  # (which sets the takeover timer: _arm_takeover)
         delay = self.settings.bot_delay
         self.bots.schedule(session, delay if local else delay + self.settings.bot_takeover)
+        for hook in self.changed_hooks:
+            hook(session)
 
     # --- the lobby
 

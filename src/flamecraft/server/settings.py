@@ -102,6 +102,11 @@ class Settings:
     # How long an SQLite call waits for another connection's lock (store.py): its calls are
     # made on the event loop, so this is how long a locked file can hold up every game.
     sqlite_busy_seconds: float = 0.25
+    # Accounts (accounts.py): sign-in and sign-up attempts per minute from one client
+    # address; the origin the pages are served from (``https://flamecraft.example``), which
+    # a passkey is bound to (empty: each request's own scheme and Host).
+    account_attempts_per_minute: int = 20
+    public_origin: str = ""
 
     @staticmethod
     def from_env(environ: Mapping[str, str] | None = None,
@@ -155,6 +160,9 @@ class Settings:
             keep_alive_timeout=_number(env, "FLAMECRAFT_KEEP_ALIVE_TIMEOUT",
                                        s.keep_alive_timeout),
             max_connections=int(_number(env, "FLAMECRAFT_MAX_CONNECTIONS", s.max_connections)),
+            account_attempts_per_minute=max(1, int(_number(
+                env, "FLAMECRAFT_ACCOUNT_ATTEMPTS_PER_MINUTE", s.account_attempts_per_minute))),
+            public_origin=env.get("FLAMECRAFT_ORIGIN", s.public_origin).strip(),
             forwarded_allow_ips=(env.get("FLAMECRAFT_FORWARDED_ALLOW_IPS")
                                  or env.get("FORWARDED_ALLOW_IPS") or s.forwarded_allow_ips),
         )
