@@ -34,6 +34,15 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    """A client of a server on SQLite, then on PostgreSQL (FLAMECRAFT_TEST_PG)."""
+    with contextlib.ExitStack() as stack:
+        url = (stack.enter_context(postgres_schema()) if request.param == "postgresql"
+               else settings(tmp_path).database_url)
+        yield stack.enter_context(client_for(settings(tmp_path, database_url=url)))
+
+
 def signup(c: TestClient, name: str, key: SoftKey | None = None) -> dict[str, Any]:
     """Signs ``c`` up as ``name`` with a passkey; the /api/me answer (with ``csrf``)."""
     key = key or SoftKey()
@@ -375,3 +384,204 @@ def test_migration_on_postgres() -> None:
                                                         database_url=url)))
             me = signup(c, "Ann")
             assert c.get("/api/me").json()["account"] == me["account"]
+
+
+# --------------------------------------------------------------------------- ratings, profiles
+
+
+class People:
+    """Several people signed in on one test client (one server): ``as_(name)`` puts that
+    person's cookie in the client's jar; ``headers(name)`` is their CSRF header."""
+
+    def __init__(self, c: TestClient):
+        self.c = c
+        self.me: dict[str, dict[str, Any]] = {}
+        self.cookie: dict[str, str | None] = {}
+
+    def add(self, name: str) -> dict[str, Any]:
+        self.c.cookies.clear()
+        me = signup(self.c, name)
+        self.me[name], self.cookie[name] = me, self.c.cookies.get(COOKIE)
+        return me
+
+    def as_(self, name: str | None) -> dict[str, str]:
+        self.c.cookies.clear()
+        if name is None:
+            return {}
+        self.c.cookies.set(COOKIE, self.cookie[name] or "")
+        return csrf(self.me[name])
+
+    def id(self, name: str) -> str:
+        return str(self.me[name]["account"]["id"])
+
+
+def _wait(check: Any, seconds: float = 30) -> Any:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        out = check()
+        if out:
+            return out
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def _profile(c: TestClient, account_id: str) -> dict[str, Any]:
+    r = c.get(f"/api/players/{account_id}")
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def test_a_rated_two_person_game_updates_both_ratings(any_client: TestClient) -> None:
+    client = any_client
+    import random
+
+    from test_server_api import finish_two, ws_url
+
+    people = People(client)
+    people.add("Ann")
+    people.add("Bob")
+    body = {"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+            "rated": "people", "hints": False, "start": True}
+    # refused: a guest; hints on; a bot seat among people; nothing stored
+    people.as_(None)
+    refused(client.post("/api/games", json=body), 401, "signed_out")
+    h = people.as_("Ann")
+    refused(client.post("/api/games", json={**body, "hints": True}, headers=h), 400,
+            "malformed")
+    refused(client.post("/api/games", headers=h, json={
+        **body, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]}), 400,
+        "malformed")
+    assert client.get("/api/games").json()["games"] == []
+    r = client.post("/api/games", json=body, headers=h)
+    assert r.status_code == 201, r.text
+    game = r.json()
+    assert game["rated"] == "people"
+    _bind(client, people.me["Ann"], game, 0)
+    h = people.as_("Bob")
+    _bind(client, people.me["Bob"], game, 1)
+    people.as_(None)
+    with client.websocket_connect(ws_url(game, 0)) as wa, \
+            client.websocket_connect(ws_url(game, 1)) as wb:
+        end = finish_two(wa, wb, rng=random.Random(4))
+    winners = end["result"]["winners"]
+    ann = _wait(lambda: (p := _profile(client, people.id("Ann")))["rating"]["games"] and p)
+    bob = _wait(lambda: (p := _profile(client, people.id("Bob")))["rating"]["games"] and p)
+    for p, seat in ((ann, 0), (bob, 1)):
+        assert p["rating"]["games"] == 1 and len(p["history"]) == 1
+        assert p["played"] == p["finished"] == 1
+        line = p["games"][0]
+        assert line["game_id"] == game["game_id"] and line["seat"] == seat
+        assert line["replay"] == f"/play/{game['game_id']}?replay=1" and "review" in line
+        won = seat in winners
+        assert line["won"] == won
+        assert p["by_players"] == [{"players": 2, "finished": 1, "won": int(won),
+                                    "win_rate": float(won)}]
+        # a newcomer is Elo 0; a win moves the rating up, a loss down
+        assert (p["rating"]["elo"] > 0) == won or (len(winners) == 2 and p["rating"]["elo"] == 0)
+        assert p["rating"]["like"] in ("beginner", "casual", "strong", "expert")
+    board = client.get("/api/leaderboard").json()["players"]
+    assert {x["name"] for x in board} == {"Ann", "Bob"}
+    assert [x["rank"] for x in board] == [1, 2]
+    # rated once: a second look changes nothing
+    from flamecraft.server.profiles import rate_once
+
+    store = open_store(client.app.state.settings.database_url)  # type: ignore[attr-defined]
+    try:
+        assert rate_once(store, game["game_id"], 0.0) is False
+    finally:
+        store.close()
+    assert _profile(client, people.id("Ann"))["rating"] == ann["rating"]
+
+
+def test_a_seat_a_bot_finished_is_placed_last(any_client: TestClient) -> None:
+    """A person who concedes a rated game against a bot: the bot plays their seat out, and
+    whatever its score the game is rated as their loss (never a win)."""
+    client = any_client
+    people = People(client)
+    people.add("Ann")
+    h = people.as_("Ann")
+    r = client.post("/api/games", headers=h, json={
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}], "rated": "bots",
+        "hints": False, "first_player": 0, "start": True})
+    assert r.status_code == 201, r.text
+    game = r.json()
+    _bind(client, people.me["Ann"], game, 0)
+    token = game["seats"][0]["token"]
+    r = client.post(f"/api/games/{game['game_id']}/concede", headers=h,
+                    json={"seat": 0, "token": token})
+    assert r.status_code == 200, r.text
+    p = _wait(lambda: (x := _profile(client, people.id("Ann")))["rating"]["games"] and x)
+    assert p["history"][0]["place"] == 2
+    line = p["games"][0]
+    assert line["left"] and not line["won"] and line["place"] == 2
+    assert p["rating"]["elo"] < 0  # lost to the random bot
+
+
+def test_places_put_a_left_seat_last() -> None:
+    from flamecraft.core.state import Options
+    from flamecraft.server.ratings import places
+    from flamecraft.server.store import GameRow, SeatRow
+
+    row = GameRow("g", "g", Options(3), 1, [SeatRow("A", "human"), SeatRow("B", "human"),
+                                            SeatRow("C", "bot", "random")],
+                  status="finished",
+                  result={"reputation": [30, 20, 25], "winners": [0], "turns": 9})
+    assert places(row) == [1, 3, 2]
+    row.seats[0].stand_in = "greedy"
+    assert places(row) == [3, 2, 1]
+    row.seats[0].stand_in, row.seats[1].conceded = None, True
+    assert places(row) == [1, 3, 2]
+
+
+def test_export_delete_and_no_card_in_the_profile_pages(any_client: TestClient) -> None:
+    client = any_client
+    from flamecraft.server.store import open_store as open_
+    from flamecraft.server.table import Table
+    from test_server_leaks import NAMES
+
+    people = People(client)
+    people.add("Ann")
+    people.add("Bob")
+    h = people.as_("Ann")
+    r = client.post("/api/games", headers=h, json={
+        "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}],
+        "start": True, "name": "Tuesday"})
+    game = r.json()
+    _bind(client, people.me["Ann"], game, 0)
+    people.as_("Bob")
+    _bind(client, people.me["Bob"], game, 1)
+    # a running game: its hands hold cards, none of which any account page names
+    store = open_(client.app.state.settings.database_url)  # type: ignore[attr-defined]
+    try:
+        row, actions = store.load_with_actions(game["game_id"])
+    finally:
+        store.close()
+    assert row is not None
+    s = Table(row, actions).state
+    assert s is not None and s.hand[0] and s.hand[1]
+    pages = []
+    for who in ("Ann", "Bob"):
+        people.as_(who)
+        pages += [client.get(path).text for path in (
+            "/api/me", "/api/me/games", "/api/me/export", "/api/leaderboard",
+            f"/api/players/{people.id('Ann')}", f"/api/players/{people.id('Bob')}")]
+    for text in pages:
+        assert NAMES.search(text) is None, NAMES.search(text)
+    # export: everything stored about Ann, no secret
+    h = people.as_("Ann")
+    data = client.get("/api/me/export").json()
+    assert data["account"]["name"] == "Ann" and len(data["passkeys"]) == 1
+    assert data["profile"]["games"][0]["game_id"] == game["game_id"]
+    text = client.get("/api/me/export").text
+    assert (people.cookie["Ann"] or "?") not in text and "private" not in text
+    # delete: the game stays, her seat's name replaced; her profile is gone
+    r = client.delete("/api/me", headers=h)
+    assert r.status_code == 200 and r.json()["games_renamed"] == 1
+    entry = client.get(f"/api/games/{game['game_id']}").json()
+    assert [x["name"] for x in entry["seats"]] == ["Former player 1", "Bob"]
+    refused(client.get(f"/api/players/{people.id('Ann')}"), 404, "not_found")
+    people.as_("Bob")
+    assert client.get("/api/me/games").json()["games"][0]["seats"][0]["name"] == (
+        "Former player 1")
