@@ -302,6 +302,10 @@ def test_a_bound_seat_opens_from_another_device(client: TestClient, tmp_path: Pa
         assert r.status_code == 200, r.text
         # binding again is the same link; the other seat's key does not open seat 0
         assert _bind(other, other_me, game, 0) == link
+        # one seat per account in a game (a rated game is not played against oneself)
+        refused(other.post("/api/me/seats", headers=csrf(other_me), json={
+            "game_id": game["game_id"], "seat": 1, "token": game["seats"][1]["token"]}),
+            409, "illegal")
         refused(other.post("/api/me/seats", headers=csrf(other_me), json={
             "game_id": game["game_id"], "seat": 0,
             "token": game["seats"][1]["token"]}), 403, "bad_token")

@@ -14,6 +14,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from .accounts import Accounts, SignedIn
+from .language import game_tr, request_language
 from .profiles import Profiles
 from .sessions import cookie_token, csrf_token, set_cookie_header
 from .tokens import seat_link
@@ -160,9 +161,10 @@ def add_account_api(app: FastAPI, accounts: Accounts, profiles: Profiles) -> Non
                                     "games_renamed": renamed})
 
     @app.get("/api/players/{account_id}")
-    async def player(account_id: str) -> dict[str, Any]:
-        return await profiles.profile(account_id)
+    async def player(account_id: str, request: Request) -> dict[str, Any]:
+        """Someone's public profile (the level they play like in the client's language)."""
+        return await profiles.profile(account_id, game_tr(request_language(request)))
 
     @app.get("/api/leaderboard")
-    async def leaderboard() -> dict[str, Any]:
-        return {"players": await profiles.leaderboard()}
+    async def leaderboard(request: Request) -> dict[str, Any]:
+        return {"players": await profiles.leaderboard(game_tr(request_language(request)))}

@@ -290,9 +290,17 @@ def delete_account(store: Store, account_id: str) -> bool:
 
 
 def bind_seat(store: Store, game_id: str, seat: int, account_id: str, now: float) -> str:
-    """Binds a game's seat to an account unless it is bound already; the account it is
-    bound to after (another's, if it was first)."""
+    """Binds a game's seat to an account unless it is bound already, or the account holds
+    another seat of the game (one seat per person: a rated game is not played against
+    oneself); the account the seat is bound to after ("" when neither)."""
     with store._transaction() as cur:
+        cur.execute(store._sql("SELECT seat FROM flamecraft_seat_accounts WHERE game_id = ? "
+                               "AND account_id = ? AND seat <> ?"), (game_id, account_id, seat))
+        if cur.fetchone() is not None:
+            cur.execute(store._sql("SELECT account_id FROM flamecraft_seat_accounts WHERE "
+                                   "game_id = ? AND seat = ?"), (game_id, seat))
+            row = cur.fetchone()
+            return "" if row is None else str(row[0])
         cur.execute(store._sql(
             "INSERT INTO flamecraft_seat_accounts (game_id, seat, account_id, created) "
             "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"), (game_id, seat, account_id, now))

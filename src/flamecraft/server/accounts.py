@@ -370,6 +370,9 @@ class Accounts:
                             403, seat=seat)
         now = self.now()
         owner = await self.run(lambda st: db.bind_seat(st, game_id, seat, account.id, now))
+        if not owner:
+            raise GameError("illegal", N_("your account already has another seat in this "
+                                          "game"), 409)
         if owner != account.id:
             raise GameError("bad_token", N_("seat {seat} of this game belongs to another "
                                             "account"), 403, seat=seat)

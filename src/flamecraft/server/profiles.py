@@ -39,9 +39,12 @@ PROFILE_GAMES = 200  # the latest games a profile lists and counts
 LEADERBOARD = 100
 
 
-def _rating_json(r: RatingRow | None) -> dict[str, Any]:
+Words = Callable[[str], str]
+
+
+def _rating_json(r: RatingRow | None, words: Words = str) -> dict[str, Any]:
     mu, sigma, games = (MU0, SIGMA0, 0) if r is None else (r.mu, r.sigma, r.games)
-    return {**shown(mu, sigma).to_json(), "games": games, "mu": round(mu, 3),
+    return {**shown(mu, sigma).to_json(words), "games": games, "mu": round(mu, 3),
             "sigma": round(sigma, 3)}
 
 
@@ -107,7 +110,7 @@ class Profiles:
         row: GameRow | None = await self.run(lambda st: st.load_game(game_id))
         return row
 
-    async def profile(self, account_id: str) -> dict[str, Any]:
+    async def profile(self, account_id: str, words: Words = str) -> dict[str, Any]:
         """An account's public profile."""
         account: AccountRow | None = await self.run(lambda st: db.account(st, account_id))
         if account is None:
@@ -118,7 +121,7 @@ class Profiles:
         hist = await self.run(lambda st: db.history(st, account_id))
         return {"id": account.id, "name": account.name, "created": account.created,
                 **stats(lines), "games": lines,
-                "rating": _rating_json(held.get(account_id)),
+                "rating": _rating_json(held.get(account_id), words),
                 "history": [{"game_id": h.game_id, "elo": round(elo(h.mu)),
                              "plus_minus": shown(h.mu, h.sigma).plus_minus,
                              "place": h.place, "players": h.players, "at": h.created}
@@ -134,9 +137,9 @@ class Profiles:
             out.append(line)
         return out
 
-    async def leaderboard(self) -> list[dict[str, Any]]:
+    async def leaderboard(self, words: Words = str) -> list[dict[str, Any]]:
         rows = await self.run(lambda st: db.leaderboard(st, LEADERBOARD))
-        return [{"rank": i + 1, "id": account_id, "name": name, **_rating_json(r)}
+        return [{"rank": i + 1, "id": account_id, "name": name, **_rating_json(r, words)}
                 for i, (account_id, name, r) in enumerate(rows)]
 
     async def export(self, account: AccountRow) -> dict[str, Any]:

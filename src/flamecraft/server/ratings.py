@@ -18,6 +18,7 @@ abandoned the game) is placed last, whatever its score: never a win for them."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,9 +65,10 @@ class Shown:
     plus_minus: int
     like: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, words: Callable[[str], str] = str) -> dict[str, Any]:
+        """As JSON, the level's label in ``words`` (a ``game`` catalogue's translation)."""
         return {"elo": self.elo, "plus_minus": self.plus_minus, "like": self.like,
-                "like_label": LEVEL_OF[self.like].label}
+                "like_label": words(LEVEL_OF[self.like].label)}
 
 
 def shown(mu: float, sigma: float) -> Shown:

@@ -7,6 +7,7 @@ import { SEAT_MARKS } from "./cards.js";
 import { CLOCK_PRESETS, clockLabel, span } from "./clock.js";
 import { Live } from "./live.js";
 import { ChatPanel } from "./chat.js";
+import { accountBox, bindSeat, signedIn } from "./account.js";
 
 const FALLBACK_BOTS = { ladder: [{ name: "random", about: "" }], default: "random" };
 const REFRESH_MS = 4000;
@@ -189,6 +190,11 @@ export async function showLobby(root) {
       t(" Companions (optional module)")),
     h("label", { class: "field" }, h("input", { type: "checkbox", name: "hints", checked: true }),
       t(" Hints (a player may ask for the three best choices; everyone sees whether they are on)")),
+    // a rated game (signed in only): hints are off in it, and its seed the server's
+    signedIn() ? h("label", { class: "field" }, t("Rated "), h("select", { name: "rated" },
+      h("option", { value: "" }, t("No")),
+      h("option", { value: "people" }, t("Yes, among people")),
+      h("option", { value: "bots" }, t("Yes, people and bots")))) : null,
     h("label", { class: "field" }, t("Clock "), h("select", { name: "clock" },
       CLOCK_PRESETS.map(([value, clock]) => h("option", { value, selected: value === "none" },
         clock ? clockLabel(clock) : t("No clock (the table waits)"))))),
@@ -230,13 +236,17 @@ export async function showLobby(root) {
       hints: data.get("hints") === "on",
       clock: (CLOCK_PRESETS.find(([value]) => value === data.get("clock")) || [null, null])[1],
       stand_in: data.get("stand_in") || null, spectator_chat: data.get("spectator_chat") === "on" };
+    if (data.get("rated")) Object.assign(body, { rated: data.get("rated"), hints: false, seed: null });
     const submit = form.querySelector("button[type=submit]");
     submit.disabled = true;
     try {
       const created = await api("POST", "/api/games", body);
       rememberLinks(created);
       const mine = created.seats.find((s) => s.token);
-      if (mine) rememberSeat(created.game_id, mine.seat, mine.token, body.name);
+      if (mine) {
+        rememberSeat(created.game_id, mine.seat, mine.token, body.name);
+        await bindSeat(created.game_id, mine.seat, mine.token); // signed in (account.js)
+      }
       location.href = mine ? mine.link : created.spectate;
     } catch (err) {
       fill(message, h("p", { class: "error" },
@@ -251,6 +261,7 @@ export async function showLobby(root) {
     h("span", { class: "muted" }, t("play in the browser")), languageSwitch()),
   h("main", { class: "lobby" }, form,
     h("div", { class: "lobby-lists" },
+      accountBox(),
       mineBox,
       h("section", { class: "games", "aria-label": t("Games") }, h("h2", {}, t("Games")),
         list))));
@@ -391,6 +402,7 @@ export function waitingRoom(root, info, seat, token) {
               if (name) body.name = name;
               if (await act("join", body)) {
                 rememberSeat(info.game_id, seat, token, game.name);
+                bindSeat(info.game_id, seat, token); // signed in: the account's too
                 joined = true;
                 left = false;
                 poll();
