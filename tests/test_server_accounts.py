@@ -589,3 +589,25 @@ def test_export_delete_and_no_card_in_the_profile_pages(any_client: TestClient) 
     people.as_("Bob")
     assert client.get("/api/me/games").json()["games"][0]["seats"][0]["name"] == (
         "Former player 1")
+
+
+def test_the_host_prints_a_recovery_link(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                         ) -> None:
+    """``flamecraft account recover NAME``: a one-time link to /account/recover whose code
+    opens the recovery for that account; an unknown name is an error naming it."""
+    from flamecraft.cli.main import main
+
+    s = settings(tmp_path)
+    with client_for(s) as c:
+        me = signup(c, "Ann")
+    db = str(tmp_path / "games.sqlite3")
+    assert main(["account", "recover", "Nobody", "--database", db]) != 0
+    assert "Nobody" in capsys.readouterr().err
+    assert main(["account", "recover", "ANN", "--database", db,
+                 "--origin", "https://flamecraft.example/"]) == 0
+    link = capsys.readouterr().out.strip()
+    assert link.startswith("https://flamecraft.example/account/recover#code=")
+    with client_for(s) as c:
+        opts = c.post("/api/account/recover/options", json={"code": link.split("code=")[1]})
+        assert opts.status_code == 200, opts.text
+        assert opts.json()["options"]["user"]["name"] == me["account"]["name"]
