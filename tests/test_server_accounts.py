@@ -462,6 +462,7 @@ def test_a_rated_two_person_game_updates_both_ratings(any_client: TestClient) ->
     assert r.status_code == 201, r.text
     game = r.json()
     assert game["rated"] == "people"
+    assert client.get(f"/api/games/{game['game_id']}").json()["rated"] == "people"
     _bind(client, people.me["Ann"], game, 0)
     h = people.as_("Bob")
     _bind(client, people.me["Bob"], game, 1)
@@ -485,6 +486,11 @@ def test_a_rated_two_person_game_updates_both_ratings(any_client: TestClient) ->
         # a newcomer is Elo 0; a win moves the rating up, a loss down
         assert (p["rating"]["elo"] > 0) == won or (len(winners) == 2 and p["rating"]["elo"] == 0)
         assert p["rating"]["like"] in ("beginner", "casual", "strong", "expert")
+    # a finished game's profile names no card (its record is for the replay)
+    from test_server_leaks import NAMES
+
+    for text in (client.get(f"/api/players/{people.id(n)}").text for n in ("Ann", "Bob")):
+        assert NAMES.search(text) is None
     board = client.get("/api/leaderboard").json()["players"]
     assert {x["name"] for x in board} == {"Ann", "Bob"}
     assert [x["rank"] for x in board] == [1, 2]
@@ -611,3 +617,31 @@ def test_the_host_prints_a_recovery_link(tmp_path: Path, capsys: pytest.CaptureF
         opts = c.post("/api/account/recover/options", json={"code": link.split("code=")[1]})
         assert opts.status_code == 200, opts.text
         assert opts.json()["options"]["user"]["name"] == me["account"]["name"]
+
+
+def test_the_rating_scale_is_the_bots_ladder() -> None:
+    """A person who finishes ahead of the Casual bot (+203 on the ladder) half the time, game
+    after game, is rated near +203 and "plays like Casual"; one who beats it every time
+    climbs past it, one who always loses falls below it."""
+    from flamecraft.core.state import Options
+    from flamecraft.server.account_store import RatingRow
+    from flamecraft.server.ratings import elo, rate, shown
+    from flamecraft.server.store import GameRow, SeatRow
+
+    def after(wins: list[bool]) -> RatingRow:
+        held: dict[str, RatingRow] = {}
+        for i, won in enumerate(wins):
+            row = GameRow(f"g{i}", "g", Options(2), 1,
+                          [SeatRow("Ann", "human"), SeatRow("Bot", "bot", "casual")],
+                          status="finished", result={"reputation": [20, 20],
+                                                     "winners": [0 if won else 1], "turns": 9})
+            (change,) = rate(row, {0: "ann"}, held)
+            games = held["ann"].games + 1 if "ann" in held else 1
+            held = {"ann": RatingRow("ann", change.mu, change.sigma, games)}
+        return held["ann"]
+
+    even = after([i % 2 == 0 for i in range(200)])
+    assert abs(elo(even.mu) - 203) < 60, elo(even.mu)
+    assert shown(even.mu, even.sigma).like == "casual"
+    assert elo(after([True] * 30).mu) > 300
+    assert elo(after([False] * 30).mu) < 100

@@ -29,7 +29,7 @@ from ..core.summary import event_line
 from ..core.tr import N_
 from ..display.i18n import LANGUAGES
 from .account_api import add_account_api
-from .account_store import mark_rated
+from .account_store import mark_rated, rated_mode
 from .accounts import Accounts
 from .actions_json import event_things
 from .cards_json import catalog_json
@@ -288,6 +288,8 @@ def _add_lobby_api(app: FastAPI, games: Games, settings: Settings,
         s = t.state  # who is to act is public (for "my games": your turn first)
         out["to_act"] = (to_act(s) if s is not None and t.row.status == RUNNING and not s.over
                          else None)
+        rated = await games.database.run(lambda st: rated_mode(st, game_id))
+        out["rated"] = rated[0] if rated is not None else None  # ratings.py: people, bots
         return out
 
     @app.post("/api/games/{game_id}/join")

@@ -432,6 +432,10 @@ export function waitingRoom(root, info, seat, token) {
           ? t("Hints off: the host turned them off for this game.")
           : t("Hints on: each player may ask for the three best choices at their decision.")),
         clockLabel(game.clock) ? h("p", { class: "clock-setting" }, clockLabel(game.clock)) : null,
+        info.rated ? h("p", { class: "rated-setting" }, info.rated === "people"
+          ? t("Rated game among people: its end moves the ratings of the signed-in players.")
+          : t("Rated game, people and bots: its end moves the ratings of the signed-in players."))
+          : null,
         h("div", { class: "controls" }, controls),
         message,
         me && seat === host(game) ? h("p", { class: "muted" },
