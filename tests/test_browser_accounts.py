@@ -206,6 +206,16 @@ def test_accounts_in_the_browser(server: str, tabs: Any) -> None:  # noqa: F811
     data = json.loads(download.value.path().read_text(encoding="utf-8"))
     assert data["account"]["name"] == "Ann" and data["profile"]["games"][0]["game_id"] == game_id
 
+    # in Japanese: the profile's words and the level's name, still clean under axe
+    ann.page.evaluate("() => localStorage.setItem('flamecraft-lang', 'ja')")
+    ann.page.goto(base + "/profile")
+    line = ann.page.locator(".rating-line").inner_text()
+    assert "レーティング対戦1回" in line and any(
+        level in line for level in ("初級", "中級", "上級", "エキスパート")), line
+    if Axe is not None:
+        axe_check(ann.page, "profile, Japanese")
+    ann.page.evaluate("() => localStorage.setItem('flamecraft-lang', 'en')")
+
     # delete: Bob is signed out, the game keeps his seat with his name replaced
     bob.page.goto(base + "/profile")
     bob.page.once("dialog", lambda dialog: dialog.accept())

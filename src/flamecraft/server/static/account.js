@@ -202,8 +202,8 @@ function gameRow(g, own) {
   return h("li", { class: "profile-game", dataset: { game: g.game_id } },
     h("strong", {}, g.name || g.game_id), " ",
     h("span", { class: "muted" }, [t(" vs {names}", { names: others }), " · ", statusWord(g.status),
-      place ? ` · ${place}` : "", g.won ? ` · ${t("won")}` : "",
-      g.left ? ` · ${t("a bot finished it")}` : ""].join("")), " ",
+      place ? ` · ${place}` : "", g.won ? " · " + t("won") : "",
+      g.left ? " · " + t("a bot finished it") : ""].join("")), " ",
     g.replay ? h("a", { class: "button", href: g.replay }, t("Replay")) : null, " ",
     g.review ? h("a", { class: "button", href: g.link }, t("Review")) : null, " ",
     own && g.seat_link && g.status !== "finished"
