@@ -8,6 +8,7 @@ FLAMECRAFT_TEST_PG is set)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -110,6 +111,44 @@ def test_a_sign_in_rotates_the_session(client: TestClient) -> None:
     # the old token no longer signs anyone in
     client.cookies.set(COOKIE, first or "")
     assert client.get("/api/me").json() == {"signed_in": False}
+
+
+def test_a_sign_up_ends_the_browsers_previous_session(client: TestClient) -> None:
+    me = signup(client, "Ann")
+    first = client.cookies.get(COOKIE)
+    r = client.post("/api/account/signup/options", json={"name": "Bob"}, headers=csrf(me))
+    opts = r.json()
+    r = client.post("/api/account/signup", headers=csrf(me), json={
+        "challenge_id": opts["challenge_id"], "credential": SoftKey().create(opts["options"])})
+    assert r.status_code == 200 and r.json()["account"]["name"] == "Bob"
+    client.cookies.set(COOKIE, first or "")
+    assert client.get("/api/me").json() == {"signed_in": False}
+
+
+def test_ratings_are_written_only_over_the_ratings_they_were_computed_from(
+        tmp_path: Path) -> None:
+    """Two games ending at once: the second to write finds a rating moved since it read it,
+    writes nothing, and computes again (``rate_once`` returns None)."""
+    from flamecraft.server import account_store as db
+    from flamecraft.server.account_store import AccountRow, CredentialRow, RatingChange
+
+    store = open_store(settings(tmp_path).database_url)
+    try:
+        with client_for(settings(tmp_path)) as c:
+            game = new_game(c, "human,human")
+        db.create_account(store, AccountRow("a1", "Ann", "ann", "h1", 0.0),
+                          CredentialRow("c1", "a1", "k", 0, [], 0.0, 0.0), "s1", 9e9)
+        db.mark_rated(store, game["game_id"], "people")
+        change = [RatingChange("a1", 30.0, 7.0, 1, 2)]
+        stale = {"a1": db.RatingRow("a1", 27.0, 8.0, 1)}  # not what the store holds (none)
+        assert db.apply_ratings_checked(store, game["game_id"], change, stale, 1.0) is None
+        assert db.ratings(store, ["a1"]) == {} and db.history(store, "a1") == []
+        assert db.rated_mode(store, game["game_id"]) == ("people", False)
+        assert db.apply_ratings_checked(store, game["game_id"], change, {}, 1.0) is True
+        assert db.apply_ratings_checked(store, game["game_id"], change, {}, 1.0) is False
+        assert db.ratings(store, ["a1"])["a1"].games == 1 and len(db.history(store, "a1")) == 1
+    finally:
+        store.close()
 
 
 def test_secure_cookie_over_https(tmp_path: Path) -> None:
@@ -577,8 +616,11 @@ def test_export_delete_and_no_card_in_the_profile_pages(any_client: TestClient) 
         pages += [client.get(path).text for path in (
             "/api/me", "/api/me/games", "/api/me/export", "/api/leaderboard",
             f"/api/players/{people.id('Ann')}", f"/api/players/{people.id('Bob')}")]
+    from test_server_leaks import NAME, strings
+
     for text in pages:
         assert NAMES.search(text) is None, NAMES.search(text)
+        assert not strings(json.loads(text)) & set(NAME), "a card's id"
     # export: everything stored about Ann, no secret
     h = people.as_("Ann")
     data = client.get("/api/me/export").json()

@@ -257,6 +257,10 @@ class Accounts:
         if not await self.run(lambda st: db.create_account(
                 st, account, cred, digest, account.created + SESSION_SECONDS)):
             raise _name_taken(name)
+        old = cookie_token(request.headers.get("cookie"))
+        if old is not None:  # the browser's previous session (another account) ends
+            ended = session_hash(old)
+            await self.run(lambda st: db.end_session(st, ended))
         return SignedIn(account, token)
 
     # --- sign-in
