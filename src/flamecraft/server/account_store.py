@@ -366,7 +366,7 @@ def ratings(store: Store, account_ids: Sequence[str]) -> dict[str, RatingRow]:
                 for r in cur.fetchall()}
 
 
-def apply_ratings(store: Store, game_id: str, changes: Sequence[RatingChange],
+def _apply_ratings(store: Store, game_id: str, changes: Sequence[RatingChange],
                   expected: dict[str, RatingRow], now: float) -> bool:
     """Stores a rated game's new ratings and their history, and marks the game rated, in one
     transaction: only if it was not rated yet and every rating is still the one it was
@@ -400,15 +400,16 @@ def apply_ratings(store: Store, game_id: str, changes: Sequence[RatingChange],
 
 
 class _Stale(Exception):
-    """Raised inside ``apply_ratings``'s transaction to roll it back."""
+    """Raised inside ``_apply_ratings``'s transaction to roll it back."""
 
 
 def apply_ratings_checked(store: Store, game_id: str, changes: Sequence[RatingChange],
                           expected: dict[str, RatingRow], now: float) -> bool | None:
-    """``apply_ratings``; None when a rating changed meanwhile (nothing written: compute
-    again)."""
+    """Stores a rated game's new ratings and their history, and marks the game rated, in one
+    transaction (``_apply_ratings``): True; False when it was rated already; None when a
+    rating changed meanwhile (nothing written: compute again)."""
     try:
-        return apply_ratings(store, game_id, changes, expected, now)
+        return _apply_ratings(store, game_id, changes, expected, now)
     except _Stale:
         return None
 

@@ -8,7 +8,7 @@ finished its public result (Reputation, winners). Nothing of a game in play beyo
 lobby entry shows, and never a card.
 
 Ratings are updated here when a rated game ends (``Rater``): the first process to see it
-finished rates it, once (``account_store.apply_ratings``), and a sweep at start-up rates
+finished rates it, once (``account_store.apply_ratings_checked``), and a sweep at start-up rates
 those a stopped process left."""
 
 from __future__ import annotations

@@ -5,11 +5,11 @@ games of 2–5, each player a mean ``mu`` and an uncertainty ``sigma``), updated
 game ends. It is shown on the bots' ladder's Elo scale (docs/bots.md: Bradley–Terry, mean 0):
 in Plackett–Luce two players' chance of finishing ahead of each other is a logistic of
 ``(mu_a - mu_b) / c``, with ``c = sqrt(2) * beta`` for two well-known players, and on the Elo
-scale the same chance is a logistic of ``(elo_a - elo_b) * ln 10 / 400``, so an Elo point is
-``ELO_PER_MU`` ... one ``mu`` is ``ELO_PER_MU`` Elo points, and ``mu = 25`` (a newcomer) is the
-ladder's 0. The bots carry fixed ratings from the ladder's measurements (``BOT_ELO``), with a
-small sigma, never updated: a person who beats and loses to the Casual bot as often as not
-reads "you play like Casual".
+scale the same chance is a logistic of ``(elo_a - elo_b) * ln 10 / 400``, so one ``mu`` is
+``ELO_PER_MU`` (about 29.5) Elo points, and ``mu = 25`` (a newcomer) is the ladder's 0. The
+bots carry fixed ratings from the ladder's measurements (``BOT_ELO``), with a small sigma,
+never updated: a person who beats and loses to the Casual bot as often as not reads "you play
+like Casual".
 
 Rated games are chosen at creation (``RATED_MODES``): among people only, or people and bots.
 A person's seat that a bot finished for them (they conceded, timed out, walked away, or
