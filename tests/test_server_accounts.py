@@ -362,71 +362,86 @@ def test_a_bound_seat_opens_from_another_device(client: TestClient, tmp_path: Pa
     assert guest.status_code == 200
 
 
-def test_migration_from_schema_3_loses_nothing(tmp_path: Path) -> None:
+def _downgrade_to_3(url: str) -> None:
+    """Makes the store at ``url`` a store of schema 3: no account tables."""
+    store = open_store(url)
+    try:
+        with store._transaction() as cur:
+            for statement in reversed(ACCOUNT_TABLES):
+                if statement.lstrip().startswith("CREATE TABLE"):
+                    table = statement.split("EXISTS")[1].split("(")[0].strip()
+                    cur.execute(f"DROP TABLE {table}")
+            cur.execute("UPDATE flamecraft_meta SET value = '3' WHERE key = 'schema_version'")
+    finally:
+        store.close()
+
+
+def _stored(url: str) -> tuple[str, list[Any], list[Any]]:
+    """The schema version, the games' rows and the actions' rows of the store at ``url``,
+    read raw (opening it as a store would migrate it)."""
+    if url.startswith("sqlite"):
+        with sqlite3.connect(url[len("sqlite:///"):]) as db:
+            version = db.execute("SELECT value FROM flamecraft_meta WHERE key = "
+                                 "'schema_version'").fetchone()[0]
+            games = db.execute("SELECT * FROM flamecraft_games ORDER BY id").fetchall()
+            actions = db.execute("SELECT * FROM flamecraft_actions ORDER BY game_id, seq"
+                                 ).fetchall()
+        return str(version), games, actions
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        version = conn.execute("SELECT value FROM flamecraft_meta WHERE key = "
+                               "'schema_version'").fetchone()
+        games = conn.execute("SELECT * FROM flamecraft_games ORDER BY id").fetchall()
+        actions = conn.execute("SELECT * FROM flamecraft_actions ORDER BY game_id, seq"
+                               ).fetchall()
+    assert version is not None
+    return str(version[0]), games, actions
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_migration_from_schema_3_loses_nothing(backend: str, tmp_path: Path) -> None:
     """A store of schema 3 (no account tables) with games waiting, running and finished,
-    opened by this server: schema 4, every game and action as it was, and accounts work."""
-    s = settings(tmp_path)
-    path = tmp_path / "games.sqlite3"
-    with client_for(s) as c:
-        waiting = new_game(c, "human,human")
-        running = new_game(c, "human,random", start=True)
-        finished = new_game(c, "random,random")
-        import time
+    opened by this server: schema 4, every game and action as it was, and accounts work
+    (SQLite, and PostgreSQL when FLAMECRAFT_TEST_PG is set)."""
+    import time
 
-        deadline = time.monotonic() + 60
-        while c.get(f"/api/games/{finished['game_id']}").json()["status"] != "finished":
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
-    with sqlite3.connect(path) as db:
-        for statement in ACCOUNT_TABLES:
-            if statement.lstrip().startswith("CREATE TABLE"):
-                table = statement.split("EXISTS")[1].split("(")[0].strip()
-                db.execute(f"DROP TABLE {table}")
-        db.execute("UPDATE flamecraft_meta SET value = '3' WHERE key = 'schema_version'")
-        games_before = db.execute("SELECT * FROM flamecraft_games ORDER BY id").fetchall()
-        actions_before = db.execute(
-            "SELECT * FROM flamecraft_actions ORDER BY game_id, seq").fetchall()
-    assert {g[5] for g in games_before} == {"open", "running", "finished"}
-    with client_for(s) as c:
-        for game in (waiting, running, finished):
-            r = c.get(f"/api/games/{game['game_id']}")
-            assert r.status_code == 200
-        me = signup(c, "Ann")
-        _bind(c, me, running, 0)
-    with sqlite3.connect(path) as db:
-        assert db.execute("SELECT value FROM flamecraft_meta WHERE key = 'schema_version'"
-                          ).fetchone() == (str(SCHEMA_VERSION),)
-        assert SCHEMA_VERSION == 4
-        games_after = db.execute("SELECT * FROM flamecraft_games ORDER BY id").fetchall()
-        actions_after = db.execute(
-            "SELECT * FROM flamecraft_actions ORDER BY game_id, seq").fetchall()
-    # the running game's actions are all there (its bot may have moved on since)
-    assert actions_after[:len(actions_before)] == actions_before or set(actions_before) <= set(
-        actions_after)
-    assert [g[0] for g in games_after] == [g[0] for g in games_before]
-    for b, a in zip(games_before, games_after, strict=True):
-        if b[0] != running["game_id"]:
-            assert a == b  # the waiting and the finished game: untouched
-
-
-def test_migration_on_postgres() -> None:
-    with postgres_schema() as url:
-        store = open_store(url)
-        try:
-            with store._transaction() as cur:
-                for statement in reversed(ACCOUNT_TABLES):
-                    if statement.lstrip().startswith("CREATE TABLE"):
-                        table = statement.split("EXISTS")[1].split("(")[0].strip()
-                        cur.execute(f"DROP TABLE {table}")
-                cur.execute("UPDATE flamecraft_meta SET value = '3' "
-                            "WHERE key = 'schema_version'")
-        finally:
-            store.close()
-        with contextlib.ExitStack() as stack:
-            c = stack.enter_context(client_for(settings(Path("/nonexistent"),
-                                                        database_url=url)))
+    with contextlib.ExitStack() as stack:
+        url = (stack.enter_context(postgres_schema()) if backend == "postgresql"
+               else settings(tmp_path).database_url)
+        s = settings(tmp_path, database_url=url)
+        with client_for(s) as c:
+            waiting = new_game(c, "human,human")
+            running = new_game(c, "human,random", start=True, first_player=0)
+            finished = new_game(c, "random,random")
+            deadline = time.monotonic() + 60
+            while c.get(f"/api/games/{finished['game_id']}").json()["status"] != "finished":
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        _downgrade_to_3(url)
+        version, games_before, actions_before = _stored(url)
+        assert version == "3"
+        assert {g[5] for g in games_before} == {"open", "running", "finished"}
+        with client_for(s) as c:
+            for game, status in ((waiting, "open"), (running, "running"),
+                                 (finished, "finished")):
+                r = c.get(f"/api/games/{game['game_id']}")
+                assert r.status_code == 200 and r.json()["status"] == status
             me = signup(c, "Ann")
-            assert c.get("/api/me").json()["account"] == me["account"]
+            _bind(c, me, running, 0)
+            assert c.get("/api/me/games").json()["games"][0]["game_id"] == running["game_id"]
+        version, games_after, actions_after = _stored(url)
+        assert version == str(SCHEMA_VERSION) == "4"
+        # every game and every action as it was (the running one waits for its person: its
+        # row gained only the account's key to seat 0, its version bumped by that)
+        assert actions_after == actions_before
+        assert [g[0] for g in games_after] == [g[0] for g in games_before]
+        for b, a in zip(games_before, games_after, strict=True):
+            if b[0] != running["game_id"]:
+                assert a == b
+            else:
+                assert (a[1], a[2], a[3], a[5]) == (b[1], b[2], b[3], b[5])
+
 
 
 # --------------------------------------------------------------------------- ratings, profiles
