@@ -182,14 +182,14 @@ def test_accounts_in_the_browser(server: str, tabs: Any) -> None:  # noqa: F811
         while True:
             tab.page.goto(base + "/profile")
             line = tab.page.locator(".rating-line").inner_text()
-            if "after 1 rated games" in line or time.monotonic() > deadline:
+            if "after 1 rated game:" in line or time.monotonic() > deadline:
                 break
             time.sleep(0.3)
-        assert "after 1 rated games" in line, line
+        assert "after 1 rated game:" in line, line
         assert tab.page.locator(".profile-name").inner_text() == name
         assert tab.page.locator("svg.rating-plot circle").count() == 2
         assert tab.page.locator(".profile-game", has_text="Rated duel").count() == 1
-    ann.shot("profile")
+    ann.shot("web-profile")
     if Axe is not None:
         axe_check(ann.page, "profile")
     ann.page.goto(base + "/leaderboard")

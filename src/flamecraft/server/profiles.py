@@ -122,6 +122,7 @@ class Profiles:
         return {"id": account.id, "name": account.name, "created": account.created,
                 **stats(lines), "games": lines,
                 "rating": _rating_json(held.get(account_id), words),
+                "rating_start": shown(MU0, SIGMA0).to_json(words),  # a newcomer's
                 "history": [{"game_id": h.game_id, "elo": round(elo(h.mu)),
                              "plus_minus": shown(h.mu, h.sigma).plus_minus,
                              "place": h.place, "players": h.players, "at": h.created}

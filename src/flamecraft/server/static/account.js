@@ -166,11 +166,11 @@ function svg(tag, attrs, ...children) {
 }
 
 /** The rating after each rated game, as a line with its uncertainty (an inline SVG). */
-function ratingPlot(history) {
+function ratingPlot(start, history) {
   const width = 480;
   const height = 160;
   const pad = 36;
-  const points = [{ elo: 0, plus_minus: 0 }, ...history];
+  const points = [start, ...history];
   const lows = points.map((p) => p.elo - p.plus_minus);
   const highs = points.map((p) => p.elo + p.plus_minus);
   const lo = Math.min(...lows, -200);
@@ -264,10 +264,12 @@ export async function showProfile(root, accountId) {
   fill(root, topbar(), h("main", { class: "profile" },
     h("h2", { class: "profile-name" }, profile.name),
     h("p", { class: "rating-line" },
-      r.games ? t("Rating {elo} ± {pm} after {n} rated games: you play like {level}.",
-        { elo: r.elo, pm: r.plus_minus, n: r.games, level: r.like_label })
-        : t("No rated game yet.")),
-    r.games ? ratingPlot(profile.history) : null,
+      r.games === 1 ? t("Rating {elo} ± {pm} after 1 rated game: you play like {level}.",
+        { elo: r.elo, pm: r.plus_minus, level: r.like_label })
+        : r.games ? t("Rating {elo} ± {pm} after {n} rated games: you play like {level}.",
+          { elo: r.elo, pm: r.plus_minus, n: r.games, level: r.like_label })
+          : t("No rated game yet.")),
+    r.games ? ratingPlot(profile.rating_start, profile.history) : null,
     h("p", {}, t("Games played: {played} · finished: {finished}",
       { played: profile.played, finished: profile.finished })),
     profile.by_players.length ? h("table", { class: "win-rates" },
