@@ -702,3 +702,66 @@ def test_the_rating_scale_is_the_bots_ladder() -> None:
     assert shown(even.mu, even.sigma).like == "casual"
     assert elo(after([True] * 30).mu) > 300
     assert elo(after([False] * 30).mu) < 100
+
+
+def test_no_token_or_credential_reaches_the_log(client: TestClient,
+                                                caplog: pytest.LogCaptureFixture) -> None:
+    """Sign-up, sign-in, refusals, binding a seat: the server's log (every logger, every
+    level) holds no session token, CSRF token, seat key, challenge or credential."""
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    game = new_game(client, "human,human")
+    me = signup(client, "Ann")
+    secrets_seen = {client.cookies.get(COOKIE) or "?", me["csrf"], me["key"].id}
+    link = _bind(client, me, game, 0)
+    secrets_seen |= {link.split("token=")[1], game["seats"][0]["token"]}
+    opts = client.post("/api/account/signin/options", headers=csrf(me)).json()
+    secrets_seen |= {opts["challenge_id"], opts["options"]["challenge"]}
+    bad = SoftKey(credential_id=me["key"].credential_id).get(opts["options"])
+    refused(client.post("/api/account/signin", headers=csrf(me), json={
+        "challenge_id": opts["challenge_id"], "credential": bad}), 403, "bad_passkey")
+    secrets_seen.add(bad["response"]["signature"])
+    text = "\n".join(r.getMessage() for r in caplog.records)
+    assert "refused" in text  # the refusal is logged, by its kind only
+    for secret in secrets_seen:
+        assert secret not in text
+
+
+def test_two_processes_share_sessions_and_rate_once_on_postgres(tmp_path: Path) -> None:
+    """Two servers on one PostgreSQL: a session made on one signs in on the other, and a
+    rated game both see end is rated once."""
+    import random
+
+    from test_server_api import finish_two, ws_url
+
+    with contextlib.ExitStack() as stack:
+        url = stack.enter_context(postgres_schema())
+        s = settings(tmp_path, database_url=url)
+        one = stack.enter_context(client_for(s))
+        two = stack.enter_context(client_for(s))
+        people = People(one)
+        people.add("Ann")
+        people.add("Bob")
+        two.cookies.set(COOKIE, people.cookie["Ann"] or "")
+        assert two.get("/api/me").json()["account"]["name"] == "Ann"
+        h = people.as_("Ann")
+        game = one.post("/api/games", headers=h, json={
+            "seats": [{"kind": "human"}, {"kind": "human"}], "rated": "people",
+            "hints": False, "start": True}).json()
+        _bind(one, people.me["Ann"], game, 0)
+        people.as_("Bob")
+        _bind(one, people.me["Bob"], game, 1)
+        people.as_(None)
+        two.get(f"/api/games/{game['game_id']}")  # loaded by the second process too
+        with one.websocket_connect(ws_url(game, 0)) as wa, \
+                one.websocket_connect(ws_url(game, 1)) as wb:
+            finish_two(wa, wb, rng=random.Random(2))
+        for account in (people.id("Ann"), people.id("Bob")):
+            p = _wait(lambda a=account: (x := _profile(two, a))["rating"]["games"] and x)
+            assert p["rating"]["games"] == 1 and len(p["history"]) == 1
+        import time
+
+        time.sleep(0.5)  # the second process has heard the end too by now
+        for account in (people.id("Ann"), people.id("Bob")):
+            assert _profile(two, account)["rating"]["games"] == 1
