@@ -226,3 +226,25 @@ def test_accounts_in_the_browser(server: str, tabs: Any) -> None:  # noqa: F811
     assert [s["name"] for s in seats] == ["Ann", "Former player 2"]
     if Axe is not None:
         axe_check(bob.page, "lobby, signed out")
+
+
+def test_passkeys_without_the_browsers_json_helpers(server: str, tabs: Any) -> None:  # noqa: F811
+    """A browser without WebAuthn's JSON helpers (PublicKeyCredential.parse…FromJSON,
+    credential.toJSON(): older Safari and Firefox) signs up and in the same way, through the
+    page's own conversion (account.js)."""
+    base = local(server)
+    tab = tabs()
+    tab.page.add_init_script("""
+      delete PublicKeyCredential.parseCreationOptionsFromJSON;
+      delete PublicKeyCredential.parseRequestOptionsFromJSON;
+      delete PublicKeyCredential.prototype.toJSON;""")
+    sign_up(tab.page, base, "Cleo")
+    assert tab.page.evaluate("() => typeof PublicKeyCredential.parseCreationOptionsFromJSON"
+                             " + typeof PublicKeyCredential.prototype.toJSON") == (
+        "undefinedundefined")
+    tab.page.click(".account-box button.sign-out")
+    tab.page.wait_for_selector(".account-box button.sign-in")
+    tab.page.click(".account-box button.sign-in")
+    tab.page.wait_for_selector(".account-box h2:has-text('Signed in as Cleo')")
+    # signed in, the first seat of a new game is hers by default
+    assert tab.page.locator(".seat-row .seat-name").first.input_value() == "Cleo"

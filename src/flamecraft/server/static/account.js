@@ -26,21 +26,64 @@ export function signedIn() {
 }
 
 function supported() {
-  return typeof window.PublicKeyCredential === "function"
-    && typeof PublicKeyCredential.parseCreationOptionsFromJSON === "function";
+  return typeof window.PublicKeyCredential === "function" && Boolean(navigator.credentials);
+}
+
+// WebAuthn's JSON forms (base64url for the binary fields): the browser's own
+// PublicKeyCredential.parse…FromJSON and credential.toJSON() where it has them (Chrome 129,
+// Firefox 119, Safari 18), else the same conversion here.
+function fromB64(text) {
+  const plain = text.replace(/-/g, "+").replace(/_/g, "/");
+  const bytes = atob(plain + "=".repeat((4 - (plain.length % 4)) % 4));
+  return Uint8Array.from(bytes, (c) => c.charCodeAt(0)).buffer;
+}
+
+function toB64(buffer) {
+  if (!buffer) return null;
+  let text = "";
+  for (const byte of new Uint8Array(buffer)) text += String.fromCharCode(byte);
+  return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function creationOptions(options) {
+  if (typeof PublicKeyCredential.parseCreationOptionsFromJSON === "function") {
+    return PublicKeyCredential.parseCreationOptionsFromJSON(options);
+  }
+  return { ...options, challenge: fromB64(options.challenge),
+    user: { ...options.user, id: fromB64(options.user.id) },
+    excludeCredentials: (options.excludeCredentials || []).map((c) => ({ ...c, id: fromB64(c.id) })) };
+}
+
+function requestOptions(options) {
+  if (typeof PublicKeyCredential.parseRequestOptionsFromJSON === "function") {
+    return PublicKeyCredential.parseRequestOptionsFromJSON(options);
+  }
+  return { ...options, challenge: fromB64(options.challenge),
+    allowCredentials: (options.allowCredentials || []).map((c) => ({ ...c, id: fromB64(c.id) })) };
+}
+
+function credentialJSON(credential) {
+  if (typeof credential.toJSON === "function") return credential.toJSON();
+  const r = credential.response;
+  const response = r.attestationObject
+    ? { clientDataJSON: toB64(r.clientDataJSON), attestationObject: toB64(r.attestationObject),
+      transports: typeof r.getTransports === "function" ? r.getTransports() : [] }
+    : { clientDataJSON: toB64(r.clientDataJSON), authenticatorData: toB64(r.authenticatorData),
+      signature: toB64(r.signature), userHandle: toB64(r.userHandle) };
+  return { id: credential.id, rawId: toB64(credential.rawId), type: credential.type, response,
+    clientExtensionResults: credential.getClientExtensionResults(),
+    authenticatorAttachment: credential.authenticatorAttachment || null };
 }
 
 /** A new passkey for these options (the server's JSON), as JSON for the server. */
 async function createPasskey(options) {
-  const publicKey = PublicKeyCredential.parseCreationOptionsFromJSON(options);
-  const credential = await navigator.credentials.create({ publicKey });
-  return credential.toJSON();
+  const credential = await navigator.credentials.create({ publicKey: creationOptions(options) });
+  return credentialJSON(credential);
 }
 
 async function usePasskey(options) {
-  const publicKey = PublicKeyCredential.parseRequestOptionsFromJSON(options);
-  const credential = await navigator.credentials.get({ publicKey });
-  return credential.toJSON();
+  const credential = await navigator.credentials.get({ publicKey: requestOptions(options) });
+  return credentialJSON(credential);
 }
 
 function passkeyProblem(err) {

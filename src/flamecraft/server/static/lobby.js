@@ -150,7 +150,9 @@ export async function showLobby(root) {
     }));
     const n = Number(count.value);
     fill(seatsBox, Array.from({ length: n }, (_, i) => {
-      const prev = old[i] || { name: i === 0 ? t("Player {n}", { n: 1 }) : t("Bot {n}", { n: i }),
+      // (signed in: the first seat is yours, under your account's name)
+      const prev = old[i] || { name: i === 0 ? (signedIn() ? signedIn().name
+        : t("Player {n}", { n: 1 })) : t("Bot {n}", { n: i }),
         kind: i === 0 ? "human" : "bot",
         bot: defaultBot };
       // strongest first, each with its few words; the default is the strongest quick one
