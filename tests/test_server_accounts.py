@@ -765,3 +765,33 @@ def test_two_processes_share_sessions_and_rate_once_on_postgres(tmp_path: Path) 
         time.sleep(0.5)  # the second process has heard the end too by now
         for account in (people.id("Ann"), people.id("Bob")):
             assert _profile(two, account)["rating"]["games"] == 1
+
+
+def test_a_rated_game_left_unrated_is_rated_at_the_next_start(tmp_path: Path) -> None:
+    """A process that stopped between a rated game's end and its rating: the next start's
+    sweep rates it."""
+    import random
+
+    from test_server_api import finish_two, ws_url
+
+    s = settings(tmp_path)
+    with client_for(s) as c:
+        people = People(c)
+        people.add("Ann")
+        people.add("Bob")
+        h = people.as_("Ann")
+        game = c.post("/api/games", headers=h, json={
+            "seats": [{"kind": "human"}, {"kind": "human"}], "rated": "people",
+            "hints": False, "start": True}).json()
+        _bind(c, people.me["Ann"], game, 0)
+        people.as_("Bob")
+        _bind(c, people.me["Bob"], game, 1)
+        people.as_(None)
+        c.app.state.games.changed_hooks.clear()  # type: ignore[attr-defined]  # no rating now
+        with c.websocket_connect(ws_url(game, 0)) as wa, \
+                c.websocket_connect(ws_url(game, 1)) as wb:
+            finish_two(wa, wb, rng=random.Random(7))
+        assert _profile(c, people.id("Ann"))["rating"]["games"] == 0
+    with client_for(s) as c:
+        for name in ("Ann", "Bob"):
+            assert _profile(c, people.id(name))["rating"]["games"] == 1

@@ -206,8 +206,14 @@ class Rater:
             self.games.tasks.spawn(self.rate(session.id))
 
     async def sweep(self) -> None:
-        """Rates the finished rated games a stopped process left unrated."""
-        for game_id in await self.games.database.run(db.unrated_finished):
+        """Rates the finished rated games a stopped process left unrated (a store that is
+        down now: the next start, or the game's next change, rates them)."""
+        try:
+            left_over = await self.games.database.run(db.unrated_finished)
+        except GameError as exc:
+            log.warning("the rated games were not swept: %s", exc.message)
+            return
+        for game_id in left_over:
             await self.rate(game_id)
 
     async def rate(self, game_id: str) -> bool:
