@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from flamecraft.server.account_schema import ACCOUNT_TABLES
+from flamecraft.server.account_schema import ACCOUNT_TABLES, ACCOUNTS_SCHEMA
 from flamecraft.server.accounts import issue_recovery
 from flamecraft.server.sessions import COOKIE
 from flamecraft.server.store import SCHEMA_VERSION, open_store
@@ -362,8 +362,9 @@ def test_a_bound_seat_opens_from_another_device(client: TestClient, tmp_path: Pa
     assert guest.status_code == 200
 
 
-def _downgrade_to_3(url: str) -> None:
-    """Makes the store at ``url`` a store of schema 3: no account tables."""
+def _downgrade(url: str) -> None:
+    """Makes the store at ``url`` a store of the schema before the accounts' (3 here): no
+    account tables."""
     store = open_store(url)
     try:
         with store._transaction() as cur:
@@ -371,7 +372,8 @@ def _downgrade_to_3(url: str) -> None:
                 if statement.lstrip().startswith("CREATE TABLE"):
                     table = statement.split("EXISTS")[1].split("(")[0].strip()
                     cur.execute(f"DROP TABLE {table}")
-            cur.execute("UPDATE flamecraft_meta SET value = '3' WHERE key = 'schema_version'")
+            cur.execute(store._sql("UPDATE flamecraft_meta SET value = ? WHERE key = "
+                                   "'schema_version'"), (str(ACCOUNTS_SCHEMA - 1),))
     finally:
         store.close()
 
@@ -418,9 +420,9 @@ def test_migration_from_schema_3_loses_nothing(backend: str, tmp_path: Path) -> 
             while c.get(f"/api/games/{finished['game_id']}").json()["status"] != "finished":
                 assert time.monotonic() < deadline
                 time.sleep(0.05)
-        _downgrade_to_3(url)
+        _downgrade(url)
         version, games_before, actions_before = _stored(url)
-        assert version == "3"
+        assert version == str(ACCOUNTS_SCHEMA - 1)
         assert {g[5] for g in games_before} == {"open", "running", "finished"}
         with client_for(s) as c:
             for game, status in ((waiting, "open"), (running, "running"),
@@ -431,7 +433,7 @@ def test_migration_from_schema_3_loses_nothing(backend: str, tmp_path: Path) -> 
             _bind(c, me, running, 0)
             assert c.get("/api/me/games").json()["games"][0]["game_id"] == running["game_id"]
         version, games_after, actions_after = _stored(url)
-        assert version == str(SCHEMA_VERSION) == "4"
+        assert version == str(SCHEMA_VERSION) == str(ACCOUNTS_SCHEMA)
         # every game and every action as it was (the running one waits for its person: its
         # row gained only the account's key to seat 0, its version bumped by that)
         assert actions_after == actions_before

@@ -10,6 +10,10 @@ unbound, not its game."""
 
 from __future__ import annotations
 
+# The schema version that adds these tables (store.MIGRATIONS[ACCOUNTS_SCHEMA - 1]): 4 on this
+# branch; issue 24's stored reviews take 4 on theirs, and merged over them this becomes 5.
+ACCOUNTS_SCHEMA = 4
+
 ACCOUNT_TABLES: tuple[str, ...] = (
     # A person: a display name (``name_key``: its case-folded confusable skeleton, unique, so
     # two accounts cannot pass for each other) and the WebAuthn user handle their passkeys

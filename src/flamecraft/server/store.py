@@ -28,7 +28,7 @@ from typing import Any
 
 from ..core.serialize import options_from_json, options_to_json
 from ..core.state import Options
-from .account_schema import ACCOUNT_TABLES
+from .account_schema import ACCOUNT_TABLES, ACCOUNTS_SCHEMA
 from .settings import is_postgres, sqlite_path
 
 log = logging.getLogger("flamecraft.server")
@@ -53,7 +53,7 @@ CHAT_TABLE = """CREATE TABLE IF NOT EXISTS flamecraft_chat (
         PRIMARY KEY (game_id, seq))"""
 MIGRATIONS = {1: ("ALTER TABLE flamecraft_games ADD COLUMN setup TEXT",),
               2: (CHAT_TABLE,),
-              3: ACCOUNT_TABLES}
+              ACCOUNTS_SCHEMA - 1: ACCOUNT_TABLES}
 CHANNEL = "flamecraft_games"  # the PostgreSQL NOTIFY channel; payload "<game id> <version>"
 CHAT_CHANNEL = "flamecraft_chat"  # a new chat line; payload "<game id> <seq>"
 PROBE_KEY = "health_probe"  # the flamecraft_meta row /api/health writes and reads back
