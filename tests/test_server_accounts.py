@@ -797,3 +797,25 @@ def test_a_rated_game_left_unrated_is_rated_at_the_next_start(tmp_path: Path) ->
     with client_for(s) as c:
         for name in ("Ann", "Bob"):
             assert _profile(c, people.id(name))["rating"]["games"] == 1
+
+
+def test_refusals_in_japanese(client: TestClient) -> None:
+    """The accounts' refusals in the client's language, codes unchanged."""
+    ja = {"Accept-Language": "ja"}
+    opts = client.post("/api/account/signin/options", headers=ja).json()
+    r = client.post("/api/account/signin", headers=ja, json={
+        "challenge_id": opts["challenge_id"], "credential": SoftKey().get(opts["options"])})
+    refused(r, 403, "bad_passkey")
+    assert "パスキー" in r.json()["message"]
+    r = client.post("/api/account/signin", headers=ja, json={
+        "challenge_id": opts["challenge_id"], "credential": SoftKey().get(opts["options"])})
+    refused(r, 400, "expired")
+    assert "期限切れ" in r.json()["message"]
+    refused(client.get("/api/me/games", headers=ja), 401, "signed_out")
+    me = signup(client, "Ann")
+    r = client.post("/api/me/name", json={"name": "x"}, headers=ja)
+    refused(r, 403, "csrf")
+    assert "ヘッダー" in r.json()["message"]
+    r = client.post("/api/me/name", json={"name": "Ann\u200b"}, headers={**ja, **csrf(me)})
+    refused(r, 400, "malformed")
+    assert "U+200B" in r.json()["message"] and "名前" in r.json()["message"]
