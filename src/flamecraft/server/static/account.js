@@ -148,7 +148,7 @@ export function accountBox() {
   fill(box, h("h2", {}, t("Sign in / Sign up")),
     h("p", { class: "muted small" }, t("Optional: an account keeps your games on every device "
       + "and gives you a rating. It uses a passkey, no password.")),
-    h("p", {}, h("button", { type: "button", class: "primary sign-in", disabled,
+    h("p", {}, h("button", { type: "button", class: "sign-in", disabled,
       onclick: async () => {
         fill(message);
         try {
