@@ -656,6 +656,25 @@ def test_export_delete_and_no_card_in_the_profile_pages(any_client: TestClient) 
         "Former player 1")
 
 
+def test_a_recovery_may_revoke_the_lost_passkeys(client: TestClient, tmp_path: Path) -> None:
+    me = signup(client, "Ann")
+    client.cookies.clear()
+    store = open_store(settings(tmp_path).database_url)
+    try:
+        code = issue_recovery(store, "Ann", revoke=True)
+    finally:
+        store.close()
+    assert code is not None
+    opts = client.post("/api/account/recover/options", json={"code": code}).json()
+    new_key = SoftKey()
+    r = client.post("/api/account/recover", json={"challenge_id": opts["challenge_id"],
+                                                  "credential": new_key.create(opts["options"])})
+    assert r.status_code == 200, r.text
+    client.cookies.clear()
+    refused(signin(client, me["key"]), 403, "bad_passkey")  # the lost one no longer works
+    assert signin(client, new_key).json()["account"] == me["account"]
+
+
 def test_the_host_prints_a_recovery_link(tmp_path: Path, capsys: pytest.CaptureFixture[str]
                                          ) -> None:
     """``flamecraft account recover NAME``: a one-time link to /account/recover whose code

@@ -748,6 +748,9 @@ def _add_tool_commands(sub: Subparsers[_Parser], tr: Translate) -> None:
     p.add_argument("--origin", metavar="URL", help=tr(
         "the server's address, for the link (default: $FLAMECRAFT_ORIGIN, else "
         "http://127.0.0.1:8000)"))
+    p.add_argument("--revoke", action="store_true", help=tr(
+        "once the new passkey is added, delete the account's other passkeys (a lost or "
+        "stolen device)"))
     p.set_defaults(func=cmd_account)
 
 
@@ -769,7 +772,7 @@ def cmd_account(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise CliError(str(exc)) from None
     try:
-        code = issue_recovery(store, args.name)
+        code = issue_recovery(store, args.name, revoke=args.revoke)
     except GameError as exc:
         raise CliError(exc.message) from None
     finally:

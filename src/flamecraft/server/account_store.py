@@ -128,6 +128,14 @@ def add_credential(store: Store, credential: CredentialRow) -> bool:
     return True
 
 
+def drop_credentials(store: Store, account_id: str, keep: str) -> int:
+    """Deletes every passkey of the account but ``keep``; how many."""
+    with store._transaction() as cur:
+        cur.execute(store._sql("DELETE FROM flamecraft_credentials WHERE account_id = ? AND "
+                               "id <> ?"), (account_id, keep))
+        return int(cur.rowcount)
+
+
 def account(store: Store, account_id: str) -> AccountRow | None:
     with store._transaction() as cur:
         cur.execute(store._sql(f"SELECT {_ACCOUNT_COLUMNS} FROM flamecraft_accounts "

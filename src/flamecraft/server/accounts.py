@@ -324,7 +324,8 @@ class Accounts:
             raise GameError("expired", N_("this sign-in step has expired or was already "
                                           "used: start again"), 400)
         creds = await self.run(lambda st: db.credentials_of(st, account_id))
-        challenge_id, challenge = await self._challenge("recover-key", account.id, {})
+        challenge_id, challenge = await self._challenge(
+            "recover-key", account.id, {"revoke": bool(row.data.get("revoke"))})
         return self._creation(request, challenge_id, challenge, account.name,
                               unb64(account.user_handle), creds)
 
@@ -338,6 +339,8 @@ class Accounts:
         account: AccountRow | None = await self.run(lambda st: db.account(st, account_id))
         if account is None or not await self.run(lambda st: db.add_credential(st, cred)):
             raise GameError("bad_passkey", BAD_PASSKEY, 403)
+        if challenge.data.get("revoke"):  # the host said so: the lost passkeys stop working
+            await self.run(lambda st: db.drop_credentials(st, account_id, keep=cred.id))
         await self.run(lambda st: db.end_sessions(st, account_id))
         return await self._session(account, request)
 
@@ -404,16 +407,18 @@ def meta_secret(store: Store, made: str) -> str:
         return str(cur.fetchone()[0])
 
 
-def issue_recovery(store: Store, name: str, now: float | None = None) -> str | None:
+def issue_recovery(store: Store, name: str, now: float | None = None,
+                   revoke: bool = False) -> str | None:
     """A host's one-time recovery code for the account named ``name`` (None: no such
     account): whoever opens ``/account/recover#code=…`` within ``RECOVERY_SECONDS`` adds a
-    passkey to it. Only the code's digest is stored."""
+    passkey to it (``revoke``: and the account's other passkeys are deleted then). Only the
+    code's digest is stored."""
     _, key = check_name(name)
     account = db.account_named(store, key)
     if account is None:
         return None
     code = secrets.token_urlsafe(24)
     at = time.time() if now is None else now
-    db.put_challenge(store, ChallengeRow(hash_token(code), "recover", "", account.id, {},
-                                         at + RECOVERY_SECONDS), at)
+    db.put_challenge(store, ChallengeRow(hash_token(code), "recover", "", account.id,
+                                         {"revoke": revoke}, at + RECOVERY_SECONDS), at)
     return code
