@@ -838,3 +838,36 @@ def test_refusals_in_japanese(client: TestClient) -> None:
     r = client.post("/api/me/name", json={"name": "Ann\u200b"}, headers={**ja, **csrf(me)})
     refused(r, 400, "malformed")
     assert "U+200B" in r.json()["message"] and "名前" in r.json()["message"]
+
+
+def test_a_deleted_name_leaves_the_other_processes_tables_on_postgres(tmp_path: Path) -> None:
+    """Two servers on one PostgreSQL, a running game loaded in both: Ann deletes her account
+    through one; the table the other sends names her seat "Former player 1" from then on,
+    in its seats, its view and its log."""
+    from test_server_api import ws_url
+
+    with contextlib.ExitStack() as stack:
+        url = stack.enter_context(postgres_schema())
+        s = settings(tmp_path, database_url=url)
+        one = stack.enter_context(client_for(s))
+        two = stack.enter_context(client_for(s))
+        game = new_game(one, "human,human", start=True, first_player=0, name="Duel",
+                        seats=[{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}])
+        people = People(one)
+        me = people.add("Ann")
+        _bind(one, me, game, 0)
+        bo = stack.enter_context(two.websocket_connect(ws_url(game, 1)))
+        first = bo.receive_json()
+        assert first["type"] == "state" and "Ann" in json.dumps(first)
+        h = people.as_("Ann")
+        assert one.delete("/api/me", headers=h).status_code == 200
+        import time
+
+        deadline = time.monotonic() + 10
+        while True:
+            msg = bo.receive_json()
+            if msg["type"] == "state" and "Former player 1" in json.dumps(msg):
+                break
+            assert time.monotonic() < deadline
+        text = json.dumps(msg)
+        assert "Ann" not in text, text[max(0, text.find("Ann") - 200):text.find("Ann") + 50]

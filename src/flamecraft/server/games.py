@@ -305,7 +305,8 @@ class Games:
         t = session.table
         mine = len(t.actions)
         if (t.state is not None and row.status != OPEN and len(actions) >= mine
-                and actions[:mine] == t.actions):
+                and actions[:mine] == t.actions
+                and row.options == t.row.options):  # (names changed: read anew, below)
             t.extend(actions[mine:])  # a stored action that no longer replays changes nothing
             t.row = row
         else:
