@@ -162,6 +162,17 @@ def test_secure_cookie_over_https(tmp_path: Path) -> None:
         assert "Secure" in r.headers["set-cookie"]
 
 
+def test_the_public_origin_setting_is_checked() -> None:
+    from flamecraft.server.settings import Settings
+
+    assert Settings.from_env({"FLAMECRAFT_ORIGIN": "https://f.example/"}).public_origin == (
+        "https://f.example")
+    assert Settings.from_env({}).public_origin == ""
+    for bad in ("f.example", "https://f.example/play", "ftp://f.example", "https://"):
+        with pytest.raises(ValueError, match="FLAMECRAFT_ORIGIN"):
+            Settings.from_env({"FLAMECRAFT_ORIGIN": bad})
+
+
 def test_csrf_is_required_with_the_cookie(client: TestClient) -> None:
     me = signup(client, "Ann")
     for method, path, body in (("POST", "/api/me/name", {"name": "Bea"}),

@@ -127,7 +127,11 @@ class Accounts:
             return configured.rstrip("/"), urlsplit(configured).hostname or ""
         host = request.headers.get("host", "")
         origin = f"{request.url.scheme}://{host}"
-        return origin, urlsplit(origin).hostname or ""
+        rp_id = urlsplit(origin).hostname or ""
+        if not rp_id:
+            raise GameError("malformed", N_("the request names no host (its Host header)"),
+                            400)
+        return origin, rp_id
 
     def limit(self, request: Request) -> None:
         """One more sign-in or sign-up attempt from this address: refused past the rate."""

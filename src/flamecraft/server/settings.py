@@ -162,7 +162,7 @@ class Settings:
             max_connections=int(_number(env, "FLAMECRAFT_MAX_CONNECTIONS", s.max_connections)),
             account_attempts_per_minute=max(1, int(_number(
                 env, "FLAMECRAFT_ACCOUNT_ATTEMPTS_PER_MINUTE", s.account_attempts_per_minute))),
-            public_origin=env.get("FLAMECRAFT_ORIGIN", s.public_origin).strip(),
+            public_origin=public_origin(env.get("FLAMECRAFT_ORIGIN", s.public_origin)),
             forwarded_allow_ips=(env.get("FLAMECRAFT_FORWARDED_ALLOW_IPS")
                                  or env.get("FORWARDED_ALLOW_IPS") or s.forwarded_allow_ips),
         )
@@ -179,6 +179,17 @@ def _number(env: Mapping[str, str], name: str, default: float) -> float:
     if value < 0:
         raise ValueError(f"{name} must not be negative")
     return value
+
+
+def public_origin(value: str) -> str:
+    """FLAMECRAFT_ORIGIN: empty, or a scheme and host (``https://flamecraft.example``, a
+    port allowed) with no path."""
+    v = value.strip().rstrip("/")
+    if v and (not v.startswith(("http://", "https://")) or "/" in v.split("://", 1)[1]
+              or not v.split("://", 1)[1]):
+        raise ValueError(f"FLAMECRAFT_ORIGIN must be like https://flamecraft.example, "
+                         f"not {value!r}")
+    return v
 
 
 def database_url(value: str) -> str:
