@@ -128,8 +128,10 @@ def test_the_extras_keep_players_libraries_apart_from_the_test_tools() -> None:
     """`web` is what a player's server needs (PostgreSQL apart, in `postgres`); the tests'
     tools are in `test`, and `dev` is test plus the checkers and the compiler's driver."""
     extras: dict[str, list[str]] = PYPROJECT["project"]["optional-dependencies"]
-    # (confusable_homoglyphs: Unicode's confusables for the seat names' look-alike check)
-    assert _names(extras["web"]) == {"fastapi", "uvicorn", "confusable_homoglyphs"}
+    # (confusable_homoglyphs: Unicode's confusables for the seat names' look-alike check;
+    # webauthn and openskill: the accounts' passkeys and people's ratings)
+    assert _names(extras["web"]) == {"fastapi", "uvicorn", "confusable_homoglyphs",
+                                     "webauthn", "openskill"}
     assert _names(extras["postgres"]) == {"psycopg"}
     tools = {"pytest", "pytest-xdist", "pexpect", "playwright", "axe-playwright-python", "httpx",
              "websockets"}

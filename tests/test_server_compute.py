@@ -505,7 +505,7 @@ def test_a_schema_3_store_gains_the_reviews(tmp_path: Path) -> None:
         db.execute("UPDATE flamecraft_meta SET value = '3' WHERE key = 'schema_version'")
     store = open_store(s.database_url)
     try:
-        assert SCHEMA_VERSION == 4
+        assert SCHEMA_VERSION >= 4
         assert store.load_review(game["game_id"], "en") is None
         store.save_review(game["game_id"], "en", {"a": 1}, 1)
         store.save_review(game["game_id"], "en", {"a": 2}, 1)  # the first stays
