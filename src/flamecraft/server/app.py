@@ -50,8 +50,8 @@ from .language import DEFAULT, game_tr, page_catalogue, request_language, say
 from .live import add_live_route
 from .names import skeleton
 from .pages import add_pages
-from .quotas import Reads
 from .profiles import Profiles, Rater
+from .quotas import Reads
 from .ratings import check_rated
 from .sessions import CsrfGuard
 from .settings import Settings
