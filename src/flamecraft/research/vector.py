@@ -39,14 +39,82 @@ from .encoding import (
     ENV_VERSION,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    RowEncoder,
     catalogue,
     check_reward_mode,
     final_rewards,
     layout,
-    observation_buffer,
+    write_mask,
 )
 from .gym_single import FlamecraftSingleEnv, Opponent
 from .observation import DEFAULT_MAX_CYCLES, DEFAULT_MAX_DECISIONS, Cut
+
+
+def float_view(row: np.ndarray) -> memoryview[float]:
+    """A float32 row as the memoryview a ``RowEncoder`` writes through (no copy)."""
+    if row.dtype != np.float32 or row.ndim != 1 or not row.flags.c_contiguous:
+        raise ValueError(f"a RowEncoder writes into a contiguous float32 row, not an array "
+                         f"of type {row.dtype} and shape {row.shape}")
+    return row.data.cast("B").cast("f")
+
+
+class _Rows:
+    """Each game's observation and mask rows, kept current by a ``RowEncoder`` per game and
+    by ``write_mask`` (only what changed is written; ``encoding.RowEncoder`` says why).
+
+    With a fixed ``seat`` (the single-agent form) each game's encoder writes straight into
+    its row. With ``seat`` None (the batch: the observer is whichever seat acts) every seat of
+    every game has an encoder and a row of its own, and the acting seat's row is copied
+    into the game's row."""
+
+    def __init__(self, observations: np.ndarray, masks: np.ndarray, players: int,
+                 seat: int | None):
+        n = len(observations)
+        self.observations, self.masks, self.seat = observations, masks, seat
+        self._masked: list[list[int]] = [[] for _ in range(n)]  # the 1s of each mask row
+        if seat is not None:
+            self._encoders = [[RowEncoder(players, seat)] for _ in range(n)]
+        else:
+            self._seats = np.zeros((n, players, observations.shape[1]), np.float32)
+            self._encoders = [[RowEncoder(players, p) for p in range(players)]
+                              for _ in range(n)]
+        self._views()
+
+    def _views(self) -> None:
+        """Memoryviews of the rows, which the encoders write through."""
+        n = len(self.observations)
+        self._mask_views = [memoryview(self.masks[i]) for i in range(n)]
+        if self.seat is not None:
+            self._obs_views = [[float_view(self.observations[i])] for i in range(n)]
+        else:
+            self._obs_views = [[float_view(row) for row in self._seats[i]] for i in range(n)]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Without the views (made again); the encoders copy as new ones, which write their
+        rows whole at their next write."""
+        data = self.__dict__.copy()
+        del data["_mask_views"], data["_obs_views"]
+        return data
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__dict__.update(data)
+        self._views()
+
+    def forget(self, i: int) -> None:
+        """Game ``i`` is a new game: its rows are written whole next time."""
+        for encoder in self._encoders[i]:
+            encoder.forget()
+
+    def write(self, i: int, s: GameState, seat: int, legal: list[int]) -> None:
+        """Game ``i``'s rows become ``seat``'s observation of ``s`` and the mask of
+        ``legal``."""
+        if self.seat is not None:
+            self._encoders[i][0].write(self._obs_views[i][0], s)
+        else:
+            self._encoders[i][seat].write(self._obs_views[i][seat], s)
+            self.observations[i] = self._seats[i, seat]
+        write_mask(self._mask_views[i], self._masked[i], legal)
+        self._masked[i] = legal
 
 
 def _check_num_envs(num_envs: int) -> int:
@@ -113,11 +181,11 @@ class FlamecraftVectorEnv(gym.vector.VectorEnv):
         self._autoreset = np.zeros(n, bool)
         self._observations: dict[str, np.ndarray] = {"observation": self._obs,
                                                      "action_mask": self._mask}
+        self._rows = _Rows(self._obs, self._mask, players, seat)
 
     def _write(self, i: int) -> None:
         env = self.envs[i]
-        self._obs[i] = np.frombuffer(observation_buffer(env.game, self.seat), np.float64)
-        self._mask[i] = np.frombuffer(self.catalogue.mask_of(env._legal), np.int8)
+        self._rows.write(i, env.game, self.seat, list(env._legal))
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray],
@@ -134,6 +202,7 @@ class FlamecraftVectorEnv(gym.vector.VectorEnv):
         for i, env in enumerate(self.envs):
             _, info = env.reset(seed=seeds[i])
             game_seeds[i] = info["game_seed"]
+            self._rows.forget(i)
             self._write(i)
         self._autoreset[:] = False
         return self._observations, {"game_seed": game_seeds}
@@ -151,6 +220,7 @@ class FlamecraftVectorEnv(gym.vector.VectorEnv):
         for i, env in enumerate(self.envs):
             if self._autoreset[i]:
                 env.reset()
+                self._rows.forget(i)
                 rewards[i] = 0.0
                 terminated[i] = truncated[i] = False
             else:
@@ -174,6 +244,7 @@ class FlamecraftVectorEnv(gym.vector.VectorEnv):
                                     "action_mask": self._mask[i].copy()}
                     ended[i] = True
                     self.envs[i].reset()
+                    self._rows.forget(i)
                     self._write(i)
                 info.update(final_obs=final_obs, _final_obs=ended)
         else:
@@ -238,6 +309,7 @@ class FlamecraftBatch:
         self.games: list[GameState | None] = [None] * n  # privileged: every hidden card
         self._legal: list[dict[int, Action]] = [{} for _ in range(n)]
         self.game_seeds = np.zeros(n, np.int64)
+        self._rows = _Rows(self.observations, self.action_masks, players, None)
 
     def _deal(self, i: int) -> None:
         seed = int(self._rngs[i].integers(2**63))
@@ -245,6 +317,7 @@ class FlamecraftBatch:
         self.games[i] = start(self.players, seed, self.deck, companions=self.companions,
                               variant=self.variant)
         self.cuts[i].reset()
+        self._rows.forget(i)
         self._after(i)
 
     def _after(self, i: int) -> None:
@@ -254,13 +327,10 @@ class FlamecraftBatch:
         if seat >= 0 and not self.terminated[i] and not self.truncated[i]:
             self._legal[i] = legal = self.catalogue.legal(s)
             self.current_player[i] = seat
-            self.observations[i] = np.frombuffer(observation_buffer(s, seat), np.float64)
-            self.action_masks[i] = np.frombuffer(self.catalogue.mask_of(legal), np.int8)
+            self._rows.write(i, s, seat, list(legal))
         else:  # the game ended: the last actor's view of the end, and no legal action
             self._legal[i] = {}
-            last = int(self.current_player[i])
-            self.observations[i] = np.frombuffer(observation_buffer(s, last), np.float64)
-            self.action_masks[i] = 0
+            self._rows.write(i, s, int(self.current_player[i]), [])
 
     def reset(self, seed: int | None = None) -> np.ndarray:
         """Every game anew, game ``i``'s deals from ``default_rng(seed + i)``."""
