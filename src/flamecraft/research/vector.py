@@ -212,28 +212,32 @@ class FlamecraftVectorEnv(gym.vector.VectorEnv):
         """One action per game; a game that ended at the last step is reset instead (its
         action ignored). An index that is not legal ends that game with ``illegal_reward``
         (``info["illegal_action"]`` marks it), as in the single env."""
-        actions = _actions_of(actions, self.num_envs)
-        rewards, terminated, truncated = self._rewards, self._terminated, self._truncated
-        illegal = np.zeros(self.num_envs, bool)
+        picks: list[int] = _actions_of(actions, self.num_envs).tolist()
+        n = self.num_envs
+        # Each game's results gathered in lists and written to the arrays once: a numpy
+        # element write costs more than the list's.
+        rewards, terminated, truncated = [0.0] * n, [False] * n, [False] * n
+        illegal = [False] * n
         same_step = self.autoreset_mode == AutoresetMode.SAME_STEP
         final: list[int] = []
+        autoreset: list[bool] = self._autoreset.tolist()
+        rows = self._rows
         for i, env in enumerate(self.envs):
-            if self._autoreset[i]:
+            if autoreset[i]:
                 env.reset()
-                self._rows.forget(i)
-                rewards[i] = 0.0
-                terminated[i] = truncated[i] = False
+                rows.forget(i)
             else:
-                reward, done, cut, was_illegal = env.advance(int(actions[i]))
-                rewards[i] = reward
-                terminated[i] = done
-                truncated[i] = cut
-                illegal[i] = was_illegal
+                reward, done, cut, was_illegal = env.advance(picks[i])
+                rewards[i], terminated[i], truncated[i], illegal[i] = (reward, done, cut,
+                                                                       was_illegal)
                 if same_step and (done or cut):
                     final.append(i)
                     continue
-            self._write(i)
-        info: dict[str, Any] = {"illegal_action": illegal} if illegal.any() else {}
+            rows.write(i, env.game, self.seat, list(env._legal))
+        self._rewards[:] = rewards
+        self._terminated[:] = terminated
+        self._truncated[:] = truncated
+        info: dict[str, Any] = {"illegal_action": np.array(illegal)} if any(illegal) else {}
         if same_step:
             if final:  # Gymnasium's SAME_STEP: the last observation in info, a new game now
                 final_obs = np.full(self.num_envs, None, object)
@@ -248,8 +252,8 @@ class FlamecraftVectorEnv(gym.vector.VectorEnv):
                     self._write(i)
                 info.update(final_obs=final_obs, _final_obs=ended)
         else:
-            np.logical_or(terminated, truncated, out=self._autoreset)
-        return self._observations, rewards, terminated, truncated, info
+            np.logical_or(self._terminated, self._truncated, out=self._autoreset)
+        return self._observations, self._rewards, self._terminated, self._truncated, info
 
     def action_masks(self) -> np.ndarray:
         """The legal indices now, one row per game, as booleans (MaskablePPO's)."""
@@ -310,6 +314,8 @@ class FlamecraftBatch:
         self._legal: list[dict[int, Action]] = [{} for _ in range(n)]
         self.game_seeds = np.zeros(n, np.int64)
         self._rows = _Rows(self.observations, self.action_masks, players, None)
+        self._current = [0] * n  # current_player as a list (the array is written from it)
+        self._rewarded: list[int] = []  # the games whose rewards row is not zero
 
     def _deal(self, i: int) -> None:
         seed = int(self._rngs[i].integers(2**63))
@@ -318,19 +324,20 @@ class FlamecraftBatch:
                               variant=self.variant)
         self.cuts[i].reset()
         self._rows.forget(i)
-        self._after(i)
+        self._after(i, False)
 
-    def _after(self, i: int) -> None:
+    def _after(self, i: int, ended: bool) -> None:
+        """Game ``i``'s rows after a move (or its deal); ``ended``: it was just cut."""
         s = self.games[i]
         assert s is not None
         seat = to_act(s)
-        if seat >= 0 and not self.terminated[i] and not self.truncated[i]:
+        if seat >= 0 and not ended:
             self._legal[i] = legal = self.catalogue.legal(s)
-            self.current_player[i] = seat
+            self._current[i] = seat
             self._rows.write(i, s, seat, list(legal))
         else:  # the game ended: the last actor's view of the end, and no legal action
             self._legal[i] = {}
-            self._rows.write(i, s, int(self.current_player[i]), [])
+            self._rows.write(i, s, self._current[i], [])
 
     def reset(self, seed: int | None = None) -> np.ndarray:
         """Every game anew, game ``i``'s deals from ``default_rng(seed + i)``."""
@@ -338,8 +345,10 @@ class FlamecraftBatch:
                       for i in range(self.num_envs)]
         self.rewards[:] = 0.0
         self.terminated[:] = self.truncated[:] = self._autoreset[:] = False
+        self._rewarded = []
         for i in range(self.num_envs):
             self._deal(i)
+        self.current_player[:] = self._current
         return self.observations
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -348,32 +357,38 @@ class FlamecraftBatch:
         IllegalActionError naming the game, before any game moves."""
         from ..core.errors import IllegalActionError
 
-        actions = _actions_of(actions, self.num_envs)
-        for i in range(self.num_envs):
-            if not self._autoreset[i] and int(actions[i]) not in self._legal[i]:
+        picks: list[int] = _actions_of(actions, self.num_envs).tolist()
+        autoreset: list[bool] = self._autoreset.tolist()
+        for i, pick in enumerate(picks):
+            if not autoreset[i] and pick not in self._legal[i]:
                 raise IllegalActionError(
-                    f"action {int(actions[i])} is not legal in game {i} for seat "
-                    f"{int(self.current_player[i])} (its action_masks row marks the legal ones)")
+                    f"action {pick} is not legal in game {i} for seat {self._current[i]} "
+                    "(its action_masks row marks the legal ones)")
+        n = self.num_envs
         rewards = self.rewards
-        for i in range(self.num_envs):
-            if self._autoreset[i]:
-                self.terminated[i] = self.truncated[i] = False
-                rewards[i] = 0.0
+        for i in self._rewarded:  # rewards come at a game's end only: the last ones go
+            rewards[i] = 0.0
+        self._rewarded = []
+        terminated, truncated = [False] * n, [False] * n
+        for i, pick in enumerate(picks):
+            if autoreset[i]:
                 self._deal(i)
                 continue
             s = self.games[i]
             assert s is not None
-            seat = int(self.current_player[i])
-            apply_in_place(s, self._legal[i][int(actions[i])])
+            apply_in_place(s, self._legal[i][pick])
             cut = self.cuts[i]
-            cut.count(seat)
+            cut.count(self._current[i])
             if s.over:
                 rewards[i] = final_rewards(s, self.reward_mode)
-                self.terminated[i] = True
-            else:
-                rewards[i] = 0.0  # rewards come at the end only; a cut game has none
-                self.truncated[i] = cut.reached
-            self._after(i)
+                self._rewarded.append(i)
+                terminated[i] = True
+            else:  # a cut game has no reward
+                truncated[i] = cut.reached
+            self._after(i, truncated[i])
+        self.terminated[:] = terminated
+        self.truncated[:] = truncated
+        self.current_player[:] = self._current
         np.logical_or(self.terminated, self.truncated, out=self._autoreset)
         return self.observations, rewards, self.terminated, self.truncated
 
