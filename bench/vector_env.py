@@ -4,7 +4,9 @@ Why: the vector env exists to be faster than N environments stepped one by one, 
 measured against them in the same process, in interleaved rounds (medians, and each form's
 ratio to "N separate envs"). Every form plays random masked moves against random bots at 2
 players; only the environments' step calls are timed (choosing the actions is not), and an
-agent step is one learner decision (the bots' moves inside it included). The forms:
+agent step is one learner decision (the bots' moves inside it included). The step calls are
+timed by the process's CPU time (``--wall``: the wall clock), so that other processes on
+shared cores disturb the figures less. The forms:
 
 - ``separate``: N ``FlamecraftSingleEnv``, each stepped, its dict of observation and mask
   stacked into a batch (np.stack), reset by hand when it ends;
@@ -57,6 +59,12 @@ from flamecraft.research.vector import (
 
 Runner = Callable[[float], tuple[int, float]]  # seconds -> (agent steps, seconds stepping)
 
+# The time a step call takes is the process's CPU time (``--wall``: the wall clock): on cores
+# shared with other work, a wall clock also counts the time the process waited for a core,
+# which varies from one form's turn to the next; CPU time does not (caches and the clock
+# rate are still shared).
+clock = time.process_time
+
 
 def separate(n: int) -> Runner:
     envs = [FlamecraftSingleEnv(players=2) for _ in range(n)]
@@ -69,7 +77,7 @@ def separate(n: int) -> Runner:
         steps, busy, end = 0, 0.0, time.perf_counter() + seconds
         while time.perf_counter() < end:
             actions = random_masked_actions(masks, rng)
-            t = time.perf_counter()
+            t = clock()
             out = []
             for i, env in enumerate(envs):
                 o, _, term, trunc, _ = env.step(int(actions[i]))
@@ -78,7 +86,7 @@ def separate(n: int) -> Runner:
                 out.append(o)
             batch = {"observation": np.stack([o["observation"] for o in out]),
                      "action_mask": np.stack([o["action_mask"] for o in out])}
-            busy += time.perf_counter() - t
+            busy += clock() - t
             masks = batch["action_mask"]
             steps += n
         return steps, busy
@@ -102,7 +110,7 @@ def engine_only(n: int) -> Runner:
         steps, busy, end = 0, 0.0, time.perf_counter() + seconds
         while time.perf_counter() < end:
             picks = [rng.choice(list(moves)) for moves in legal]
-            t = time.perf_counter()
+            t = clock()
             for i, s in enumerate(games):
                 apply_in_place(s, legal[i][picks[i]])
                 while not s.over and to_act(s) != 0:
@@ -112,7 +120,7 @@ def engine_only(n: int) -> Runner:
                     while to_act(s) != 0:
                         apply_in_place(s, bot(s, rng))
                 legal[i] = cat.legal(s)
-            busy += time.perf_counter() - t
+            busy += clock() - t
             steps += n
         return steps, busy
     return run
@@ -134,7 +142,7 @@ def separate_aec(n: int) -> Runner:
         steps, busy, end = 0, 0.0, time.perf_counter() + seconds
         while time.perf_counter() < end:
             actions = random_masked_actions(masks, rng)
-            t = time.perf_counter()
+            t = clock()
             out = []
             for i, env in enumerate(envs):
                 env.step(int(actions[i]))
@@ -145,7 +153,7 @@ def separate_aec(n: int) -> Runner:
                 out.append(obs)
             batch = {"observation": np.stack([o["observation"] for o in out]),
                      "action_mask": np.stack([o["action_mask"] for o in out])}
-            busy += time.perf_counter() - t
+            busy += clock() - t
             masks = batch["action_mask"]
             steps += n
         return steps, busy
@@ -174,9 +182,9 @@ def _vector_runner(env: Any, obs: dict[str, np.ndarray], rng: random.Random,
         steps, busy, end = 0, 0.0, time.perf_counter() + seconds
         while time.perf_counter() < end:
             actions = random_masked_actions(state["obs"]["action_mask"], rng)
-            t = time.perf_counter()
+            t = clock()
             state["obs"], _, _, _, _ = env.step(actions)
-            busy += time.perf_counter() - t
+            busy += clock() - t
             steps += n
         return steps, busy
     return run
@@ -191,9 +199,9 @@ def batch(n: int) -> Runner:
         steps, busy, end = 0, 0.0, time.perf_counter() + seconds
         while time.perf_counter() < end:
             actions = random_masked_actions(env.action_masks, rng)
-            t = time.perf_counter()
+            t = clock()
             env.step(actions)
-            busy += time.perf_counter() - t
+            busy += clock() - t
             steps += n
         return steps, busy
     return run
@@ -208,9 +216,9 @@ def bot_opponent(bot: str) -> Runner:
     spent = BOT_TIME.setdefault(bot, [0.0, 0.0])
 
     def timed(s: Any, rng: random.Random) -> Any:
-        began = time.perf_counter()
+        began = clock()
         action = inner(s, rng)
-        spent[0] += time.perf_counter() - began
+        spent[0] += clock() - began
         spent[1] += 1
         return action
     OPPONENTS[f"timed-{bot}"] = timed
@@ -223,11 +231,11 @@ def bot_opponent(bot: str) -> Runner:
         steps, busy, end = 0, 0.0, time.perf_counter() + seconds
         while time.perf_counter() < end:
             action = int(random_masked_actions(state["obs"]["action_mask"][None], rng)[0])
-            t = time.perf_counter()
+            t = clock()
             o, _, term, trunc, _ = env.step(action)
             if term or trunc:
                 o, _ = env.reset()
-            busy += time.perf_counter() - t
+            busy += clock() - t
             state["obs"] = o
             steps += 1
         return steps, busy
@@ -239,9 +247,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--envs", type=int, default=16, help="games per batch (N)")
     parser.add_argument("--seconds", type=float, default=2.0, help="per form per round")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--wall", action="store_true",
+                        help="time the step calls by the wall clock, not CPU time")
     parser.add_argument("--planner", action="store_true",
                         help="also time a single env against the planner")
     args = parser.parse_args(argv)
+    global clock
+    if args.wall:
+        clock = time.perf_counter
     single = f"separate ({args.envs} FlamecraftSingleEnv)"
     aec = f"separate AEC ({args.envs} flamecraft_v2, every seat an agent)"
     forms: dict[str, Runner] = {
@@ -266,8 +279,9 @@ def main(argv: list[str] | None = None) -> int:
         for name, run in forms.items():
             steps, busy = run(args.seconds)
             rates[name].append(steps / busy)
-    print(f"agent steps/s, median of {args.rounds} interleaved rounds of {args.seconds:g} s "
-          f"(min-max), 2 players, random masked moves, random bots; {FORM}; Python "
+    print(f"agent steps/s ({'wall clock' if args.wall else 'CPU time'} in the step calls), "
+          f"median of {args.rounds} interleaved rounds of {args.seconds:g} s (min-max), "
+          f"2 players, random masked moves, random bots; {FORM}; Python "
           f"{platform.python_version()}")
     for name, values in rates.items():
         median = statistics.median(values)
