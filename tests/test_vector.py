@@ -247,6 +247,34 @@ def test_row_encoders_keep_rows_equal_to_the_observation(players: int) -> None:
         float_view(np.zeros(5))
 
 
+def test_writing_into_the_returned_arrays_changes_no_later_observation() -> None:
+    """The encoders keep rows of their own: a caller that writes into the arrays a step
+    returned (normalizing in place, say) gets the true observations and masks at the next
+    step, in both forms."""
+    rng = random.Random(6)
+    clean, dirty = FlamecraftVectorEnv(2, **OPTIONS), FlamecraftVectorEnv(2, **OPTIONS)
+    obs, _ = clean.reset(seed=9)
+    other, _ = dirty.reset(seed=9)
+    batch, scribbled = FlamecraftBatch(2, players=2), FlamecraftBatch(2, players=2)
+    batch.reset(seed=9)
+    scribbled.reset(seed=9)
+    for _ in range(40):
+        actions = random_masked_actions(obs["action_mask"], rng)
+        other["observation"][:] = 0.25
+        other["action_mask"][:] = 1
+        obs, *_ = clean.step(actions)
+        other, *_ = dirty.step(actions)
+        assert np.array_equal(obs["observation"], other["observation"])
+        assert np.array_equal(obs["action_mask"], other["action_mask"])
+        actions = random_masked_actions(batch.action_masks, rng)
+        scribbled.observations[:] = 0.5
+        scribbled.action_masks[:] = 0
+        batch.step(actions)
+        scribbled.step(actions)
+        assert np.array_equal(batch.observations, scribbled.observations)
+        assert np.array_equal(batch.action_masks, scribbled.action_masks)
+
+
 def test_write_mask_moves_the_ones() -> None:
     row = np.zeros(10, np.int8)
     write_mask(row.data, [], [1, 4])

@@ -62,32 +62,32 @@ class _Rows:
     """Each game's observation and mask rows, kept current by a ``RowEncoder`` per game and
     by ``write_mask`` (only what changed is written; ``encoding.RowEncoder`` says why).
 
-    With a fixed ``seat`` (the single-agent form) each game's encoder writes straight into
-    its row. With ``seat`` None (the batch: the observer is whichever seat acts) every seat of
-    every game has an encoder and a row of its own, and the acting seat's row is copied
-    into the game's row."""
+    The encoders write into rows of their own, which ``publish`` copies into the arrays the
+    env returns (one copy a step for all games): a caller may then write into those arrays
+    (normalize them in place…) without corrupting what the encoders keep. With a fixed
+    ``seat`` (the single-agent form) each game has one encoder; with ``seat`` None (the
+    batch: the observer is whichever seat acts) every seat of every game has an encoder and
+    a row, and the acting seat's row is the game's."""
 
     def __init__(self, observations: np.ndarray, masks: np.ndarray, players: int,
                  seat: int | None):
         n = len(observations)
         self.observations, self.masks, self.seat = observations, masks, seat
+        self.mask_rows = np.zeros_like(masks)
         self._masked: list[list[int]] = [[] for _ in range(n)]  # the 1s of each mask row
-        if seat is not None:
-            self._encoders = [[RowEncoder(players, seat)] for _ in range(n)]
-        else:
-            self._seats = np.zeros((n, players, observations.shape[1]), np.float32)
-            self._encoders = [[RowEncoder(players, p) for p in range(players)]
-                              for _ in range(n)]
+        self._seats = np.zeros((n, 1 if seat is not None else players, observations.shape[1]),
+                               np.float32)
+        self._current = [0] * n  # the seat whose row is each game's (the batch)
+        self._encoders = [[RowEncoder(players, p) for p in
+                           ([seat] if seat is not None else range(players))]
+                          for _ in range(n)]
         self._views()
 
     def _views(self) -> None:
         """Memoryviews of the rows, which the encoders write through."""
         n = len(self.observations)
-        self._mask_views = [memoryview(self.masks[i]) for i in range(n)]
-        if self.seat is not None:
-            self._obs_views = [[float_view(self.observations[i])] for i in range(n)]
-        else:
-            self._obs_views = [[float_view(row) for row in self._seats[i]] for i in range(n)]
+        self._mask_views = [memoryview(self.mask_rows[i]) for i in range(n)]
+        self._obs_views = [[float_view(row) for row in self._seats[i]] for i in range(n)]
 
     def __getstate__(self) -> dict[str, Any]:
         """Without the views (made again); the encoders copy as new ones, which write their
@@ -107,14 +107,24 @@ class _Rows:
 
     def write(self, i: int, s: GameState, seat: int, legal: list[int]) -> None:
         """Game ``i``'s rows become ``seat``'s observation of ``s`` and the mask of
-        ``legal``."""
-        if self.seat is not None:
-            self._encoders[i][0].write(self._obs_views[i][0], s)
-        else:
-            self._encoders[i][seat].write(self._obs_views[i][seat], s)
-            self.observations[i] = self._seats[i, seat]
+        ``legal`` (in the env's arrays at the next ``publish``)."""
+        k = 0 if self.seat is not None else seat
+        self._encoders[i][k].write(self._obs_views[i][k], s)
+        self._current[i] = k
         write_mask(self._mask_views[i], self._masked[i], legal)
         self._masked[i] = legal
+
+    def row(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+        """Copies of game ``i``'s observation and mask as last written."""
+        return self._seats[i, self._current[i]].copy(), self.mask_rows[i].copy()
+
+    def publish(self) -> None:
+        """Every game's rows into the env's arrays."""
+        if self.seat is not None:
+            np.copyto(self.observations, self._seats[:, 0])
+        else:
+            self.observations[:] = self._seats[np.arange(len(self._current)), self._current]
+        np.copyto(self.masks, self.mask_rows)
 
 
 def _check_num_envs(num_envs: int) -> int:
@@ -204,6 +214,7 @@ class FlamecraftVectorEnv(gym.vector.VectorEnv):
             game_seeds[i] = info["game_seed"]
             self._rows.forget(i)
             self._write(i)
+        self._rows.publish()
         self._autoreset[:] = False
         return self._observations, {"game_seed": game_seeds}
 
@@ -244,8 +255,8 @@ class FlamecraftVectorEnv(gym.vector.VectorEnv):
                 ended = np.zeros(self.num_envs, bool)
                 for i in final:
                     self._write(i)
-                    final_obs[i] = {"observation": self._obs[i].copy(),
-                                    "action_mask": self._mask[i].copy()}
+                    last, mask = self._rows.row(i)
+                    final_obs[i] = {"observation": last, "action_mask": mask}
                     ended[i] = True
                     self.envs[i].reset()
                     self._rows.forget(i)
@@ -253,6 +264,7 @@ class FlamecraftVectorEnv(gym.vector.VectorEnv):
                 info.update(final_obs=final_obs, _final_obs=ended)
         else:
             np.logical_or(self._terminated, self._truncated, out=self._autoreset)
+        self._rows.publish()
         return self._observations, self._rewards, self._terminated, self._truncated, info
 
     def action_masks(self) -> np.ndarray:
@@ -349,6 +361,7 @@ class FlamecraftBatch:
         for i in range(self.num_envs):
             self._deal(i)
         self.current_player[:] = self._current
+        self._rows.publish()
         return self.observations
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -390,6 +403,7 @@ class FlamecraftBatch:
         self.truncated[:] = truncated
         self.current_player[:] = self._current
         np.logical_or(self.terminated, self.truncated, out=self._autoreset)
+        self._rows.publish()
         return self.observations, rewards, self.terminated, self.truncated
 
 
