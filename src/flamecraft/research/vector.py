@@ -12,11 +12,14 @@ game's first observation with reward 0 and neither flag set):
   in every game the seat to act acts (``current_player``), every seat's reward comes in
   ``rewards[i, seat]`` when the game ends, and one policy can play all seats (self-play).
 
-Why: a loop over N environments pays, at every step of every game, for a new observation
-array and mask, an info dict, and Gymnasium's batching of them (``SyncVectorEnv``). Here a
-step writes each game's observation and mask into rows of arrays made once, and the
-engine's work (the learner's move, the bots' moves, the observation encoding) is all that
-remains per game. ``bench/vector_env.py`` measures both side by side (docs/rl.md).
+Why: a loop over N environments pays, at every step of every game, for a whole new
+observation (about 80 values written one by one, then cast to float32) and mask, an info
+dict, and Gymnasium's batching of them (``SyncVectorEnv``). Here each game's observation is
+kept in a float32 row by an ``encoding.RowEncoder``, which rewrites only the blocks whose
+inputs changed, and its mask by its changed indices; the rows go to arrays made once, in one
+copy a step. The engine's work (the learner's move, the bots' moves, the legal actions) is
+what remains per game, and bounds the speed-up. ``bench/vector_env.py`` measures the forms
+side by side, and the engine alone (docs/rl.md).
 """
 
 from __future__ import annotations
