@@ -14,7 +14,8 @@ shared cores disturb the figures less. The forms:
 - ``FlamecraftVectorEnv``: ours (research/vector.py), the same games into preallocated rows;
 - ``engine only``: the same N games against random bots with no environment at all (the
   learner's move, the bots' moves, the catalogue's legal actions; no observation, no mask):
-  the ceiling of any single-agent form on this engine, measured in the same run;
+  the ceiling of any single-agent form on this engine, measured in the same run (and
+  ``engine only, every seat``: one decision per game and step, the batch's ceiling);
 - ``separate AEC``: N PettingZoo ``flamecraft_v2`` envs through their ``env()``, every seat an
   agent, each stepped with ``last()`` (observation and mask) and ``step``: the like-for-like
   baseline of the multi-agent form;
@@ -119,6 +120,33 @@ def engine_only(n: int) -> Runner:
                     s = games[i] = start(2, rng.getrandbits(63))
                     while to_act(s) != 0:
                         apply_in_place(s, bot(s, rng))
+                legal[i] = cat.legal(s)
+            busy += clock() - t
+            steps += n
+        return steps, busy
+    return run
+
+
+def engine_every_seat(n: int) -> Runner:
+    """The multi-agent form's engine work alone: per step one decision of the seat to act in
+    each game and the catalogue's legal actions after it; no observation, no mask."""
+    from flamecraft.core.engine import apply_in_place, start
+    from flamecraft.research.encoding import catalogue
+
+    cat = catalogue(2)
+    rng = random.Random(0)
+    games = [start(2, i) for i in range(n)]
+    legal = [cat.legal(s) for s in games]
+
+    def run(seconds: float) -> tuple[int, float]:
+        steps, busy, end = 0, 0.0, time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            picks = [rng.choice(list(moves)) for moves in legal]
+            t = clock()
+            for i, s in enumerate(games):
+                apply_in_place(s, legal[i][picks[i]])
+                if s.over:
+                    s = games[i] = start(2, rng.getrandbits(63))
                 legal[i] = cat.legal(s)
             busy += clock() - t
             steps += n
@@ -264,8 +292,10 @@ def main(argv: list[str] | None = None) -> int:
         f"engine only ({args.envs} games, no observation)": engine_only(args.envs),
         aec: separate_aec(args.envs),
         f"FlamecraftBatch ({args.envs}, every seat an agent)": batch(args.envs),
+        f"engine only, every seat ({args.envs} games)": engine_every_seat(args.envs),
     }
-    baseline = {name: aec if name.startswith(("FlamecraftBatch", "separate AEC")) else single
+    baseline = {name: aec if name.startswith(("FlamecraftBatch", "separate AEC",
+                                              "engine only, every")) else single
                 for name in forms}
     if args.planner:
         for bot in ("greedy", "planner"):
