@@ -529,7 +529,7 @@ def test_a_schema_3_store_gains_the_reviews(tmp_path: Path) -> None:
         db.execute("UPDATE flamecraft_meta SET value = '3' WHERE key = 'schema_version'")
     store = open_store(s.database_url)
     try:
-        assert SCHEMA_VERSION == 4
+        assert SCHEMA_VERSION >= 4
         assert store.load_review(game["game_id"], "en") is None
         store.save_review(game["game_id"], "en", {"a": 1}, 1)
         store.save_review(game["game_id"], "en", {"a": 2}, 1)  # the first stays
@@ -537,7 +537,7 @@ def test_a_schema_3_store_gains_the_reviews(tmp_path: Path) -> None:
     finally:
         store.close()
     with sqlite3.connect(tmp_path / "games.sqlite3") as db:
-        assert db.execute("SELECT value FROM flamecraft_meta").fetchone()[0] == "4"
+        assert db.execute("SELECT value FROM flamecraft_meta").fetchone()[0] == str(SCHEMA_VERSION)
     with client_for(s) as c:
         assert c.get(f"/api/games/{game['game_id']}/review").json() == {"a": 1}
 
@@ -555,7 +555,7 @@ def test_a_schema_3_postgres_store_gains_the_reviews() -> None:
         try:
             with store._transaction() as cur:
                 cur.execute("SELECT value FROM flamecraft_meta")
-                assert cur.fetchone()[0] == "4"
+                assert cur.fetchone()[0] == str(SCHEMA_VERSION)
             row, _ = a_finished_row(3, 2)
             store.create_game(row)
             store.save_review(row.id, "ja", {"b": [1]}, 2)

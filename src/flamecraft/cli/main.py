@@ -722,7 +722,7 @@ def _add_bot_commands(sub: Subparsers[_Parser], tr: Translate) -> None:
 
 
 def _add_tool_commands(sub: Subparsers[_Parser], tr: Translate) -> None:
-    """info and serve."""
+    """info, serve and account."""
     p = sub.add_parser("info", help=tr("the version, the Python, and which form of the rules "
                                        "core runs (compiled with mypyc, or pure Python and "
                                        "why)"))
@@ -757,6 +757,53 @@ def _add_tool_commands(sub: Subparsers[_Parser], tr: Translate) -> None:
     a.add_argument("--yes", action="store_true",
                    help=tr("yes, delete it (it cannot be undone)"))
     p.set_defaults(func=cmd_admin)
+
+    p = sub.add_parser("account", help=tr("the web server's accounts: a one-time recovery "
+                                          "link for a person who lost their passkeys"))
+    p.add_argument("action", choices=["recover"], help=tr("recover: print a recovery link"))
+    p.add_argument("name", help=tr("the account's display name"))
+    p.add_argument("--database", metavar="URL", help=tr(
+        "an SQLite file or postgresql://… URL (default: $FLAMECRAFT_DATABASE_URL, else "
+        "flamecraft.sqlite3 here)"))
+    p.add_argument("--origin", metavar="URL", help=tr(
+        "the server's address, for the link (default: $FLAMECRAFT_ORIGIN, else "
+        "http://127.0.0.1:8000)"))
+    p.add_argument("--revoke", action="store_true", help=tr(
+        "once the new passkey is added, delete the account's other passkeys (a lost or "
+        "stolen device)"))
+    p.set_defaults(func=cmd_account)
+
+
+def cmd_account(args: argparse.Namespace) -> int:
+    """``flamecraft account recover NAME``: the host's recovery path (docs/server.md,
+    "Accounts"): a link, valid once for an hour, that adds a passkey to the account."""
+    try:
+        from ..server.accounts import RECOVERY_SECONDS, issue_recovery
+        from ..server.gameerror import GameError
+        from ..server.settings import Settings
+        from ..server.store import open_store, require_driver
+    except ImportError as exc:
+        raise CliError(f"accounts need the 'web' extra ({exc.name} is missing): "
+                       "pip install 'flamecraft[web]'") from None
+    try:
+        settings = Settings.from_env(database=args.database)
+        require_driver(settings.database_url)
+        store = open_store(settings.database_url)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    try:
+        code = issue_recovery(store, args.name, revoke=args.revoke)
+    except GameError as exc:
+        raise CliError(exc.message) from None
+    finally:
+        store.close()
+    if code is None:
+        raise CliError(f"there is no account named {args.name!r}")
+    origin = (args.origin or settings.public_origin or "http://127.0.0.1:8000").rstrip("/")
+    print(f"{origin}/account/recover#code={code}")
+    print(f"(valid once, for {int(RECOVERY_SECONDS // 60)} minutes: send it to the person "
+          "by a channel you trust)", file=sys.stderr)
+    return 0
 
 
 def _version() -> str:

@@ -27,6 +27,9 @@ from ..ai.roster import DEFAULT_OPPONENT, LEVELS, bot_notes
 from ..core.summary import event_line
 from ..core.tr import N_
 from ..display.i18n import LANGUAGES
+from .account_api import add_account_api
+from .account_store import mark_rated, rated_mode
+from .accounts import Accounts
 from .actions_json import event_things
 from .cards_json import catalog_json
 from .chat import CHAT_PAGE
@@ -47,7 +50,10 @@ from .language import DEFAULT, game_tr, page_catalogue, request_language, say
 from .live import add_live_route
 from .names import skeleton
 from .pages import add_pages
+from .profiles import Profiles, Rater
 from .quotas import Reads
+from .ratings import check_rated
+from .sessions import CsrfGuard
 from .settings import Settings
 from .store import FINISHED, OPEN, RUNNING, require_driver
 from .table import record_of
@@ -98,6 +104,8 @@ class CreateGame(BaseModel):
     clock: ClockBody | None = None  # None: no clock
     stand_in: str | None = Field(default=None, max_length=40)  # the bot for a person who left
     spectator_chat: bool = False  # whether spectators may write in the table chat
+    # a rated game (ratings.py): among people only, or people and bots; the creator signed in
+    rated: Literal["people", "bots"] | None = None
 
     def new_game(self) -> NewGame:
         """The game asked for, checked (``GameError``, naming the problem)."""
@@ -250,7 +258,7 @@ def _add_catalogue_api(app: FastAPI, games: Games) -> None:
 
 
 def _add_lobby_api(app: FastAPI, games: Games, settings: Settings,
-                   clock: Callable[[], float]) -> None:
+                   clock: Callable[[], float], accounts: Accounts) -> None:
     """The lobby's games: the list and each entry, and its changes (create, join, leave,
     start, rematch)."""
     per_minute = settings.games_per_minute
@@ -263,7 +271,16 @@ def _add_lobby_api(app: FastAPI, games: Games, settings: Settings,
             raise Busy("rate_limited", N_("too many new games from one address (at most "
                                           "{limit} a minute): try again in {retry_after} s"),
                        429, 60.0 / max(1, per_minute), limit=per_minute)
-        return await games.create(body.new_game(), address)
+        new = body.new_game()
+        if body.rated is None:
+            return await games.create(new, address)
+        mode: str = body.rated
+        await accounts.require(request)  # a rated game is set up by a signed-in person
+        check_rated(mode, new)
+        created = await games.create(new, address)
+        await games.database.run(lambda st: mark_rated(st, created["game_id"], mode))
+        created["rated"] = mode
+        return created
 
     @app.get("/api/games")
     async def list_games(status: str | None = None) -> dict[str, Any]:
@@ -321,8 +338,12 @@ def _add_game_api(app: FastAPI, games: Games, reads: Reads) -> None:
 
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str, request: Request) -> dict[str, Any]:
-        """A game's entry, its step and who is to act (a finished game is not loaded)."""
-        return await games.entry(game_id, charge(request))
+        """A game's entry, its step, who is to act (a finished game is not loaded) and
+        whether it is rated (ratings.py: people, bots)."""
+        out = await games.entry(game_id, charge(request))
+        rated = await games.database.run(lambda st: rated_mode(st, game_id))
+        out["rated"] = rated[0] if rated is not None else None
+        return out
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str, request: Request) -> dict[str, Any]:
@@ -426,11 +447,16 @@ def create_app(settings: Settings | None = None, *,
     a test passes a clock it moves by hand."""
     settings = settings or Settings.from_env()
     games = Games(settings)
+    accounts = Accounts(games, settings, clock)
+    profiles = Profiles(games, accounts)
+    rater = Rater(games)
+    games.changed_hooks.append(rater.changed)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(skeleton, "")  # names.py's table, read once, off the loop
         await games.open()
+        await rater.sweep()  # rated games a stopped process left unrated
         try:
             yield
         finally:
@@ -450,13 +476,15 @@ def create_app(settings: Settings | None = None, *,
     # (Starlette's own) outermost, on every HTTP answer of GZIP_MINIMUM bytes or more whose
     # client accepts it: pages, static files, JSON. It passes WebSockets by untouched, and
     # compresses a streamed body chunk by chunk (docs/server.md, "Compression and caching").
+    app.add_middleware(CsrfGuard)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(HeaderLimit, limit=settings.max_headers)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=6)
     add_pages(app, settings)
     _add_catalogue_api(app, games)
-    _add_lobby_api(app, games, settings, clock)
+    _add_lobby_api(app, games, settings, clock, accounts)
+    add_account_api(app, accounts, profiles)
     reads = Reads(settings.reads_per_second, clock, CREATION_ADDRESSES)  # quotas.py
     _add_game_api(app, games, reads)
     add_live_route(app, games, settings, clock, reads)

@@ -105,6 +105,8 @@ class Games:
         self.replays = ReplayCache(settings.replay_cache_bytes, settings.replay_every)
         self.caps = GameCaps(settings)  # quotas.py
         self._loading: dict[str, asyncio.Task[Session | None]] = {}
+        # called after every change of a game, with its session (ratings: profiles.Rater)
+        self.changed_hooks: list[Callable[[Session], None]] = []
 
     # --- life cycle
 
@@ -434,7 +436,8 @@ class Games:
         t = session.table
         mine = len(t.actions)
         if (t.state is not None and row.status != OPEN and len(actions) >= mine
-                and actions[:mine] == t.actions):
+                and actions[:mine] == t.actions
+                and row.options == t.row.options):  # (names changed: read anew, below)
             t.extend(actions[mine:])  # a stored action that no longer replays changes nothing
             t.row = row
         else:
@@ -448,6 +451,8 @@ class Games:
         self.connections.broadcast(session)  # (which sets the takeover timer: _arm_takeover)
         delay = self.settings.bot_delay
         self.bots.schedule(session, delay if local else delay + self.settings.bot_takeover)
+        for hook in self.changed_hooks:
+            hook(session)
 
     # --- the lobby
 

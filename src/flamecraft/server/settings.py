@@ -132,6 +132,11 @@ class Settings:
     # client address: a burst of three seconds' worth, then this many a second (a replay
     # stepped through quickly, a lobby of many games, fit well within it).
     reads_per_second: float = 20.0
+    # Accounts (accounts.py): sign-in and sign-up attempts per minute from one client
+    # address; the origin the pages are served from (``https://flamecraft.example``), which
+    # a passkey is bound to (empty: each request's own scheme and Host).
+    account_attempts_per_minute: int = 20
+    public_origin: str = ""
 
     @staticmethod
     def from_env(environ: Mapping[str, str] | None = None,
@@ -209,6 +214,9 @@ class Settings:
                                            s.replay_cache_bytes)),
             reads_per_second=max(0.1, _number(env, "FLAMECRAFT_READS_PER_SECOND",
                                               s.reads_per_second)),
+            account_attempts_per_minute=max(1, int(_number(
+                env, "FLAMECRAFT_ACCOUNT_ATTEMPTS_PER_MINUTE", s.account_attempts_per_minute))),
+            public_origin=public_origin(env.get("FLAMECRAFT_ORIGIN", s.public_origin)),
             forwarded_allow_ips=(env.get("FLAMECRAFT_FORWARDED_ALLOW_IPS")
                                  or env.get("FORWARDED_ALLOW_IPS") or s.forwarded_allow_ips),
         )
@@ -225,6 +233,17 @@ def _number(env: Mapping[str, str], name: str, default: float) -> float:
     if value < 0:
         raise ValueError(f"{name} must not be negative")
     return value
+
+
+def public_origin(value: str) -> str:
+    """FLAMECRAFT_ORIGIN: empty, or a scheme and host (``https://flamecraft.example``, a
+    port allowed) with no path."""
+    v = value.strip().rstrip("/")
+    if v and (not v.startswith(("http://", "https://")) or "/" in v.split("://", 1)[1]
+              or not v.split("://", 1)[1]):
+        raise ValueError(f"FLAMECRAFT_ORIGIN must be like https://flamecraft.example, "
+                         f"not {value!r}")
+    return v
 
 
 def database_url(value: str) -> str:

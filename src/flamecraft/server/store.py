@@ -28,16 +28,19 @@ from typing import Any
 
 from ..core.serialize import options_from_json, options_to_json
 from ..core.state import Options
+from .account_schema import ACCOUNT_TABLES, ACCOUNTS_SCHEMA
 from .settings import is_postgres, sqlite_path
 
 log = logging.getLogger("flamecraft.server")
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 # Schema 2 adds the games' ``setup`` column: a record's ``deal`` and ``names``
 # (docs/state-format.md), so a stored game is dealt the same cards, and its action texts read,
 # whatever the card files say of the order and names of the cards since. A row of schema 1 has
 # none (NULL): its seed deals it, as it always did, and its texts read in the names of now.
 # Schema 3 adds the table chat (``flamecraft_chat``, chat.py); the games are unchanged.
+# Schema 5 adds people's accounts, passkeys, sessions, bound seats and ratings
+# (``account_schema.py``); the games are unchanged.
 CHAT_TABLE = """CREATE TABLE IF NOT EXISTS flamecraft_chat (
         game_id TEXT NOT NULL REFERENCES flamecraft_games (id),
         seq INTEGER NOT NULL,
@@ -59,7 +62,8 @@ REVIEWS_TABLE = """CREATE TABLE IF NOT EXISTS flamecraft_reviews (
         PRIMARY KEY (game_id, lang))"""
 MIGRATIONS = {1: ("ALTER TABLE flamecraft_games ADD COLUMN setup TEXT",),
               2: (CHAT_TABLE,),
-              3: (REVIEWS_TABLE,)}
+              3: (REVIEWS_TABLE,),
+              ACCOUNTS_SCHEMA - 1: ACCOUNT_TABLES}
 CHANNEL = "flamecraft_games"  # the PostgreSQL NOTIFY channel; payload "<game id> <version>"
 CHAT_CHANNEL = "flamecraft_chat"  # a new chat line; payload "<game id> <seq>"
 PROBE_KEY = "health_probe"  # the flamecraft_meta row /api/health writes and reads back
@@ -101,6 +105,7 @@ SCHEMA = (
         PRIMARY KEY (game_id, seq))""",
     CHAT_TABLE,
     REVIEWS_TABLE,
+    *ACCOUNT_TABLES,
 )
 
 _GAME_COLUMNS = ("id, name, options, seed, seats, status, version, created, result, rematch, "
