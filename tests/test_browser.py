@@ -88,7 +88,11 @@ def serving(folder: Path) -> Iterator[str]:
     port = _free_port()
     env = {**os.environ, "FLAMECRAFT_BOT_DELAY": "0.01", "FLAMECRAFT_GAMES_PER_MINUTE": "1000",
            "FLAMECRAFT_HINT_SAMPLES": "8", "FLAMECRAFT_REVIEW_SAMPLES": "1",
-           "FLAMECRAFT_TIMEOUT_GRACE": "2"}
+           "FLAMECRAFT_TIMEOUT_GRACE": "2",
+           # (one server for the module's tests, every page from one address: past the caps
+           # a person's lobby would have, and the reads of a tester's clicks)
+           "FLAMECRAFT_BOT_GAMES": "1000", "FLAMECRAFT_BOT_GAMES_PER_ADDRESS": "1000",
+           "FLAMECRAFT_RUNNING_GAMES_PER_ADDRESS": "1000", "FLAMECRAFT_READS_PER_SECOND": "1000"}
     env.pop("FLAMECRAFT_DATABASE_URL", None)
     log = (folder / "server.log").open("w")
     proc = subprocess.Popen([*_server_command(), "serve", "--port", str(port), "--database",

@@ -491,6 +491,30 @@ def test_a_game_with_a_person_is_never_taken_for_bot_only(tmp_path: Path) -> Non
         store.close()
 
 
+def test_every_budget_and_cap_is_a_setting() -> None:
+    """Each limit of issue 24 items 1-3 is read from its FLAMECRAFT_* variable."""
+    env = {"FLAMECRAFT_BOT_ONLY_PROCESSES": "2", "FLAMECRAFT_ADVICE_PROCESSES": "3",
+           "FLAMECRAFT_BACKGROUND_NICE": "5", "FLAMECRAFT_ADVICE_QUEUE": "7",
+           "FLAMECRAFT_ADVICE_PER_ADDRESS": "3", "FLAMECRAFT_LOAD_QUEUE": "9",
+           "FLAMECRAFT_RUNNING_GAMES": "50", "FLAMECRAFT_RUNNING_GAMES_PER_ADDRESS": "4",
+           "FLAMECRAFT_BOT_GAMES": "0", "FLAMECRAFT_BOT_GAMES_PER_ADDRESS": "1",
+           "FLAMECRAFT_BOT_GAME_SECONDS": "600", "FLAMECRAFT_REPLAY_EVERY": "8",
+           "FLAMECRAFT_REPLAY_CACHE_BYTES": "1000000", "FLAMECRAFT_READS_PER_SECOND": "2.5"}
+    s = Settings.from_env(env)
+    assert (s.bot_only_processes, s.advice_processes, s.background_nice, s.advice_queue,
+            s.advice_per_address, s.load_queue, s.running_games, s.running_games_per_address,
+            s.bot_games, s.bot_games_per_address, s.bot_game_seconds, s.replay_every,
+            s.replay_cache_bytes, s.reads_per_second) == (
+        2, 3, 5, 7, 3, 9, 50, 4, 0, 1, 600.0, 8, 1000000, 2.5)
+    d = Settings.from_env({})
+    assert (d.advice_queue, d.advice_per_address, d.load_queue, d.running_games,
+            d.running_games_per_address, d.bot_games, d.bot_games_per_address,
+            d.bot_game_seconds, d.replay_every, d.replay_cache_bytes, d.reads_per_second,
+            d.background_nice) == (4, 2, 8, 2000, 20, 6, 2, 3600.0, 16, 32 << 20, 20.0, 10)
+    with pytest.raises(ValueError, match="FLAMECRAFT_BOT_GAMES"):
+        Settings.from_env({"FLAMECRAFT_BOT_GAMES": "many"})
+
+
 # ---------------------------------------------------------------- schema 4
 
 
