@@ -246,7 +246,7 @@ def _seat(players: int = 3, seed: int = 4, moves: int = 60) -> CountingSeat:
 def test_rounds_double_up_to_the_most_and_stop_when_the_losses_are_known() -> None:
     """With ``first`` the re-deals come in rounds of 2, 4, 8 … up to ``samples``; a ``stop``
     that every standard error meets ends after the second round (the first with two), one
-    that none can meet runs them all; ``seconds`` starts no round after its time."""
+    that none can meet runs them all; past its ``seconds`` no round begins."""
     small = Budget(samples=8, beam=3, depth=6, first=2)
     seat = _seat()
     hints(seat, random.Random(1), small)

@@ -65,8 +65,9 @@ class Budget:
     the best (by at least two standard errors) is no longer planned, and no round follows once
     every action still planned has its loss known to a standard error of ``stop`` (a decision
     whose plans never meet a hidden card stops after the first round: every re-deal gives the
-    same values). ``seconds`` starts no round after that long (0: no clock; with one, how many
-    re-deals a hint gets depends on the machine). ``first=0`` plans every action on every
+    same values). ``seconds`` is a deadline: a round takes only the re-deals that fit in it at
+    the pace of those before (0: no clock; with one, how many re-deals a hint gets depends on
+    the machine). ``first=0`` plans every action on every
     re-deal at once, as hints did before issue 26.
 
     ``widest`` (0: no limit) plans at most that many actions: the best by a one-step look
@@ -179,13 +180,18 @@ def hints(seat: Seat | SealedSeat, rng: random.Random, budget: Budget = HINT_BUD
                     terms[i][name] += x
                 runs[i].append((t, end, line))
         taken = goal
-        if taken >= most or (budget.seconds > 0
-                             and time.perf_counter() - began >= budget.seconds):
+        if taken >= most:
             break
         live, settled = _sift(values, live, budget, kept)
         if settled:
             break
         goal = min(most, 2 * taken)
+        if budget.seconds > 0:  # only the re-deals that fit, at the pace so far
+            spent = time.perf_counter() - began
+            room = int((budget.seconds - spent) * taken / spent) if spent > 0 else goal
+            if room < 1:
+                break
+            goal = min(goal, taken + room)
     means = [sum(v) / len(v) for v in values]
     best = max(live, key=lambda i: (means[i], -i))
     # A loss is paired: the best's value minus this one's on the samples both were planned on
