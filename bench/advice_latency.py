@@ -14,10 +14,14 @@ clock and in CPU seconds (the machine is shared: the load average is printed bes
 
 ``--reference`` also runs a reference budget at each position and game, interleaved with the
 default (the same moment of the machine falls on both), and prints the ratios: give it the
-budget as it was before a change, e.g. ``--reference samples=64,seconds=0,stop=0``.
+budget as it was before a change: ``leaf=valuation,first=0,stop=0,prune=0,seconds=0,widest=0,
+fine=0`` with ``--review-reference`` adding ``samples=8`` is the hint and the review before
+issue 26; without ``leaf=valuation``, the same valuation without the shortcuts, which says
+what the shortcuts cost in advice (the reference's loss of the default's best action; how
+many decisions each review labels, and how far their losses differ).
 
     python bench/advice_latency.py                           # 2 and 4 players
-    python bench/advice_latency.py --reference samples=64,seconds=0,stop=0,leaf=turn
+    python bench/advice_latency.py --reference first=0,stop=0,prune=0,seconds=0,widest=0,fine=0
 """
 
 from __future__ import annotations
@@ -107,13 +111,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2600)
     parser.add_argument("--reference", default="",
                         help="a reference budget for both, as changes to the default one")
+    parser.add_argument("--review-reference", default=None,
+                        help="the review's reference, if not --reference")
     parser.add_argument("--no-review", action="store_true")
     parser.add_argument("--no-hint", action="store_true")
     args = parser.parse_args()
     print(f"python:    {platform.python_implementation()} {platform.python_version()}, "
           f"{'compiled' if COMPILED else 'pure'} core, load {os.getloadavg()[0]:.1f}")
     hint_ref = parse_budget(args.reference, HINT_BUDGET) if args.reference else None
-    review_ref = parse_budget(args.reference, REVIEW_BUDGET) if args.reference else None
+    review_spec = args.reference if args.review_reference is None else args.review_reference
+    review_ref = parse_budget(review_spec, REVIEW_BUDGET) if review_spec else None
     print(f"hint:      {HINT_BUDGET}" + (f"; reference {hint_ref}" if hint_ref else ""))
     print(f"review:    {REVIEW_BUDGET}" + (f"; reference {review_ref}" if review_ref else ""))
     began = time.perf_counter()

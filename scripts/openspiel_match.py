@@ -52,7 +52,9 @@ class Timed(pyspiel.Bot):  # type: ignore[misc]
         return action
 
     def restart_at(self, state: Any) -> None:
-        self.inner.restart_at(state)
+        # OpenSpiel's Python IS-MCTS keeps nothing between games and does not implement it.
+        if type(self.inner).restart_at is not pyspiel.Bot.restart_at:
+            self.inner.restart_at(state)
 
     def inform_action(self, state: Any, player_id: int, action: int) -> None:
         self.inner.inform_action(state, player_id, action)

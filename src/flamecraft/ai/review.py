@@ -200,9 +200,10 @@ def format_review(rv: Review, title: str, top: int = 5) -> str:
     lines = [f"Review of {title}",
              "This game is over, so the review may use everything: the win chances below use "
              "every seat's cards. Each decision is valued as its player could see it then "
-             f"({b.samples} samples of the cards that seat could not see, the rest of the "
-             f"turn planned to its end: beam {b.beam}, depth {b.depth}); values are "
-             "Reputation ahead of the others at the end of the turn.",
+             f"(up to {b.samples} samples of the cards that seat could not see, more where "
+             "the move played may have lost, the rest of the turn planned to its end: beam "
+             f"{b.beam}, depth {b.depth}); values are Reputation ahead of the others at the "
+             "end of the turn, as the Expert level values it.",
              ""]
     score = ", ".join(f"{rv.names[p]} {r}" for p, r in enumerate(rv.result))
     lines.append(f"Result: {score}; winner{'s' if len(rv.winners) > 1 else ''} "
