@@ -258,8 +258,8 @@ def test_rounds_double_up_to_the_most_and_stop_when_the_losses_are_known() -> No
     hints(seat, random.Random(1), Budget(samples=8, beam=3, depth=6, first=1, stop=1e-12))
     assert seat.samples == 8
     seat = _seat()
-    hints(seat, random.Random(1), Budget(samples=64, beam=3, depth=6, first=1, seconds=1e-9))
-    assert seat.samples == 1
+    hints(seat, random.Random(1), Budget(samples=64, beam=3, depth=6, first=8, seconds=1e-9))
+    assert seat.samples == 1  # the deadline holds within the first round too
 
 
 def test_an_action_far_behind_is_dropped_and_keeps_a_paired_loss() -> None:

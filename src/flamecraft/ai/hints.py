@@ -66,9 +66,9 @@ class Budget:
     every action still planned has its loss known to a standard error of ``stop`` (a decision
     whose plans never meet a hidden card stops after the first round: every re-deal gives the
     same values). ``seconds`` is a deadline: a round takes only the re-deals that fit in it at
-    the pace of those before (0: no clock; with one, how many re-deals a hint gets depends on
-    the machine). ``first=0`` plans every action on every
-    re-deal at once, as hints did before issue 26.
+    the pace of those before, and no re-deal begins after it, even within the first round
+    (0: no clock; with one, how many re-deals a hint gets depends on the machine).
+    ``first=0`` plans every action on every re-deal at once, as hints did before issue 26.
 
     ``widest`` (0: no limit) plans at most that many actions: the best by a one-step look
     on a first re-deal (the leaf's value of the position right after each, as the greedy bot
@@ -163,8 +163,9 @@ def hints(seat: Seat | SealedSeat, rng: random.Random, budget: Budget = HINT_BUD
     kept = {i for i, a in enumerate(actions) if a in keep}
     began = time.perf_counter()
     taken, goal = 0, (min(most, budget.first) if budget.first > 0 else most)
+    late = False
     while True:
-        for _ in range(goal - taken):
+        while taken < goal and not late:
             t = seat.sample(rng)
             planned = planner.plan_lines(t, p, [actions[i] for i in live])
             learned = (net.predict([features(end, p) for _v, end, _l in planned])
@@ -179,8 +180,9 @@ def hints(seat: Seat | SealedSeat, rng: random.Random, budget: Budget = HINT_BUD
                 for name, x in value_terms(end, p, weights).items():
                     terms[i][name] += x
                 runs[i].append((t, end, line))
-        taken = goal
-        if taken >= most:
+            taken += 1
+            late = budget.seconds > 0 and time.perf_counter() - began >= budget.seconds
+        if taken >= most or late:
             break
         live, settled = _sift(values, live, budget, kept)
         if settled:
