@@ -37,7 +37,7 @@ from .winchance import WinModel, default_model
 # 2–3 s: docs/bots.md, bench/advice_latency.py): one re-deal where the move played is within
 # 0.75 of the best there, more (at most 4) where it may have lost; a decision of more than 4
 # options plans the 4 that look best one step ahead and the move played.
-REVIEW_BUDGET = Budget(samples=4, first=1, stop=0.5, prune=2.0, widest=4, fine=0.75)
+REVIEW_BUDGET = Budget(samples=4, beam=4, first=1, stop=0.5, prune=2.0, widest=4, fine=0.75)
 
 # A decision that lost at least this much end-of-turn value (Reputation ahead of the others)
 # against the best: the labels of lichess, in this game's units.
