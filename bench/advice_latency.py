@@ -15,8 +15,8 @@ clock and in CPU seconds (the machine is shared: the load average is printed bes
 ``--reference`` also runs a reference budget at each position and game, interleaved with the
 default (the same moment of the machine falls on both), and prints the ratios: give it the
 budget as it was before a change: ``leaf=valuation,first=0,stop=0,prune=0,seconds=0,widest=0,
-fine=0`` with ``--review-reference`` adding ``samples=8`` is the hint and the review before
-issue 26; without ``leaf=valuation``, the same valuation without the shortcuts, which says
+fine=0`` with ``--review-reference`` adding ``samples=8,beam=5`` is the hint and the review
+before issue 26; without ``leaf=valuation``, the same valuation without the shortcuts, which says
 what the shortcuts cost in advice (the reference's loss of the default's best action; how
 many decisions each review labels, and how far their losses differ).
 
