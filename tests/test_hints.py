@@ -77,6 +77,19 @@ def test_hints_never_change_when_only_hidden_cards_change(players: int, seed: in
         assert _said(Seat(other, p), budget) == truth
 
 
+@pytest.mark.parametrize(("players", "seed", "moves"), POSITIONS[:4])
+def test_a_hint_from_a_sealed_seat_is_the_same(players: int, seed: int, moves: int) -> None:
+    """A hint needs nothing but what a ``SealedSeat`` carries (the view, the legal actions and
+    their texts, one sample to re-deal from: what crosses into an isolated bot's process), so
+    computed from one it is byte for byte the hint of the ``Seat``, with the adaptive budget
+    (its rounds, pruning and screen) as with the fixed one."""
+    s = _position(players, seed, moves)
+    seat = Seat(s, to_act(s))
+    for budget in (TINY, ADAPTIVE):
+        assert (repr(hints(seat.sealed(), random.Random(5), budget))
+                == _said(seat, budget))
+
+
 def test_the_hint_oracle_catches_a_leaky_seat() -> None:
     """Control: hints computed on the true state do change when hidden cards change, in some
     of these positions, so equal hints above mean something."""
