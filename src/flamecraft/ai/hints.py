@@ -1,29 +1,34 @@
 """Hints: every legal action of the seat to act, valued, with a win chance and a reason.
 
-A hint is what the planner (``planner.py``) thinks of each action, shown rather than played:
-on ``samples`` re-deals of the cards the seat cannot see (``Seat.sample``: never the true
+A hint is what the Expert level's planner (``planner.py`` valuing with the tuned valuation
+plus half the learned model's margin, ``roster.LEVELS``) thinks of each action, shown rather
+than played: on re-deals of the cards the seat cannot see (``Seat.sample``: never the true
 state), the rest of the turn after each action is planned (beam search to the end of the
-turn) and the end of the turn valued (``evaluate.relative``: the seat's position minus the
-others', in Reputation). The same samples serve every action (common random numbers), so
-the differences between actions are not luck of the deal. Each action gets:
+turn) and the end of the turn valued (Reputation ahead of the others). The same re-deals
+serve every action (common random numbers), so the differences between actions are not luck
+of the deal; they come in rounds that stop once the answer is known (``Budget``). Each action
+gets:
 
-- ``value``: the mean of that end-of-turn value; ``loss``: how far below the best it is;
+- ``value``: that end-of-turn value, the best's mean less this one's loss; ``loss``: how far
+  below the best it is, paired over the re-deals both were planned on;
 - ``win``: the chance to win after it, the calibrated model (``winchance.py``) at the end of
   the planned turn, averaged over the samples (None in a solo game);
 - ``reason``: a short sentence from what happens in the planned turn ("+6 Rep now, casts
   Ring of Destiny, completes Draco Bell; then 2 Goods short of Dragon Egg") and, for the
-  others, the valuation's terms that put it behind the best ("2.3 behind: Fancy Dragons −1.5");
+  others, the parts of the value that put it behind the best ("2.3 behind: Fancy Dragons
+  −1.5"): the valuation's terms, and the learned model's part where it differs most ("the
+  learned model's view −1.3": docs/bots.md says how);
 - ``plan``: the rest of the turn as planned, up to the first hidden card it would draw (what
   comes after depends on a card the seat cannot know, so it is not spelled out).
 
 Everything is computed from the ``Seat``'s members, so a hint depends only on what the seat
 sees and the ``rng`` (``tests/test_hints.py`` re-deals the hidden cards and compares the hints
-byte for byte). ``HINT_BUDGET`` is sized for about a second on the project's 2-core machine
-(docs/bots.md has the measurement).
+byte for byte, and from a ``SealedSeat``). ``HINT_BUDGET`` answers within about 0.6 s on the
+project's 2-core machine (docs/bots.md and bench/advice_latency.py have the measurements).
 
 The reason is worded by ``tr`` (``core/tr.py``; English by default, byte for byte): its
-phrases are msgids of the ``terminal`` catalogue (``locale/terminal.cfg`` extracts this
-module), so ``flamecraft play --lang ja`` gives its reasons in Japanese.
+phrases are msgids of the ``game`` catalogue (``locale/game.cfg`` extracts this module), so
+``flamecraft play --lang ja`` gives its reasons in Japanese.
 """
 
 from __future__ import annotations
