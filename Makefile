@@ -14,7 +14,7 @@ COMPILED_SOURCES := $(wildcard src/flamecraft/core/*.py) \
 LOCALE := src/flamecraft/locale
 CATALOGUES := $(wildcard $(LOCALE)/*/LC_MESSAGES/*.po)
 CATALOGUES_CHECKED := build/locale/checked
-.PHONY: all play test lint fuzz bench bench-deps compare clean catalogue constraints
+.PHONY: all play test lint fuzz bench bench-deps train-deps compare clean catalogue constraints
 
 all: $(NATIVE) $(CATALOGUES_CHECKED)
 
@@ -67,6 +67,12 @@ $(BENCH_STAMP): $(STAMP)
 
 bench-deps: $(BENCH_STAMP)
 
+# examples/train_maskable_ppo.py needs the `train` extra (sb3-contrib, PyTorch: large, so not
+# in EXTRAS; the tests that use it skip without it). pip takes a CPU build of torch where one
+# lies in its find-links; elsewhere add --index-url https://download.pytorch.org/whl/cpu.
+train-deps: $(STAMP)
+	$(PY) -m pip install --quiet -c constraints.txt --no-build-isolation -e '.[train]'
+
 # Every contender side by side in one interleaved run (README, Speed). BASELINE=src folder of
 # another checkout adds its pure form (the ismcts and dump_state goals compare against it).
 compare: $(NATIVE) $(BENCH_STAMP)
@@ -75,14 +81,16 @@ compare: $(NATIVE) $(BENCH_STAMP)
 # constraints.txt anew: the newest versions the extras allow, installed into a throw-away venv
 # (README, Installing). Then `make test` on them, and commit the file.
 CONSTRAINTS_VENV := build/constraints-venv
+# The train extra is pinned too, though make does not install it.
+CONSTRAINT_EXTRAS := $(EXTRAS),train
 constraints:
 	rm -rf $(CONSTRAINTS_VENV)
 	python3 -m venv $(CONSTRAINTS_VENV)
 	$(CONSTRAINTS_VENV)/bin/python -m pip install --quiet --upgrade pip setuptools
-	$(CONSTRAINTS_VENV)/bin/python scripts/constraints.py requirements $(EXTRAS) \
+	$(CONSTRAINTS_VENV)/bin/python scripts/constraints.py requirements $(CONSTRAINT_EXTRAS) \
 		> build/requirements.txt
 	$(CONSTRAINTS_VENV)/bin/python -m pip install --quiet -r build/requirements.txt
-	$(CONSTRAINTS_VENV)/bin/python scripts/constraints.py freeze $(EXTRAS) \
+	$(CONSTRAINTS_VENV)/bin/python scripts/constraints.py freeze $(CONSTRAINT_EXTRAS) \
 		> build/constraints.txt
 	mv build/constraints.txt constraints.txt
 	rm -rf $(CONSTRAINTS_VENV)

@@ -43,9 +43,27 @@ idle and under attack. The server keeps its default message rate limits here.
     oversized    ``--attackers`` (4) WebSocket connections sending 60 KB messages as fast as
                  they can (reconnecting when closed)
 
+Compute attacks (issue 24 items 1-3): the victim is a person against a ``planner`` bot (the
+person answers at once, from an address of its own, 127.0.0.2; the attack runs in a process
+of its own, from 127.0.0.1), and what is measured is the bot's reply (the state asking it to
+move → the state with its move) and the person's move, idle and under attack, with the
+server's memory (and its worker processes' together).
+
+    review-flood ``--attackers`` (4) clients each, over ``--finished`` (15) finished games:
+                 a spectator's socket opened and closed, then the game's review asked for
+                 with a 0.5 s client timeout, again and again
+    replay-flood ``--attackers`` (4) clients asking for ``--finished`` (300, written into
+                 the database before the server starts) finished games' entries and a few
+                 replay steps each, again and again
+    bot-flood    one client creating games of five ``ismcts`` bots, ``--attackers`` (12) of
+                 them, under the default creation limit (30 a minute)
+
     python bench/ws_load.py --scenario starvation --seconds 60
     python bench/ws_load.py --scenario big-headers --seconds 30
     python bench/ws_load.py --scenario oversized --seconds 30
+    python bench/ws_load.py --scenario review-flood --seconds 30
+    python bench/ws_load.py --scenario replay-flood --seconds 30
+    python bench/ws_load.py --scenario bot-flood --seconds 30
     python bench/ws_load.py --scenario spectators --spectators 200
     python bench/ws_load.py --scenario live --games 200 --seconds 120
 """
@@ -68,6 +86,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
@@ -90,14 +109,17 @@ def free_port() -> int:
 
 
 def start_server(database: str | None, workdir: Path, bot_delay: float = 0.0,
-                 message_limits: bool = False) -> tuple[subprocess.Popen[bytes], str]:
+                 message_limits: bool = False, creation_limit: bool = False
+                 ) -> tuple[subprocess.Popen[bytes], str]:
     """A local ``flamecraft serve`` whose clients are not slowed down (nor its bots, unless
-    ``bot_delay`` says; nor their messages, unless ``message_limits``: the defaults)."""
+    ``bot_delay`` says; nor their messages, unless ``message_limits``: the defaults; nor
+    their new games, unless ``creation_limit``)."""
     port = free_port()
     db = database or f"sqlite:///{workdir / 'bench.sqlite3'}"
     env = {**os.environ, "FLAMECRAFT_BOT_DELAY": str(bot_delay),
-           "FLAMECRAFT_GAMES_PER_MINUTE": "100000",
            "FLAMECRAFT_CONNECTIONS_PER_ADDRESS": "100000"}  # every client is on 127.0.0.1
+    if not creation_limit:
+        env["FLAMECRAFT_GAMES_PER_MINUTE"] = "100000"
     if not message_limits:
         env["FLAMECRAFT_MESSAGES_PER_SECOND"] = "100000"
     with open(workdir / "server.log", "wb") as log:  # the child keeps its own handle
@@ -570,6 +592,261 @@ async def run_attack(base: str, scenario: str, attackers: int, seconds: float,
     return idle, attacked
 
 
+# ---------------------------------------------------------------- compute attacks (issue 24)
+
+
+@dataclass
+class Compute(Phase):
+    """A compute attack's phase: also the planner's replies and what the attack was told."""
+
+    replies: list[float] = field(default_factory=list)
+    children_peak_kib: int | None = None
+    answers: dict[str, int] = field(default_factory=dict)  # status (or "timeout") → count
+
+    def told(self, what: str) -> None:
+        self.answers[what] = self.answers.get(what, 0) + 1
+
+
+def children_kib(pid: int | None) -> int | None:
+    """The resident memory of a process's children (its worker processes), in KiB."""
+    if pid is None:
+        return None
+    try:
+        kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return None
+    return sum(rss_kib(int(k)) or 0 for k in kids)
+
+
+async def _sample_all(pid: int | None, until: float, phase: Compute) -> None:
+    while time.monotonic() < until:
+        now, kids = rss_kib(pid), children_kib(pid)
+        if now is not None:
+            phase.peak_kib = max(phase.peak_kib or 0, now)
+        if kids is not None:
+            phase.children_peak_kib = max(phase.children_peak_kib or 0, kids)
+        await asyncio.sleep(0.2)
+
+
+VICTIM_ADDRESS = "127.0.0.2"  # the victim's own address (the attack comes from 127.0.0.1)
+
+
+async def _planner_victim(http: httpx.AsyncClient, ws_base: str, until: float,
+                          phase: Compute) -> None:
+    """Games of a person against a planner, one after another until ``until``: the bot's
+    replies and the person's moves (send → the state with the move) go in ``phase``. The
+    person connects from another address than the attack's (``VICTIM_ADDRESS``, a loopback
+    address of its own), as another visitor would, so no per-address limit mixes them."""
+    rng = random.Random(11)
+    while time.monotonic() < until:
+        r = await http.post("/api/games", json={"seats": [{"kind": "human"}, {
+            "kind": "bot", "bot": "planner"}], "start": True, "name": "victim"})
+        r.raise_for_status()
+        game = r.json()
+        token = game["seats"][0]["token"]
+        async with connect(f"{ws_base}/ws/games/{game['game_id']}?seat=0&token={token}",
+                           max_size=2**22, local_addr=(VICTIM_ADDRESS, 0)) as conn:
+            asked, acted, sent = 0.0, -1, 0.0
+            while time.monotonic() < until:
+                try:
+                    raw = await asyncio.wait_for(conn.recv(), until - time.monotonic())
+                except TimeoutError:
+                    break
+                msg = json.loads(raw)
+                if msg["type"] != "state":
+                    continue
+                now = time.perf_counter()
+                if sent and msg["version"] > acted:
+                    phase.latencies.append(now - sent)
+                    sent = 0.0
+                if msg["status"] == "finished":
+                    break
+                if asked and msg["log"] and msg["log"][-1]["player"] == 1:
+                    phase.replies.append(now - asked)
+                asked = 0.0
+                if msg["view"]["to_act"] == 1:
+                    asked = now  # the bot is asked to move by this state
+                elif msg["legal"] and msg["version"] > acted:
+                    acted = msg["version"]
+                    sent = time.perf_counter()
+                    await conn.send(json.dumps({"type": "act", "version": acted,
+                                                "index": rng.randrange(len(msg["legal"]))}))
+
+
+async def _finish_bot_games(http: httpx.AsyncClient, count: int) -> list[str]:
+    """``count`` games of two random bots played to their end (two at a time)."""
+    done: list[str] = []
+
+    async def one() -> None:
+        while len(done) < count:
+            r = await http.post("/api/games", json={"seats": [{"kind": "bot", "bot": "random"}]
+                                                    * 2, "name": "finished"})
+            if r.status_code != 201:
+                await asyncio.sleep(0.5)
+                continue
+            game_id = r.json()["game_id"]
+            while (await http.get(f"/api/games/{game_id}")).json()["status"] != "finished":
+                await asyncio.sleep(0.2)
+            done.append(game_id)
+
+    await asyncio.gather(one(), one())
+    return done[:count]
+
+
+def write_finished_games(database: str, count: int, players: int = 3) -> list[str]:
+    """``count`` finished games of random moves written straight into a fresh database (the
+    replay flood's targets: as many as a server holds after a while)."""
+    from flamecraft import apply, legal_actions, text
+    from flamecraft.core.engine import to_act
+    from flamecraft.core.serialize import CARD_NAMES, start_to_json
+    from flamecraft.core.setup_game import seeded_start
+    from flamecraft.core.state import Options
+    from flamecraft.core.upgrade import DECISION_RULES
+    from flamecraft.server.store import ActionRow, GameRow, SeatRow, open_store
+    from flamecraft.server.table import Table
+
+    store = open_store(database)
+    ids = []
+    try:
+        for seed in range(count):
+            options = Options(players, "purple", tuple(f"P{i}" for i in range(players)),
+                              False, None)
+            row = GameRow(f"flood{seed:07d}", "flood", options, seed,
+                          [SeatRow(f"P{i}", "bot", "random") for i in range(players)],
+                          status="finished", version=0)
+            row.setup = {"deal": start_to_json(seeded_start(options, seed)),
+                         "names": CARD_NAMES, "rules": DECISION_RULES}
+            s = Table(row).state
+            assert s is not None
+            rng = random.Random(seed)
+            actions: list[ActionRow] = []
+            while not s.over:
+                a = rng.choice(legal_actions(s))
+                actions.append(ActionRow(len(actions), to_act(s), text(s, a), 1))
+                s = apply(s, a)
+            row.result = {"reputation": s.rep[:], "winners": [], "turns": s.turn}
+            store.create_game(row)
+            row.version = 1
+            assert store.append_actions(row, 0, actions)
+            ids.append(row.id)
+    finally:
+        store.close()
+    return ids
+
+
+async def _review_flood(http: httpx.AsyncClient, ws_base: str, games: list[str], until: float,
+                        phase: Compute, number: int) -> None:
+    rng = random.Random(number)
+    while time.monotonic() < until:
+        game_id = rng.choice(games)
+        with contextlib.suppress(Exception):
+            async with connect(f"{ws_base}/ws/games/{game_id}", max_size=2**22) as conn:
+                await conn.recv()
+        try:
+            r = await http.get(f"/api/games/{game_id}/review", timeout=0.5)
+            phase.told(str(r.status_code))
+        except httpx.TimeoutException:
+            phase.told("timeout")
+        except httpx.HTTPError:
+            phase.told("error")
+        phase.sent += 1
+
+
+async def _replay_flood(http: httpx.AsyncClient, games: list[str], until: float,
+                        phase: Compute, number: int) -> None:
+    rng = random.Random(number)
+    while time.monotonic() < until:
+        game_id = rng.choice(games)
+        try:
+            r = await http.get(f"/api/games/{game_id}")
+            phase.told(str(r.status_code))
+            phase.sent += 1
+            steps = r.json().get("step", 0) if r.status_code == 200 else 0
+            for _ in range(3):
+                if time.monotonic() >= until or not steps:
+                    break
+                r = await http.get(f"/api/games/{game_id}/replay/{rng.randrange(steps + 1)}")
+                phase.told(str(r.status_code))
+                phase.sent += 1
+        except httpx.HTTPError:
+            phase.told("error")
+
+
+async def _bot_flood(http: httpx.AsyncClient, count: int, until: float,
+                     phase: Compute) -> None:
+    """Games of five ismcts bots, ``count`` of them made (each refusal waited out)."""
+    made = 0
+    while made < count and time.monotonic() < until:
+        r = await http.post("/api/games", json={"seats": [{"kind": "bot", "bot": "ismcts"}] * 5,
+                                                "name": "flood"})
+        phase.told(str(r.status_code))
+        phase.sent += 1
+        if r.status_code == 201:
+            made += 1
+            await asyncio.sleep(2.1)  # under 30 a minute
+        else:
+            await asyncio.sleep(min(5.0, float(r.headers.get("retry-after", "2"))))
+
+
+def _attack_process(base: str, scenario: str, attackers: int, seconds: float,
+                    targets: list[str], out: Any) -> None:
+    """The attack, in a process of its own (so the victim's timings never wait for the
+    attackers' work in the bench's own event loop): says "ready", attacks for ``seconds``,
+    then puts what it sent and what it was told."""
+    async def attack() -> tuple[int, dict[str, int]]:
+        ws_base = "ws" + base[len("http"):]
+        phase = Compute()
+        async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+            out.put("ready")
+            until = time.monotonic() + seconds
+            if scenario == "review-flood":
+                attacks = [_review_flood(http, ws_base, targets, until, phase, k)
+                           for k in range(attackers)]
+            elif scenario == "replay-flood":
+                attacks = [_replay_flood(http, targets, until, phase, k)
+                           for k in range(attackers)]
+            else:
+                attacks = [_bot_flood(http, attackers, until, phase)]
+            await asyncio.gather(*attacks)
+        return phase.sent, phase.answers
+
+    out.put(asyncio.run(attack()))
+
+
+async def run_compute_attack(base: str, scenario: str, attackers: int, seconds: float,
+                             pid: int | None, finished: list[str] | None,
+                             finished_count: int = 15) -> tuple[Compute, Compute, list[str]]:
+    """The planner victim alone for ``seconds``, then as long again under the attack (made
+    by another process)."""
+    import multiprocessing
+
+    ws_base = "ws" + base[len("http"):]
+    idle, attacked = Compute(), Compute()
+    victim = httpx.AsyncClient(base_url=base, timeout=60, transport=httpx.AsyncHTTPTransport(
+        local_address=VICTIM_ADDRESS))
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http, victim:
+        targets = finished or []
+        if scenario == "review-flood" and not targets:
+            targets = await _finish_bot_games(http, finished_count)
+        until = time.monotonic() + seconds
+        await asyncio.gather(_planner_victim(victim, ws_base, until, idle),
+                             _sample_all(pid, until, idle))
+        context = multiprocessing.get_context("spawn")
+        out = context.Queue()
+        attack = context.Process(target=_attack_process, args=(
+            base, scenario, attackers, seconds + 1.0, targets, out))
+        attack.start()
+        loop = asyncio.get_running_loop()
+        assert await loop.run_in_executor(None, out.get) == "ready"
+        await asyncio.sleep(0.5)  # the attack is under way
+        until = time.monotonic() + seconds
+        await asyncio.gather(_planner_victim(victim, ws_base, until, attacked),
+                             _sample_all(pid, until, attacked))
+        attacked.sent, attacked.answers = await loop.run_in_executor(None, out.get)
+        attack.join(30)
+    return idle, attacked, targets
+
+
 async def _drain(conn: ClientConnection) -> None:
     """A spectator: reads every state (a browser renders each)."""
     try:
@@ -604,10 +881,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--database", help="the local server's database (default: a fresh "
                         "SQLite file)")
     parser.add_argument("--scenario", choices=("games", "starvation", "spectators", "live",
-                                               "big-headers", "oversized"),
+                                               "big-headers", "oversized", "review-flood",
+                                               "replay-flood", "bot-flood"),
                         default="games", help="what to measure (default: games)")
     parser.add_argument("--attackers", type=int, default=None,
-                        help="big-headers, oversized: attacking connections (8, 4)")
+                        help="big-headers, oversized, review-flood, replay-flood: attacking "
+                        "connections (8, 4, 4, 4); bot-flood: games made (12)")
+    parser.add_argument("--finished", type=int, default=None,
+                        help="review-flood, replay-flood: finished games attacked (15, 300)")
     parser.add_argument("--seconds", type=float, default=60.0,
                         help="starvation: how long the greedy bot is timed (default 60)")
     parser.add_argument("--heavy", type=int, default=4,
@@ -626,11 +907,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         proc = None
         base = args.url
         attack = args.scenario in ("big-headers", "oversized")
+        compute = args.scenario in ("review-flood", "replay-flood", "bot-flood")
+        finished = None
+        if base is None and args.scenario == "replay-flood":
+            db = args.database or f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
+            finished = write_finished_games(db, args.finished or 300)
         if base is None:
             proc, base = start_server(args.database, Path(tmp),
                                       0.4 if args.scenario == "live" else 0.0,
-                                      message_limits=attack)
+                                      message_limits=attack or compute,
+                                      creation_limit=args.scenario == "bot-flood")
         try:
+            if compute:
+                attackers = args.attackers or (12 if args.scenario == "bot-flood" else 4)
+                idle2, attacked2, targets = asyncio.run(run_compute_attack(
+                    base.rstrip("/"), args.scenario, attackers, args.seconds,
+                    proc.pid if proc is not None else None, finished, args.finished or 15))
+                what = {"review-flood": f"{attackers} clients flooded {len(targets)} finished "
+                                        "games' reviews (a socket opened and closed, then "
+                                        "the review with a 0.5 s timeout)",
+                        "replay-flood": f"{attackers} clients flooded {len(targets)} finished "
+                                        "games' entries and replay steps",
+                        "bot-flood": f"one client made up to {attackers} games of five "
+                                     "ismcts bots"}[args.scenario]
+                print(f"flamecraft ws_load --scenario {args.scenario}: a person against a "
+                      f"planner, {args.seconds:.0f} s alone, then {args.seconds:.0f} s while "
+                      f"{what}; {where}; {head}")
+                for name, ph in (("idle", idle2), ("under attack", attacked2)):
+                    memory = "?" if ph.peak_kib is None else f"{ph.peak_kib / 1024:.0f} MB"
+                    workers = ("?" if ph.children_peak_kib is None
+                               else f"{ph.children_peak_kib / 1024:.0f} MB")
+                    print(latency_line(f"{name}: the planner's reply", ph.replies))
+                    print(latency_line(f"{name}: a person's move", ph.latencies)
+                          + f"; server memory (peak RSS) {memory}, its workers' {workers}")
+                told = ", ".join(f"{k}: {v}" for k, v in sorted(attacked2.answers.items()))
+                print(f"  the attack made {attacked2.sent} requests; answers: {told}")
+                return 0
             if attack:
                 attackers = args.attackers or (8 if args.scenario == "big-headers" else 4)
                 idle, attacked = asyncio.run(run_attack(
@@ -689,7 +1001,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         finally:
             if proc is not None:
                 proc.terminate()
-                proc.wait(10)
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:  # (a worker job it waits for: stop it)
+                    proc.kill()
+                    proc.wait(10)
     lat = [x * 1000 for x in totals.latencies]
     print(f"flamecraft ws_load: {totals.games} games of {args.players}, {args.concurrency} at a "
           f"time, {where}; {head}")

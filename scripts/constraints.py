@@ -73,7 +73,9 @@ def freeze(extras: list[str]) -> list[str]:
         if dist is None:
             missing.append(name)
             continue
-        pins[key] = f"{dist.metadata['Name']}=={dist.version}"
+        # A local label names a build (torch's "+cpu"): the public version's pin matches it
+        # and the builds for other machines alike.
+        pins[key] = f"{dist.metadata['Name']}=={dist.version.split('+')[0]}"
         for line in dist.requires or []:
             req = Requirement(line)
             if req.marker is None or any(req.marker.evaluate({"extra": e})

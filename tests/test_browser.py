@@ -15,6 +15,7 @@ never ``playwright install``. Without them the tests are skipped locally, and fa
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -80,11 +81,11 @@ def _server_command() -> list[str]:
             "sys.exit(main())"]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``flamecraft serve`` on a free port with its own SQLite file; yields its base URL."""
+@contextlib.contextmanager
+def serving(folder: Path) -> Iterator[str]:
+    """``flamecraft serve`` on a free port with the SQLite file ``folder/games.sqlite3``;
+    yields its base URL, and stops it."""
     port = _free_port()
-    folder = tmp_path_factory.mktemp("server")
     env = {**os.environ, "FLAMECRAFT_BOT_DELAY": "0.01", "FLAMECRAFT_GAMES_PER_MINUTE": "1000",
            "FLAMECRAFT_HINT_SAMPLES": "8", "FLAMECRAFT_REVIEW_SAMPLES": "1",
            "FLAMECRAFT_TIMEOUT_GRACE": "2"}
@@ -107,13 +108,22 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             log.close()
             pytest.fail("the server did not start:\n" + (folder / "server.log").read_text())
         time.sleep(0.1)
-    yield base
-    proc.terminate()
     try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``flamecraft serve`` on a free port with its own SQLite file; yields its base URL."""
+    with serving(tmp_path_factory.mktemp("server")) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
@@ -1265,6 +1275,28 @@ def test_a_game_against_bots_is_abandoned_in_two_clicks(server: str, tabs: Any) 
     assert page.get_by_role("link", name="Watch the replay").count() == 1
     assert page.locator(".review-button").count() == 0
     assert page.locator("button.concede").count() == 0
+
+
+def test_a_game_the_operator_ended_says_so_and_has_no_review(tmp_path: Path,
+                                                             tabs: Any) -> None:
+    """Issue 24: a running game ended with ``flamecraft admin end`` (here while no server
+    runs) opens finished where it stood: the prompt says the operator ended it, with no
+    winner; its replay stays, and it has no review."""
+    from flamecraft.cli.main import main as cli
+
+    with serving(tmp_path) as base:
+        game = post(base, "/api/games", {"seats": [{"kind": "human", "name": "Ann"},
+                                                   {"kind": "bot", "bot": "random"}],
+                                         "start": True})
+    assert cli(["admin", "--database", str(tmp_path / "games.sqlite3"), "end",
+                game["game_id"]]) == 0
+    with serving(tmp_path) as base:
+        page = tabs().page
+        page.goto(base + game["seats"][0]["link"])
+        page.wait_for_selector(".prompt :text('operator ended this game')")
+        assert "with no winner" in page.inner_text(".prompt")
+        assert page.get_by_role("link", name="Watch the replay").count() == 1
+        assert page.locator(".review-button").count() == 0
 
 
 def test_a_closed_tab_shows_away_and_a_bot_plays_until_he_is_back(server: str,

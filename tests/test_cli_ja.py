@@ -71,7 +71,7 @@ HELP_ALLOWED = {"flamecraft", "en", "ja", "purple", "golden", "human", "bot", "p
                 "apply", "autosave", "play", "actions", "show", "replay", "simulate", "demo",
                 "tournament", "balance", "ladder", "hint", "review", "info", "serve", "docs",
                 "server", "md", "Python", "mypyc", "Bradley", "Terry", "Elo", "SQLite",
-                "postgresql", "sqlite", "txt", "win", "chance", "png"}
+                "postgresql", "sqlite", "txt", "win", "chance", "png", "account", "recover"}
 
 
 def _help_words(page: str) -> list[str]:

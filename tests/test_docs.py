@@ -333,7 +333,9 @@ def test_docs_name_no_missing_doc(name: str) -> None:
 DOC_FILES = ("README.md", *sorted(p.name for p in DOCS.glob("*.md") if p.name != "cards.md"))
 NOT_RUN = {"play": "needs a terminal: tests/test_play.py plays it through a pty",
            "serve": "runs a server until stopped: tests/test_server_*.py and "
-                    "tests/test_browser.py run it"}
+                    "tests/test_browser.py run it",
+           "account": "needs an account in a server's store: tests/test_server_accounts.py "
+                      "runs it"}
 SLOW_BOTS = ("planner", "ismcts", "cheater")  # 50 ms to 1 s a decision
 FRESH_STATE = ["new", "--players", "4", "--seed", "1"]  # the README's own new game
 FRESH_RECORD = ["demo", "--players", "3", "--seed", "5", "--record"]

@@ -173,6 +173,25 @@ def test_the_training_example_runs() -> None:
     assert 0.0 <= before <= 1.0 and 0.0 <= after <= 1.0
 
 
+def test_the_maskable_ppo_example_trains_on_the_vector_env() -> None:
+    """Where the train extra is installed: the example's SB3 adapter passes SB3's VecEnv
+    checks as MaskablePPO uses it (a short learn: rollouts through SAME_STEP resets, masks
+    through ``env_method``), and its evaluation counts finished games (the full run is the
+    example itself, quoted in docs/rl.md)."""
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    from stable_baselines3.common import vec_env
+
+    example = _example("train_maskable_ppo")
+    env = example.make_vec_env(4, vec_env, players=2, opponents="random", max_decisions=80)
+    model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=64, n_epochs=1,
+                                    verbose=0, seed=0)
+    model.learn(256)
+    assert model.num_timesteps >= 256
+    wins, games = example.evaluate(model, 6, deterministic=True, envs=4)
+    assert games == 6 and 0 <= wins <= 6
+    assert "Wilson" in example.report("after", model, 4)
+
+
 # --- episodes end for good: Gymnasium's ResetNeeded ------------------------------------------
 
 def _lowest(obs: dict[str, Any]) -> int:

@@ -128,8 +128,10 @@ def test_the_extras_keep_players_libraries_apart_from_the_test_tools() -> None:
     """`web` is what a player's server needs (PostgreSQL apart, in `postgres`); the tests'
     tools are in `test`, and `dev` is test plus the checkers and the compiler's driver."""
     extras: dict[str, list[str]] = PYPROJECT["project"]["optional-dependencies"]
-    # (confusable_homoglyphs: Unicode's confusables for the seat names' look-alike check)
-    assert _names(extras["web"]) == {"fastapi", "uvicorn", "confusable_homoglyphs"}
+    # (confusable_homoglyphs: Unicode's confusables for the seat names' look-alike check;
+    # webauthn and openskill: the accounts' passkeys and people's ratings)
+    assert _names(extras["web"]) == {"fastapi", "uvicorn", "confusable_homoglyphs",
+                                     "webauthn", "openskill"}
     assert _names(extras["postgres"]) == {"psycopg"}
     tools = {"pytest", "pytest-xdist", "pexpect", "playwright", "axe-playwright-python", "httpx",
              "websockets"}
@@ -137,6 +139,9 @@ def test_the_extras_keep_players_libraries_apart_from_the_test_tools() -> None:
     assert "flamecraft[test]" in extras["dev"]
     assert _names(extras["dev"]) == {"mypy", "ruff", "setuptools"}
     assert _names(extras["learn"]) == {"scikit-learn", "numpy"}
+    # Training with sb3-contrib: large (PyTorch), so pinned but not installed by make.
+    assert _names(extras["train"]) == {"sb3-contrib", "stable-baselines3", "torch"}
+    assert "train" not in _make_extras()
     for players in ("web", "postgres", "rl", "reports", "ray", "learn"):
         assert not _names(extras[players]) & tools, players
     every = {name for reqs in extras.values() for name in _names(reqs)}
@@ -151,8 +156,9 @@ def test_the_license_is_mit() -> None:
 
 
 def test_constraints_pin_everything_make_installs() -> None:
-    """constraints.txt pins every requirement of the extras `make` installs, within the
-    ranges pyproject.toml allows, and the same mypy as the wheel's build requirement (the
+    """constraints.txt pins every requirement of the extras `make` installs and of `train`
+    (`make train-deps`; torch at its public version, which its CPU build matches), within
+    the ranges pyproject.toml allows, and the same mypy as the wheel's build requirement (the
     compiled core of a checkout and of a wheel are built by one mypyc)."""
     from packaging.requirements import Requirement
     from packaging.utils import canonicalize_name
@@ -162,7 +168,8 @@ def test_constraints_pin_everything_make_installs() -> None:
         if line.strip() and not line.startswith("#"):
             name, _, version = line.partition("==")
             pins[canonicalize_name(name)] = version
-    for text in constraints.requirements(_make_extras()):
+    assert pins["torch"] == "2.13.0"
+    for text in constraints.requirements([*_make_extras(), "train"]):
         req = Requirement(text)
         pinned = pins.get(canonicalize_name(req.name))
         assert pinned is not None, f"constraints.txt does not pin {req.name}"

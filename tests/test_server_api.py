@@ -40,9 +40,10 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 def settings(tmp_path: Path, **changes: Any) -> Settings:
     """Test settings: a fresh SQLite file, bots that move at once, no rate limit on moves
-    (scripted seats answer faster than people)."""
+    nor on reads (scripted seats answer, and tests poll, faster than people)."""
     base: dict[str, Any] = {"database_url": f"sqlite:///{tmp_path / 'games.sqlite3'}",
-                            "bot_delay": 0.0, "max_messages_per_second": 100000}
+                            "bot_delay": 0.0, "max_messages_per_second": 100000,
+                            "reads_per_second": 100000.0}
     base.update(changes)
     return Settings(**base)
 

@@ -257,25 +257,27 @@ def test_a_line_remembers_the_step_it_was_written_at(tmp_path: Path) -> None:
 
 
 def test_a_schema_2_store_gains_the_chat(tmp_path: Path) -> None:
-    """Migration: a database of schema 2 (no chat table) opened by this server is schema 3,
-    its games intact, and takes chat lines."""
+    """Migration: a database of schema 2 (no chat table) opened by this server is today's
+    schema (3 added the chat), its games intact, and takes chat lines."""
     path = tmp_path / "games.sqlite3"
     s = settings(tmp_path)
     with client_for(s) as c:
         game = new_game(c, "human,random", start=True)
     with sqlite3.connect(path) as db:
         db.execute("DROP TABLE flamecraft_chat")
+        db.execute("DROP TABLE flamecraft_reviews")  # (schema 4's)
         db.execute("UPDATE flamecraft_meta SET value = '2' WHERE key = 'schema_version'")
     store = open_store(s.database_url)
     try:
-        assert SCHEMA_VERSION == 3
+        assert SCHEMA_VERSION >= 3
         row = store.load_game(game["game_id"])
         assert row is not None and row.name == game["game"]["name"]
         assert store.load_chat(game["game_id"]) == []
     finally:
         store.close()
     with sqlite3.connect(path) as db:
-        assert db.execute("SELECT value FROM flamecraft_meta").fetchone()[0] == "3"
+        assert db.execute("SELECT value FROM flamecraft_meta").fetchone()[0] == str(
+            SCHEMA_VERSION)
     with client_for(s) as c:
         assert c.get(f"/api/games/{game['game_id']}").json()["status"] == "running"
         with c.websocket_connect(ws_url(game, 0)) as ann:
@@ -291,6 +293,7 @@ def test_a_schema_2_postgres_store_gains_the_chat() -> None:
         try:
             with store._transaction() as cur:
                 cur.execute("DROP TABLE flamecraft_chat")
+                cur.execute("DROP TABLE flamecraft_reviews")  # (schema 4's)
                 cur.execute("UPDATE flamecraft_meta SET value = '2'")
         finally:
             store.close()
@@ -298,7 +301,7 @@ def test_a_schema_2_postgres_store_gains_the_chat() -> None:
         try:
             with store._transaction() as cur:
                 cur.execute("SELECT value FROM flamecraft_meta")
-                assert cur.fetchone()[0] == "3"
+                assert cur.fetchone()[0] == str(SCHEMA_VERSION)
             assert store.load_chat("nosuchgame1") == []
         finally:
             store.close()

@@ -13,6 +13,7 @@ tests/test_events.py is run over the Japanese state messages too.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from pathlib import Path
@@ -304,3 +305,64 @@ def test_leak_oracle_in_japanese(players: int, deck: str, companions: bool) -> N
         s = interfaces.play(s, rng.choice(legal_actions(s)))
         steps += 1
     assert said > steps // 2  # the messages checked were Japanese ones
+
+
+def test_the_account_pages_show_no_hidden_card(tmp_path: Path) -> None:
+    """Issue 27: the profile, history, "my games", export and leaderboard pages name no card
+    at all — by id or by name — at any moment of a game of two signed-in people (their hands
+    and Fancy Dragons change as they play) nor once it is finished (the replay is where a
+    finished game's cards are shown, as the public record has them)."""
+    from softkey import SoftKey
+    from test_server_api import next_state
+
+    with client_for(settings(tmp_path)) as c:
+        game = new_game(c, "human,human", start=True, first_player=0)
+        people: dict[str, tuple[str, str, str]] = {}  # name → cookie, csrf, account id
+        for seat, name in enumerate(("Ann", "Bob")):
+            c.cookies.clear()
+            key = SoftKey()
+            opts = c.post("/api/account/signup/options", json={"name": name}).json()
+            me = c.post("/api/account/signup", json={
+                "challenge_id": opts["challenge_id"],
+                "credential": key.create(opts["options"])}).json()
+            cookie = c.cookies.get("flamecraft_session") or ""
+            people[name] = (cookie, me["csrf"], me["account"]["id"])
+            r = c.post("/api/me/seats", headers={"X-Flamecraft-CSRF": me["csrf"]}, json={
+                "game_id": game["game_id"], "seat": seat,
+                "token": game["seats"][seat]["token"]})
+            assert r.status_code == 200, r.text
+
+        def pages() -> list[str]:
+            out = []
+            for cookie, _, _ in [*people.values(), ("", "", "")]:  # each person, a stranger
+                c.cookies.clear()
+                if cookie:
+                    c.cookies.set("flamecraft_session", cookie)
+                    out += [c.get(p).text for p in ("/api/me", "/api/me/games",
+                                                    "/api/me/export")]
+                out += [c.get(f"/api/players/{a}").text for _, _, a in people.values()]
+                out.append(c.get("/api/leaderboard").text)
+            return out
+
+        rng = random.Random(5)
+        checked = 0
+        with c.websocket_connect(ws_url(game, 0)) as wa, \
+                c.websocket_connect(ws_url(game, 1)) as wb:
+            conns = {0: wa, 1: wb}
+            msg = {0: next_state(wa), 1: next_state(wb)}
+            while msg[0]["status"] != "finished":
+                if msg[0]["version"] % 25 == 0:
+                    for text in pages():
+                        assert NAMES.search(text) is None, NAMES.search(text)
+                        assert not strings(json.loads(text)) & set(NAME)
+                    checked += 1
+                who = msg[0]["view"]["to_act"]
+                while msg[who]["version"] < msg[0]["version"]:
+                    msg[who] = next_state(conns[who])
+                conns[who].send_json({"type": "act", "version": msg[who]["version"],
+                                      "index": rng.randrange(len(msg[who]["legal"]))})
+                msg[0] = next_state(wa)
+        assert checked >= 3
+        for text in pages():
+            assert NAMES.search(text) is None, NAMES.search(text)
+            assert not strings(json.loads(text)) & set(NAME)

@@ -370,7 +370,8 @@ def test_search_bots_never_starve_a_quick_bot(tmp_path: Path,
         return random_action(state, rng)
 
     monkeypatch.setitem(BOTS, "slow", slow)
-    s = settings(tmp_path, bot_threads=2, bot_processes=0, search_bots=frozenset({"slow"}))
+    s = settings(tmp_path, bot_threads=2, bot_processes=0, search_bots=frozenset({"slow"}),
+                 bot_games=4, bot_games_per_address=4)  # (past the default caps: quotas.py)
     with client_for(s) as c:
         for _ in range(4):
             new_game(c, "slow,slow,slow,slow,slow")  # no people: they start at once

@@ -5,6 +5,8 @@ seat; an opponent can be any policy of (observation, mask), a frozen learner inc
 
 from __future__ import annotations
 
+import copy
+import itertools
 import pickle
 import random
 from typing import Any
@@ -16,10 +18,18 @@ pytest.importorskip("gymnasium")
 
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from flamecraft.core.engine import apply_in_place, start, to_act
+import observation_reference as reference
+from flamecraft.core.engine import apply_in_place, legal_actions, start, to_act
 from flamecraft.core.errors import IllegalActionError
 from flamecraft.core.variant import VARIANTS
-from flamecraft.research.encoding import catalogue, final_rewards
+from flamecraft.research.encoding import (
+    RowEncoder,
+    catalogue,
+    final_rewards,
+    layout,
+    observation_buffer,
+    write_mask,
+)
 from flamecraft.research.gym_single import (
     FlamecraftSingleEnv,
     PolicyOpponent,
@@ -29,6 +39,7 @@ from flamecraft.research.observation import observation_array
 from flamecraft.research.vector import (
     FlamecraftBatch,
     FlamecraftVectorEnv,
+    float_view,
     random_masked_actions,
 )
 
@@ -180,6 +191,125 @@ def test_the_batch_plays_every_seat() -> None:
                 assert not rewards[i].any()
             ended[i] = bool(terminated[i] or truncated[i])
     assert finished >= n
+
+
+def _float32(s: Any, seat: int | None) -> bytes:
+    """``observation(s, seat)`` as the environments give it: float32, cast by numpy."""
+    doubles = np.frombuffer(observation_buffer(s, seat), np.float64)
+    return bytes(doubles.astype(np.float32).tobytes())
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
+def test_row_encoders_keep_rows_equal_to_the_observation(players: int) -> None:
+    """The incremental encoder (only the blocks whose inputs changed are rewritten) leaves in
+    its row, after every decision of random games of both decks, Companions on and off, for
+    every seat and the public observer, the bytes of the whole observation cast to float32;
+    every few states it is also checked against the plain reference builder
+    (tests/observation_reference.py), and a row written by others is repaired by
+    ``forget``."""
+    size = layout(players).size
+    seats: list[int | None] = [None, *range(players)]
+    compared = 0
+    for deck, companions in itertools.product(("purple", "golden"), (False, True)):
+        seed = 70 + players + (deck == "golden") * 10 + companions * 20
+        rng = random.Random(seed)
+        rows = np.zeros((len(seats), size), np.float32)
+        encoders = [RowEncoder(players, seat) for seat in seats]
+        views = [float_view(rows[k]) for k in range(len(seats))]
+        for game in range(2):
+            s = start(players, seed + game, deck, companions=companions)
+            for encoder in encoders:
+                encoder.forget()
+            step = 0
+            while True:
+                for k, seat in enumerate(seats):
+                    encoders[k].write(views[k], s)
+                    assert rows[k].tobytes() == _float32(s, seat), (deck, companions, seat)
+                    if step % 25 == 0:
+                        expected = np.zeros(size, np.float64)
+                        for index, value in reference.observation_sparse(s, seat).items():
+                            expected[index] = value
+                        assert np.array_equal(rows[k], expected.astype(np.float32))
+                    compared += 1
+                if s.over:
+                    break
+                apply_in_place(s, rng.choice(legal_actions(s)))
+                step += 1
+        rows[0] = 0.5  # another writer: the encoder is told to write everything again
+        encoders[0].forget()
+        encoders[0].write(views[0], s)
+        assert rows[0].tobytes() == _float32(s, seats[0])
+    assert compared > 2 * 4 * 50 * len(seats)
+    with pytest.raises(ValueError, match="a 2-player game given to an encoder of 3 players"):
+        RowEncoder(3, 0).write(float_view(np.zeros(layout(3).size, np.float32)),
+                               start(2, 0))
+    with pytest.raises(ValueError, match="not an array of type float64"):
+        float_view(np.zeros(5))
+
+
+def test_writing_into_the_returned_arrays_changes_no_later_observation() -> None:
+    """The encoders keep rows of their own: a caller that writes into the arrays a step
+    returned (normalizing in place, say) gets the true observations and masks at the next
+    step, in both forms."""
+    rng = random.Random(6)
+    clean, dirty = FlamecraftVectorEnv(2, **OPTIONS), FlamecraftVectorEnv(2, **OPTIONS)
+    obs, _ = clean.reset(seed=9)
+    other, _ = dirty.reset(seed=9)
+    batch, scribbled = FlamecraftBatch(2, players=2), FlamecraftBatch(2, players=2)
+    batch.reset(seed=9)
+    scribbled.reset(seed=9)
+    for _ in range(40):
+        actions = random_masked_actions(obs["action_mask"], rng)
+        other["observation"][:] = 0.25
+        other["action_mask"][:] = 1
+        obs, *_ = clean.step(actions)
+        other, *_ = dirty.step(actions)
+        assert np.array_equal(obs["observation"], other["observation"])
+        assert np.array_equal(obs["action_mask"], other["action_mask"])
+        actions = random_masked_actions(batch.action_masks, rng)
+        scribbled.observations[:] = 0.5
+        scribbled.action_masks[:] = 0
+        batch.step(actions)
+        scribbled.step(actions)
+        assert np.array_equal(batch.observations, scribbled.observations)
+        assert np.array_equal(batch.action_masks, scribbled.action_masks)
+
+
+def test_write_mask_moves_the_ones() -> None:
+    row = np.zeros(10, np.int8)
+    write_mask(row.data, [], [1, 4])
+    assert list(np.flatnonzero(row)) == [1, 4]
+    write_mask(row.data, [1, 4], [4, 9])
+    assert list(np.flatnonzero(row)) == [4, 9]
+
+
+@pytest.mark.parametrize("copier", [copy.deepcopy, lambda x: pickle.loads(pickle.dumps(x))])
+def test_vector_envs_copy_and_play_on_alike(copier: Any) -> None:
+    """A vector env or batch in the middle of its games, copied (deepcopy, pickle), steps on
+    exactly as the original: the copy's encoders start afresh on the rows as they are."""
+    rng = random.Random(5)
+    vector = FlamecraftVectorEnv(3, **OPTIONS)
+    obs, _ = vector.reset(seed=1)
+    batch = FlamecraftBatch(3, players=3, max_decisions=100)
+    batch.reset(seed=1)
+    for _ in range(20):
+        obs, *_ = vector.step(random_masked_actions(obs["action_mask"], rng))
+        batch.step(random_masked_actions(batch.action_masks, rng))
+    vector_copy, batch_copy = copier(vector), copier(batch)
+    for _ in range(80):
+        actions = random_masked_actions(obs["action_mask"], rng)
+        obs, rewards, terminated, truncated, _ = vector.step(actions)
+        other, *rest = vector_copy.step(actions)
+        assert np.array_equal(obs["observation"], other["observation"])
+        assert np.array_equal(obs["action_mask"], other["action_mask"])
+        assert all(np.array_equal(a, b) for a, b in zip((rewards, terminated, truncated),
+                                                        rest[:3], strict=True))
+        actions = random_masked_actions(batch.action_masks, rng)
+        batch.step(actions)
+        batch_copy.step(actions)
+        assert np.array_equal(batch.observations, batch_copy.observations)
+        assert np.array_equal(batch.action_masks, batch_copy.action_masks)
+        assert np.array_equal(batch.rewards, batch_copy.rewards)
 
 
 def test_the_batch_refuses_an_illegal_action_by_game() -> None:

@@ -725,7 +725,7 @@ def _add_bot_commands(sub: Subparsers[_Parser], tr: Translate) -> None:
 
 
 def _add_tool_commands(sub: Subparsers[_Parser], tr: Translate) -> None:
-    """info and serve."""
+    """info, serve and account."""
     p = sub.add_parser("info", help=tr("the version, the Python, and which form of the rules "
                                        "core runs (compiled with mypyc, or pure Python and "
                                        "why)"))
@@ -740,6 +740,73 @@ def _add_tool_commands(sub: Subparsers[_Parser], tr: Translate) -> None:
         "an SQLite file or postgresql://… URL (default: $FLAMECRAFT_DATABASE_URL, else "
         "flamecraft.sqlite3 here)"))
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("admin", help=tr("the server operator's commands on its store: list the "
+                                        "games, end or delete one; see docs/server.md"))
+    p.add_argument("--database", metavar="URL", help=tr(
+        "an SQLite file or postgresql://… URL (default: $FLAMECRAFT_DATABASE_URL, else "
+        "flamecraft.sqlite3 here)"))
+    admin = p.add_subparsers(dest="admin_command", required=True, metavar=tr("COMMAND"))
+    a = admin.add_parser("list", help=tr("list the games, newest first"))
+    a.add_argument("--status", choices=("unfinished", "open", "running", "finished", "all"),
+                   default="unfinished", help=tr("which games (default: unfinished)"))
+    a.add_argument("--limit", type=int, default=100,
+                   help=tr("at most this many (default: 100)"))
+    a = admin.add_parser("end", help=tr("end a running game where it stands, with no winner"))
+    a.add_argument("game", metavar=tr("GAME"), help=tr("the game's id"))
+    a = admin.add_parser("delete", help=tr("delete a game that is not running, with its "
+                                           "actions, chat and reviews"))
+    a.add_argument("game", metavar=tr("GAME"), help=tr("the game's id"))
+    a.add_argument("--yes", action="store_true",
+                   help=tr("yes, delete it (it cannot be undone)"))
+    p.set_defaults(func=cmd_admin)
+
+    p = sub.add_parser("account", help=tr("the web server's accounts: a one-time recovery "
+                                          "link for a person who lost their passkeys"))
+    p.add_argument("action", choices=["recover"], help=tr("recover: print a recovery link"))
+    p.add_argument("name", help=tr("the account's display name"))
+    p.add_argument("--database", metavar="URL", help=tr(
+        "an SQLite file or postgresql://… URL (default: $FLAMECRAFT_DATABASE_URL, else "
+        "flamecraft.sqlite3 here)"))
+    p.add_argument("--origin", metavar="URL", help=tr(
+        "the server's address, for the link (default: $FLAMECRAFT_ORIGIN, else "
+        "http://127.0.0.1:8000)"))
+    p.add_argument("--revoke", action="store_true", help=tr(
+        "once the new passkey is added, delete the account's other passkeys (a lost or "
+        "stolen device)"))
+    p.set_defaults(func=cmd_account)
+
+
+def cmd_account(args: argparse.Namespace) -> int:
+    """``flamecraft account recover NAME``: the host's recovery path (docs/server.md,
+    "Accounts"): a link, valid once for an hour, that adds a passkey to the account."""
+    try:
+        from ..server.accounts import RECOVERY_SECONDS, issue_recovery
+        from ..server.gameerror import GameError
+        from ..server.settings import Settings
+        from ..server.store import open_store, require_driver
+    except ImportError as exc:
+        raise CliError(f"accounts need the 'web' extra ({exc.name} is missing): "
+                       "pip install 'flamecraft[web]'") from None
+    try:
+        settings = Settings.from_env(database=args.database)
+        require_driver(settings.database_url)
+        store = open_store(settings.database_url)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    try:
+        code = issue_recovery(store, args.name, revoke=args.revoke)
+    except GameError as exc:
+        raise CliError(exc.message) from None
+    finally:
+        store.close()
+    if code is None:
+        raise CliError(f"there is no account named {args.name!r}")
+    origin = (args.origin or settings.public_origin or "http://127.0.0.1:8000").rstrip("/")
+    print(f"{origin}/account/recover#code={code}")
+    print(f"(valid once, for {int(RECOVERY_SECONDS // 60)} minutes: send it to the person "
+          "by a channel you trust)", file=sys.stderr)
+    return 0
 
 
 def _version() -> str:
@@ -793,6 +860,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         return serve(args.host, args.port, args.database)
     except ValueError as exc:
+        raise CliError(str(exc)) from None
+
+
+def cmd_admin(args: argparse.Namespace) -> int:
+    """The operator's commands on the server's store (server/admin.py)."""
+    try:
+        from ..server.settings import Settings
+        from .admin import AdminError, run
+    except ImportError as exc:
+        raise CliError(f"flamecraft admin needs the 'web' extra ({exc.name} is missing): "
+                       "pip install 'flamecraft[web]'") from None
+    tr = translator(args.top_lang or language_from_env(os.environ), "terminal").gettext
+    try:
+        settings = Settings.from_env(database=args.database)
+        return run(args.admin_command, settings, getattr(args, "game", None),
+                   getattr(args, "status", "unfinished"), getattr(args, "limit", 100),
+                   getattr(args, "yes", False), tr)
+    except (AdminError, ValueError) as exc:
         raise CliError(str(exc)) from None
 
 

@@ -436,14 +436,36 @@ def _doubles(buffer: bytearray) -> memoryview[float]:
     return memoryview(buffer).cast("d")
 
 
-def _fill(out: memoryview[float], s: GameState, seat: int | None, lay: ObservationLayout) -> None:
-    """Writes the non-zero values of the observation into the zeroed ``out``."""
-    n = s.n
+def _relative(n: int, seat: int | None) -> list[int]:
+    """Each seat's place in the observation: its offset clockwise from ``seat``."""
     me = 0 if seat is None else seat
-    rel = [(p - me) % n for p in range(n)]
+    return [(p - me) % n for p in range(n)]
 
-    # Decision: who acts and whose turn (public); what kind of decision, to the seat
-    # deciding only (whether another seat has a decision can depend on its hidden cards).
+
+def _fill(out: memoryview[float], s: GameState, seat: int | None, lay: ObservationLayout) -> None:
+    """Writes the non-zero values of the observation into the zeroed ``out``, block by block
+    (the blocks ``RowEncoder`` rewrites one at a time)."""
+    n = s.n
+    rel = _relative(n, seat)
+    _decision(out, s, seat, rel, lay)
+    _town(out, s, rel, lay)
+    _market(out, s, lay)
+    for p in range(n):
+        _player(out, s, p, lay.players_block + rel[p] * PLAYER_BLOCK)
+    if s.options.companions:
+        _companions(out, s, lay.companions, rel)
+    if n == 1:
+        _solo(out, s, lay.solo)
+    if seat is not None:
+        _own(out, s, seat, lay.own)
+
+
+def _decision(out: memoryview[float], s: GameState, seat: int | None, rel: list[int],
+              lay: ObservationLayout) -> None:
+    """Who acts and whose turn (public); what kind of decision, to the seat deciding only
+    (whether another seat has a decision can depend on its hidden cards); the game's end
+    and turn."""
+    n = s.n
     acting = to_act(s)
     if acting >= 0:
         out[rel[acting]] = 1.0
@@ -460,7 +482,10 @@ def _fill(out: memoryview[float], s: GameState, seat: int | None, lay: Observati
     if s.turn:
         out[base + 3] = _scaled(s.turn, 200)
 
-    # Town: each face-up Shop by catalog index.
+
+def _town(out: memoryview[float], s: GameState, rel: list[int], lay: ObservationLayout) -> None:
+    """Town: each face-up Shop by catalog index (its slots, their dragons' types and fire-ups,
+    its Enchantments' icons, who stands there), and how many Shops lie face down."""
     block = lay.shop_block
     town = lay.town
     fired = s.fired
@@ -477,17 +502,25 @@ def _fill(out: memoryview[float], s: GameState, seat: int | None, lay: Observati
                 out[b + 1 + k * 7 + ART_TYPE[dragon]] = 1.0
                 if fired >> dragon & 1:
                     out[b + 1 + k * 7 + 6] = 1.0
-        eb = b + 22
-        for e in s.shop_ench[shop]:
-            out[eb + _ENCH_ICON[e]] += 1.0 / 3
-    for p in range(n):
+        ench = s.shop_ench[shop]
+        if ench:  # a third per Enchantment of an icon, summed in doubles before the write
+            icons = [0.0] * NUM_GOODS
+            for e in ench:
+                icons[_ENCH_ICON[e]] += 1.0 / 3
+            for g in range(NUM_GOODS):
+                if icons[g]:
+                    out[b + 22 + g] = icons[g]
+    for p in range(s.n):
         where = s.pos[p]
         if where != EMPTY:
             out[town + where * block + SHOP_FIXED + rel[p]] = 1.0
     if facedown:
         out[lay.facedown] = _scaled(len(facedown), 4)
 
-    # Park (by position: fire-ups and draws name positions and types), row, deck sizes.
+
+def _market(out: memoryview[float], s: GameState, lay: ObservationLayout) -> None:
+    """The Park (by position: fire-ups and draws name positions and types), the Enchantment
+    row, and the sizes of the four decks."""
     park = lay.park
     for i, dragon in enumerate(s.park[:PARK_SIZE]):
         out[park + i * NUM_TYPES + ART_TYPE[dragon]] = 1.0
@@ -504,44 +537,45 @@ def _fill(out: memoryview[float], s: GameState, seat: int | None, lay: Observati
     if s.shop_deck:
         out[d + 3] = _scaled(len(s.shop_deck), 10)
 
-    # Every seat's public supply, from this seat clockwise.
-    for p in range(n):
-        b = lay.players_block + rel[p] * PLAYER_BLOCK
-        for g, have in enumerate(s.goods[p]):
-            if have:
-                out[b + g] = _scaled(have, 16)
-        b += NUM_GOODS
-        if s.coins[p] > 0:
-            out[b] = _scaled(s.coins[p], 32)
-        if s.rep[p] > 0:
-            out[b + 1] = _scaled(s.rep[p], 150)
-        if s.hand[p]:
-            out[b + 2] = _scaled(len(s.hand[p]), 12)
-        if s.fancy[p]:
-            out[b + 3] = _scaled(len(s.fancy[p]), 8)
-        b += 4
-        if s.reserved[p] != EMPTY:
-            out[b + s.reserved[p]] = 1.0
-        b += NUM_ENCH
-        for f in s.scored[p]:
-            out[b + f] = 1.0
-        b += NUM_FANCY
-        _counters(out, b, s.counters[p])
 
-    if s.options.companions:
-        _companions(out, s, lay.companions, rel)
-    if n == 1:
-        _solo(out, s, lay.solo)
+def _player(out: memoryview[float], s: GameState, p: int, b: int) -> None:
+    """Seat ``p``'s public supply, at ``b``: Goods, Coins, Reputation, how many hidden cards,
+    its reserved Enchantment, scored Fancy Dragons and public history."""
+    for g, have in enumerate(s.goods[p]):
+        if have:
+            out[b + g] = _scaled(have, 16)
+    b += NUM_GOODS
+    if s.coins[p] > 0:
+        out[b] = _scaled(s.coins[p], 32)
+    if s.rep[p] > 0:
+        out[b + 1] = _scaled(s.rep[p], 150)
+    if s.hand[p]:
+        out[b + 2] = _scaled(len(s.hand[p]), 12)
+    if s.fancy[p]:
+        out[b + 3] = _scaled(len(s.fancy[p]), 8)
+    b += 4
+    if s.reserved[p] != EMPTY:
+        out[b + s.reserved[p]] = 1.0
+    b += NUM_ENCH
+    for f in s.scored[p]:
+        out[b + f] = 1.0
+    b += NUM_FANCY
+    _counters(out, b, s.counters[p])
 
-    # This seat's own hidden cards: hand by type, fired hand dragons, unscored Fancy Dragons.
-    if seat is None:
-        return
-    b = lay.own
+
+def _own(out: memoryview[float], s: GameState, seat: int, b: int) -> None:
+    """This seat's own hidden cards: hand by type (a sixth per dragon, at most 1), the fired
+    hand dragons' types, the unscored Fancy Dragons."""
+    fired = s.fired
+    counts = [0.0] * NUM_TYPES  # summed in doubles before the write, as a float32 row needs
     for dragon in s.hand[seat]:
-        i = b + ART_TYPE[dragon]
-        out[i] = min(1.0, out[i] + 1.0 / 6)
+        t = ART_TYPE[dragon]
+        counts[t] = min(1.0, counts[t] + 1.0 / 6)
         if fired >> dragon & 1:
-            out[i + NUM_TYPES] = 1.0
+            out[b + NUM_TYPES + t] = 1.0
+    for t in range(NUM_TYPES):
+        if counts[t]:
+            out[b + t] = counts[t]
     b += 2 * NUM_TYPES
     for f in s.fancy[seat]:
         out[b + f] = 1.0
@@ -596,6 +630,149 @@ def _solo(out: memoryview[float], s: GameState, b: int) -> None:
     b += NUM_ENCH
     for e in s.ench_removed:
         out[b + e] = 1.0
+
+
+class RowEncoder:
+    """One seat's observation of one game, kept current in a row it owns (a vector env's
+    preallocated float32 row, as a memoryview), rewriting only the blocks whose inputs
+    changed since its last write.
+
+    Why: a step changes little of the board (a placement changes Town and one seat's
+    supply, a gift two supplies), while ``observation_buffer`` builds the whole vector
+    again; here each block's inputs are compared with copies kept from the last write (C
+    comparisons of short lists), and a block whose inputs changed is zeroed and written by
+    the same function ``observation_buffer`` uses, so a row holds exactly
+    ``observation(s, seat)``, cast to float32 as numpy casts (tests/test_vector.py checks it
+    over random games). The row must hold nothing but this encoder's writes: ``forget``
+    before a new game, or after anything else wrote into it."""
+
+    def __init__(self, players: int, seat: int | None):
+        self.lay = layout(players)
+        self.players = players
+        self.seat = seat
+        self.rel = _relative(players, seat)
+        self._zeros: memoryview[float] = memoryview(bytearray(4 * self.lay.size)).cast("f")
+        self.fresh = True
+        # The inputs of each block at the last write (copies: the engine changes its lists
+        # in place).
+        self._town: list[int] = []
+        self._facedown: list[int] = []
+        self._slots: list[int] = []
+        self._shop_ench: list[tuple[int, ...]] = []
+        self._pos: list[int] = []
+        self._fired = 0
+        self._park: list[int] = []
+        self._row: list[int] = []
+        self._decks: list[int] = []
+        self._goods: list[list[int]] = []
+        self._supply: list[list[int]] = []  # per seat: Coins, Reputation, hand, Fancy, reserved
+        self._scored: list[list[int]] = []
+        self._counters: list[list[int]] = []
+        self._companions: list[int] = []  # the offer, then per seat: Companion, uses
+        self._solo: list[list[int]] = []
+        self._hand: list[int] = []
+        self._fancy: list[int] = []
+
+    def __reduce__(self) -> tuple[type[RowEncoder], tuple[int, int | None]]:
+        # Copied as a new encoder (which rewrites its whole row at its first write).
+        return (RowEncoder, (self.players, self.seat))
+
+    def forget(self) -> None:
+        """The next ``write`` writes every block (a new game, or a row written by others)."""
+        self.fresh = True
+
+    def _clear(self, out: memoryview[float], start: int, stop: int) -> None:
+        out[start:stop] = self._zeros[start:stop]
+
+    def write(self, out: memoryview[float], s: GameState) -> None:
+        """Makes ``out`` (float32, ``layout(players).size`` long) hold ``observation(s,
+        seat)``, given that it held this encoder's last write (or anything, when fresh)."""
+        lay = self.lay
+        rel = self.rel
+        n = self.players
+        if s.n != n:
+            raise ValueError(f"a {s.n}-player game given to an encoder of {n} players")
+        fresh = self.fresh
+        if fresh:
+            self._clear(out, 0, lay.size)
+            self.fresh = False
+        else:
+            self._clear(out, 0, lay.town)
+        _decision(out, s, self.seat, rel, lay)
+
+        if (fresh or s.slots != self._slots or s.fired != self._fired or s.pos != self._pos
+                or s.town != self._town or s.facedown != self._facedown
+                or s.shop_ench != self._shop_ench):
+            if not fresh:
+                self._clear(out, lay.town, lay.park)
+            _town(out, s, rel, lay)
+            self._slots = s.slots.copy()
+            self._pos = s.pos.copy()
+            self._town = s.town.copy()
+            self._facedown = s.facedown.copy()
+            self._shop_ench = s.shop_ench.copy()
+
+        decks = [len(s.artisan_deck), len(s.fancy_deck), len(s.ench_deck), len(s.shop_deck)]
+        if fresh or decks != self._decks or s.park != self._park or s.ench_row != self._row:
+            if not fresh:
+                self._clear(out, lay.park, lay.players_block)
+            _market(out, s, lay)
+            self._decks = decks
+            self._park = s.park.copy()
+            self._row = s.ench_row.copy()
+
+        if fresh:
+            self._goods = [[] for _ in range(n)]
+            self._supply = [[] for _ in range(n)]
+            self._scored = [[] for _ in range(n)]
+            self._counters = [[] for _ in range(n)]
+        for p in range(n):
+            supply = [s.coins[p], s.rep[p], len(s.hand[p]), len(s.fancy[p]), s.reserved[p]]
+            if (fresh or supply != self._supply[p] or s.goods[p] != self._goods[p]
+                    or s.counters[p] != self._counters[p] or s.scored[p] != self._scored[p]):
+                b = lay.players_block + rel[p] * PLAYER_BLOCK
+                if not fresh:
+                    self._clear(out, b, b + PLAYER_BLOCK)
+                _player(out, s, p, b)
+                self._supply[p] = supply
+                self._goods[p] = s.goods[p].copy()
+                self._counters[p] = s.counters[p].copy()
+                self._scored[p] = s.scored[p].copy()
+
+        if s.options.companions:
+            held = [*s.companion_offer, -1, *s.companion, *s.companion_uses,
+                    *s.companion_turn]
+            if fresh or held != self._companions:
+                if not fresh:
+                    self._clear(out, lay.companions, lay.solo)
+                _companions(out, s, lay.companions, rel)
+                self._companions = held
+        if n == 1:
+            solo = [[*s.achievements[0]], s.ench_row.copy(), s.ench_removed.copy()]
+            if fresh or solo != self._solo:
+                if not fresh:
+                    self._clear(out, lay.solo, lay.own)
+                _solo(out, s, lay.solo)
+                self._solo = solo
+
+        seat = self.seat
+        if seat is not None and (fresh or s.hand[seat] != self._hand or s.fired != self._fired
+                                 or s.fancy[seat] != self._fancy):
+            if not fresh:
+                self._clear(out, lay.own, lay.size)
+            _own(out, s, seat, lay.own)
+            self._hand = s.hand[seat].copy()
+            self._fancy = s.fancy[seat].copy()
+        self._fired = s.fired
+
+
+def write_mask(out: memoryview[int], before: list[int], now: list[int]) -> None:
+    """Turns a mask row holding 1 at ``before`` (and 0 elsewhere) into one holding 1 at
+    ``now``: a few writes where building and copying a whole mask costs its size."""
+    for index in before:
+        out[index] = 0
+    for index in now:
+        out[index] = 1
 
 
 K.on_change(_forget)

@@ -232,11 +232,13 @@ class FlamecraftSingleEnv(CutGame, gym.Env[dict[str, Any], np.int64]):
         report a cut, and the bots' moves before the learner's first decision are few (an
         episode reaching the limit there is cut at its first step)."""
         s = self.game
-        while not s.over and to_act(s) != self.seat and not (limited and self.cut.reached):
+        me, cut, opponents, rng = self.seat, self.cut, self.opponents, self._bot_rng
+        seat = to_act(s)  # -1 once the game is over
+        while seat >= 0 and seat != me and not (limited and cut.reached):
+            apply_in_place(s, opponents[seat](s, rng))
+            cut.count(seat)
             seat = to_act(s)
-            apply_in_place(s, self.opponents[seat](s, self._bot_rng))
-            self.cut.count(seat)
-        self._legal = self.catalogue.legal(s) if not s.over and to_act(s) == self.seat else {}
+        self._legal = self.catalogue.legal(s) if seat == me else {}
 
     def _obs(self) -> ObsDict:
         mask = np.zeros(self.catalogue.size, np.int8)

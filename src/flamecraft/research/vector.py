@@ -12,11 +12,14 @@ game's first observation with reward 0 and neither flag set):
   in every game the seat to act acts (``current_player``), every seat's reward comes in
   ``rewards[i, seat]`` when the game ends, and one policy can play all seats (self-play).
 
-Why: a loop over N environments pays, at every step of every game, for a new observation
-array and mask, an info dict, and Gymnasium's batching of them (``SyncVectorEnv``). Here a
-step writes each game's observation and mask into rows of arrays made once, and the
-engine's work (the learner's move, the bots' moves, the observation encoding) is all that
-remains per game. ``bench/vector_env.py`` measures both side by side (docs/rl.md).
+Why: a loop over N environments pays, at every step of every game, for a whole new
+observation (about 80 values written one by one, then cast to float32) and mask, an info
+dict, and Gymnasium's batching of them (``SyncVectorEnv``). Here each game's observation is
+kept in a float32 row by an ``encoding.RowEncoder``, which rewrites only the blocks whose
+inputs changed, and its mask by its changed indices; the rows go to arrays made once, in one
+copy a step. The engine's work (the learner's move, the bots' moves, the legal actions) is
+what remains per game, and bounds the speed-up. ``bench/vector_env.py`` measures the forms
+side by side, and the engine alone (docs/rl.md).
 """
 
 from __future__ import annotations
@@ -39,14 +42,92 @@ from .encoding import (
     ENV_VERSION,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    RowEncoder,
     catalogue,
     check_reward_mode,
     final_rewards,
     layout,
-    observation_buffer,
+    write_mask,
 )
 from .gym_single import FlamecraftSingleEnv, Opponent
 from .observation import DEFAULT_MAX_CYCLES, DEFAULT_MAX_DECISIONS, Cut
+
+
+def float_view(row: np.ndarray) -> memoryview[float]:
+    """A float32 row as the memoryview a ``RowEncoder`` writes through (no copy)."""
+    if row.dtype != np.float32 or row.ndim != 1 or not row.flags.c_contiguous:
+        raise ValueError(f"a RowEncoder writes into a contiguous float32 row, not an array "
+                         f"of type {row.dtype} and shape {row.shape}")
+    return row.data.cast("B").cast("f")
+
+
+class _Rows:
+    """Each game's observation and mask rows, kept current by a ``RowEncoder`` per game and
+    by ``write_mask`` (only what changed is written; ``encoding.RowEncoder`` says why).
+
+    The encoders write into rows of their own, which ``publish`` copies into the arrays the
+    env returns (one copy a step for all games): a caller may then write into those arrays
+    (normalize them in place…) without corrupting what the encoders keep. With a fixed
+    ``seat`` (the single-agent form) each game has one encoder; with ``seat`` None (the
+    batch: the observer is whichever seat acts) every seat of every game has an encoder and
+    a row, and the acting seat's row is the game's."""
+
+    def __init__(self, observations: np.ndarray, masks: np.ndarray, players: int,
+                 seat: int | None):
+        n = len(observations)
+        self.observations, self.masks, self.seat = observations, masks, seat
+        self.mask_rows = np.zeros_like(masks)
+        self._masked: list[list[int]] = [[] for _ in range(n)]  # the 1s of each mask row
+        self._seats = np.zeros((n, 1 if seat is not None else players, observations.shape[1]),
+                               np.float32)
+        self._current = [0] * n  # the seat whose row is each game's (the batch)
+        self._encoders = [[RowEncoder(players, p) for p in
+                           ([seat] if seat is not None else range(players))]
+                          for _ in range(n)]
+        self._views()
+
+    def _views(self) -> None:
+        """Memoryviews of the rows, which the encoders write through."""
+        n = len(self.observations)
+        self._mask_views = [memoryview(self.mask_rows[i]) for i in range(n)]
+        self._obs_views = [[float_view(row) for row in self._seats[i]] for i in range(n)]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Without the views (made again); the encoders copy as new ones, which write their
+        rows whole at their next write."""
+        data = self.__dict__.copy()
+        del data["_mask_views"], data["_obs_views"]
+        return data
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__dict__.update(data)
+        self._views()
+
+    def forget(self, i: int) -> None:
+        """Game ``i`` is a new game: its rows are written whole next time."""
+        for encoder in self._encoders[i]:
+            encoder.forget()
+
+    def write(self, i: int, s: GameState, seat: int, legal: list[int]) -> None:
+        """Game ``i``'s rows become ``seat``'s observation of ``s`` and the mask of
+        ``legal`` (in the env's arrays at the next ``publish``)."""
+        k = 0 if self.seat is not None else seat
+        self._encoders[i][k].write(self._obs_views[i][k], s)
+        self._current[i] = k
+        write_mask(self._mask_views[i], self._masked[i], legal)
+        self._masked[i] = legal
+
+    def row(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+        """Copies of game ``i``'s observation and mask as last written."""
+        return self._seats[i, self._current[i]].copy(), self.mask_rows[i].copy()
+
+    def publish(self) -> None:
+        """Every game's rows into the env's arrays."""
+        if self.seat is not None:
+            np.copyto(self.observations, self._seats[:, 0])
+        else:
+            self.observations[:] = self._seats[np.arange(len(self._current)), self._current]
+        np.copyto(self.masks, self.mask_rows)
 
 
 def _check_num_envs(num_envs: int) -> int:
@@ -113,11 +194,11 @@ class FlamecraftVectorEnv(gym.vector.VectorEnv):
         self._autoreset = np.zeros(n, bool)
         self._observations: dict[str, np.ndarray] = {"observation": self._obs,
                                                      "action_mask": self._mask}
+        self._rows = _Rows(self._obs, self._mask, players, seat)
 
     def _write(self, i: int) -> None:
         env = self.envs[i]
-        self._obs[i] = np.frombuffer(observation_buffer(env.game, self.seat), np.float64)
-        self._mask[i] = np.frombuffer(self.catalogue.mask_of(env._legal), np.int8)
+        self._rows.write(i, env.game, self.seat, list(env._legal))
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray],
@@ -134,7 +215,9 @@ class FlamecraftVectorEnv(gym.vector.VectorEnv):
         for i, env in enumerate(self.envs):
             _, info = env.reset(seed=seeds[i])
             game_seeds[i] = info["game_seed"]
+            self._rows.forget(i)
             self._write(i)
+        self._rows.publish()
         self._autoreset[:] = False
         return self._observations, {"game_seed": game_seeds}
 
@@ -143,42 +226,49 @@ class FlamecraftVectorEnv(gym.vector.VectorEnv):
         """One action per game; a game that ended at the last step is reset instead (its
         action ignored). An index that is not legal ends that game with ``illegal_reward``
         (``info["illegal_action"]`` marks it), as in the single env."""
-        actions = _actions_of(actions, self.num_envs)
-        rewards, terminated, truncated = self._rewards, self._terminated, self._truncated
-        illegal = np.zeros(self.num_envs, bool)
+        picks: list[int] = _actions_of(actions, self.num_envs).tolist()
+        n = self.num_envs
+        # Each game's results gathered in lists and written to the arrays once: a numpy
+        # element write costs more than the list's.
+        rewards, terminated, truncated = [0.0] * n, [False] * n, [False] * n
+        illegal = [False] * n
         same_step = self.autoreset_mode == AutoresetMode.SAME_STEP
         final: list[int] = []
+        autoreset: list[bool] = self._autoreset.tolist()
+        rows = self._rows
         for i, env in enumerate(self.envs):
-            if self._autoreset[i]:
+            if autoreset[i]:
                 env.reset()
-                rewards[i] = 0.0
-                terminated[i] = truncated[i] = False
+                rows.forget(i)
             else:
-                reward, done, cut, was_illegal = env.advance(int(actions[i]))
-                rewards[i] = reward
-                terminated[i] = done
-                truncated[i] = cut
-                illegal[i] = was_illegal
+                reward, done, cut, was_illegal = env.advance(picks[i])
+                rewards[i], terminated[i], truncated[i], illegal[i] = (reward, done, cut,
+                                                                       was_illegal)
                 if same_step and (done or cut):
                     final.append(i)
                     continue
-            self._write(i)
-        info: dict[str, Any] = {"illegal_action": illegal} if illegal.any() else {}
+            rows.write(i, env.game, self.seat, list(env._legal))
+        self._rewards[:] = rewards
+        self._terminated[:] = terminated
+        self._truncated[:] = truncated
+        info: dict[str, Any] = {"illegal_action": np.array(illegal)} if any(illegal) else {}
         if same_step:
             if final:  # Gymnasium's SAME_STEP: the last observation in info, a new game now
                 final_obs = np.full(self.num_envs, None, object)
                 ended = np.zeros(self.num_envs, bool)
                 for i in final:
                     self._write(i)
-                    final_obs[i] = {"observation": self._obs[i].copy(),
-                                    "action_mask": self._mask[i].copy()}
+                    last, mask = self._rows.row(i)
+                    final_obs[i] = {"observation": last, "action_mask": mask}
                     ended[i] = True
                     self.envs[i].reset()
+                    self._rows.forget(i)
                     self._write(i)
                 info.update(final_obs=final_obs, _final_obs=ended)
         else:
-            np.logical_or(terminated, truncated, out=self._autoreset)
-        return self._observations, rewards, terminated, truncated, info
+            np.logical_or(self._terminated, self._truncated, out=self._autoreset)
+        self._rows.publish()
+        return self._observations, self._rewards, self._terminated, self._truncated, info
 
     def action_masks(self) -> np.ndarray:
         """The legal indices now, one row per game, as booleans (MaskablePPO's)."""
@@ -238,6 +328,9 @@ class FlamecraftBatch:
         self.games: list[GameState | None] = [None] * n  # privileged: every hidden card
         self._legal: list[dict[int, Action]] = [{} for _ in range(n)]
         self.game_seeds = np.zeros(n, np.int64)
+        self._rows = _Rows(self.observations, self.action_masks, players, None)
+        self._current = [0] * n  # current_player as a list (the array is written from it)
+        self._rewarded: list[int] = []  # the games whose rewards row is not zero
 
     def _deal(self, i: int) -> None:
         seed = int(self._rngs[i].integers(2**63))
@@ -245,22 +338,21 @@ class FlamecraftBatch:
         self.games[i] = start(self.players, seed, self.deck, companions=self.companions,
                               variant=self.variant)
         self.cuts[i].reset()
-        self._after(i)
+        self._rows.forget(i)
+        self._after(i, False)
 
-    def _after(self, i: int) -> None:
+    def _after(self, i: int, ended: bool) -> None:
+        """Game ``i``'s rows after a move (or its deal); ``ended``: it was just cut."""
         s = self.games[i]
         assert s is not None
         seat = to_act(s)
-        if seat >= 0 and not self.terminated[i] and not self.truncated[i]:
+        if seat >= 0 and not ended:
             self._legal[i] = legal = self.catalogue.legal(s)
-            self.current_player[i] = seat
-            self.observations[i] = np.frombuffer(observation_buffer(s, seat), np.float64)
-            self.action_masks[i] = np.frombuffer(self.catalogue.mask_of(legal), np.int8)
+            self._current[i] = seat
+            self._rows.write(i, s, seat, list(legal))
         else:  # the game ended: the last actor's view of the end, and no legal action
             self._legal[i] = {}
-            last = int(self.current_player[i])
-            self.observations[i] = np.frombuffer(observation_buffer(s, last), np.float64)
-            self.action_masks[i] = 0
+            self._rows.write(i, s, self._current[i], [])
 
     def reset(self, seed: int | None = None) -> np.ndarray:
         """Every game anew, game ``i``'s deals from ``default_rng(seed + i)``."""
@@ -268,8 +360,11 @@ class FlamecraftBatch:
                       for i in range(self.num_envs)]
         self.rewards[:] = 0.0
         self.terminated[:] = self.truncated[:] = self._autoreset[:] = False
+        self._rewarded = []
         for i in range(self.num_envs):
             self._deal(i)
+        self.current_player[:] = self._current
+        self._rows.publish()
         return self.observations
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -278,33 +373,40 @@ class FlamecraftBatch:
         IllegalActionError naming the game, before any game moves."""
         from ..core.errors import IllegalActionError
 
-        actions = _actions_of(actions, self.num_envs)
-        for i in range(self.num_envs):
-            if not self._autoreset[i] and int(actions[i]) not in self._legal[i]:
+        picks: list[int] = _actions_of(actions, self.num_envs).tolist()
+        autoreset: list[bool] = self._autoreset.tolist()
+        for i, pick in enumerate(picks):
+            if not autoreset[i] and pick not in self._legal[i]:
                 raise IllegalActionError(
-                    f"action {int(actions[i])} is not legal in game {i} for seat "
-                    f"{int(self.current_player[i])} (its action_masks row marks the legal ones)")
+                    f"action {pick} is not legal in game {i} for seat {self._current[i]} "
+                    "(its action_masks row marks the legal ones)")
+        n = self.num_envs
         rewards = self.rewards
-        for i in range(self.num_envs):
-            if self._autoreset[i]:
-                self.terminated[i] = self.truncated[i] = False
-                rewards[i] = 0.0
+        for i in self._rewarded:  # rewards come at a game's end only: the last ones go
+            rewards[i] = 0.0
+        self._rewarded = []
+        terminated, truncated = [False] * n, [False] * n
+        for i, pick in enumerate(picks):
+            if autoreset[i]:
                 self._deal(i)
                 continue
             s = self.games[i]
             assert s is not None
-            seat = int(self.current_player[i])
-            apply_in_place(s, self._legal[i][int(actions[i])])
+            apply_in_place(s, self._legal[i][pick])
             cut = self.cuts[i]
-            cut.count(seat)
+            cut.count(self._current[i])
             if s.over:
                 rewards[i] = final_rewards(s, self.reward_mode)
-                self.terminated[i] = True
-            else:
-                rewards[i] = 0.0  # rewards come at the end only; a cut game has none
-                self.truncated[i] = cut.reached
-            self._after(i)
+                self._rewarded.append(i)
+                terminated[i] = True
+            else:  # a cut game has no reward
+                truncated[i] = cut.reached
+            self._after(i, truncated[i])
+        self.terminated[:] = terminated
+        self.truncated[:] = truncated
+        self.current_player[:] = self._current
         np.logical_or(self.terminated, self.truncated, out=self._autoreset)
+        self._rows.publish()
         return self.observations, rewards, self.terminated, self.truncated
 
 

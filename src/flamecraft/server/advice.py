@@ -1,13 +1,14 @@
 """What the bots' search tells people: a hint for the seat to act (``ai/hints.py``, from that
 seat's view only: the hidden cards re-dealt, never the true ones) and the review of a
 finished game (``ai/review.py``, which names every hidden card, so never before the end).
-Both think as long as a search bot, so they run in the search lane (``botpool.py``), off the
-event loop, and are kept once computed."""
+Both think as long as a search bot, so they run off the event loop: in the advice lane
+(``botpool.py``), at a lower priority, within its budget (``quotas.py``); a
+hint is kept for its version, a review in the store (``reviews.py``)."""
 
 from __future__ import annotations
 
-import asyncio
 import random
+from collections.abc import Callable
 from dataclasses import asdict, replace
 from typing import TYPE_CHECKING, Any
 
@@ -18,11 +19,15 @@ from ..core.state import GameState
 from ..core.tr import N_, Translate
 from .botpool import BotLanes
 from .connections import Session
+from .database import Database
 from .gameerror import GameError
 from .language import DEFAULT as DEFAULT_LANGUAGE
 from .language import game_tr
+from .quotas import Budget
+from .reviews import Reviews
 from .settings import Settings
-from .store import FINISHED
+from .store import FINISHED, GameRow
+from .tasks import Tasks
 from .tokens import check_token
 
 if TYPE_CHECKING:
@@ -76,18 +81,30 @@ def said_decisions(record: GameRecord, decisions: list[Decision],
 
 
 class Advice:
-    """Hints and reviews for the loaded games (each kept on its ``Session``)."""
+    """Hints and reviews: a hint kept on its loaded game (``Session.hinted``) for the version
+    and language it answers, a review kept in the store (``reviews.py``); both made in the
+    advice lane (``botpool.py``) within its budget (``quotas.py``: how many wait, and how
+    many from one address)."""
 
-    def __init__(self, settings: Settings, lanes: BotLanes):
+    def __init__(self, settings: Settings, lanes: BotLanes, database: Database, tasks: Tasks):
         self.settings, self.lanes = settings, lanes
+        self.budget = Budget(N_("the server is busy: {count} hints and reviews are being made "
+                                "(at most {size}); try again in {retry_after} s"),
+                             N_("hints and reviews: at most {limit} at once from one address, "
+                                "and yours are still being made; try again in {retry_after} s"),
+                             settings.advice_queue,
+                             settings.advice_per_address,
+                             workers=max(1, lanes.advice.processes), mean=5.0)
+        self.reviews = Reviews(database, tasks)
 
     async def hint(self, session: Session, seat: int, token: str,
-                   lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+                   lang: str = DEFAULT_LANGUAGE, address: str | None = None) -> dict[str, Any]:
         """The three best choices for ``seat``, which must be the one to act, from its own
         view only (the hidden cards re-dealt), if the game allows hints, with reasons in
-        ``lang``. Seeded like the terminal's ``hint``; computed in the search lane
-        (botpool.py), one at a time per game, and kept for the version and language it
-        answers (asking again costs nothing)."""
+        ``lang``. Seeded like the terminal's ``hint``; computed in the advice lane
+        (botpool.py), one at a time per game, within the lane's budget (``address``: who
+        asks), and kept for the version and language it answers (asking again costs
+        nothing)."""
         t = session.table
         check_token(t.row, seat, token)
         if not t.row.hints:
@@ -102,28 +119,32 @@ class Advice:
             if session.hinted is not None and session.hinted[:2] == (version, lang):
                 return session.hinted[2]
             seed = f"{t.row.seed}:{len(t.actions)}:hint"
-            found = await self.lanes.run(hint_json, s.copy(), seat, seed,
-                                         self.settings.hint_samples, lang)
+            with self.budget.hold(address):
+                found = await self.lanes.run(hint_json, s.copy(), seat, seed,
+                                             self.settings.hint_samples, lang)
             answer = {"version": version, "step": len(t.actions), "seat": seat,
                       "hints": found}
             session.hinted = (version, lang, answer)
             return answer
 
-    async def review(self, session: Session, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    async def review(self, row: GameRow, record: Callable[[], GameRecord],
+                     lang: str = DEFAULT_LANGUAGE,
+                     address: str | None = None) -> dict[str, Any]:
         """A finished game's review (every seat's decisions, from the whole record: it
-        names every hidden card, so never before the game is over), in ``lang``. Computed
-        once per loaded game and language, in the search lane; the asks while it is
-        computed wait for it."""
-        if session.table.row.status != FINISHED:
+        names every hidden card, so never before the game is over), in ``lang``: made once
+        per game and language and kept in the store (``reviews.py``); the asks while it is
+        made wait for it, whoever goes away."""
+        if row.status != FINISHED:
             raise GameError("not_finished", N_("a review is available once the game is "
                                                "finished (it shows every seat's cards)"))
-        result = session.table.row.result or {}
-        if result.get("abandoned") is not None:
+        result = row.result or {}
+        if result.get("abandoned") is not None or result.get("ended") is not None:
             raise GameError("illegal", N_("an abandoned game has no review: it was not "
                                           "played to the end"))
-        asked = session.review.get(lang)
-        if asked is None or (asked.done() and asked.exception() is not None):
-            record = session.table.record()
-            asked = session.review[lang] = asyncio.ensure_future(self.lanes.run(
-                review_json, record, self.settings.review_samples, lang))
-        return await asyncio.shield(asked)
+        samples = self.settings.review_samples
+
+        async def make() -> dict[str, Any]:
+            return await self.lanes.run(review_json, record(), samples, lang)
+
+        return await self.reviews.get(row.id, lang, lambda: self.budget.hold(address), make,
+                                      samples)

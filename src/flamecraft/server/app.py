@@ -24,16 +24,17 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..ai.roster import DEFAULT_OPPONENT, LEVELS, bot_notes
-from ..core.engine import to_act
 from ..core.summary import event_line
 from ..core.tr import N_
 from ..display.i18n import LANGUAGES
+from .account_api import add_account_api
+from .account_store import mark_rated, rated_mode
+from .accounts import Accounts
 from .actions_json import event_things
 from .cards_json import catalog_json
 from .chat import CHAT_PAGE
 from .clocks import ClockSpec
-from .connections import Session
-from .gameerror import GameError
+from .gameerror import Busy, GameError
 from .games import Games
 from .gamespec import NewGame, NewSeat
 from .guards import (
@@ -49,8 +50,13 @@ from .language import DEFAULT, game_tr, page_catalogue, request_language, say
 from .live import add_live_route
 from .names import skeleton
 from .pages import add_pages
+from .profiles import Profiles, Rater
+from .quotas import Reads
+from .ratings import check_rated
+from .sessions import CsrfGuard
 from .settings import Settings
 from .store import FINISHED, OPEN, RUNNING, require_driver
+from .table import record_of
 from .tokens import check_token
 from .wire import entry_json, view_in
 
@@ -98,6 +104,8 @@ class CreateGame(BaseModel):
     clock: ClockBody | None = None  # None: no clock
     stand_in: str | None = Field(default=None, max_length=40)  # the bot for a person who left
     spectator_chat: bool = False  # whether spectators may write in the table chat
+    # a rated game (ratings.py): among people only, or people and bots; the creator signed in
+    rated: Literal["people", "bots"] | None = None
 
     def new_game(self) -> NewGame:
         """The game asked for, checked (``GameError``, naming the problem)."""
@@ -145,13 +153,23 @@ def _validation_message(exc: RequestValidationError, lang: str = DEFAULT) -> str
     return say(lang, N_("the request is malformed: {detail}"), {"detail": english})
 
 
+def client_address(request: Request) -> str:
+    """The client's address (behind a believed proxy, the one it forwarded)."""
+    return request.client.host if request.client else "?"
+
+
 def _add_error_handlers(app: FastAPI) -> None:
     """Every error, whatever answers it, in the one shape ``{code, message, detail}``, in the
     client's language."""
 
     @app.exception_handler(GameError)
     async def game_error(request: Request, exc: GameError) -> JSONResponse:
-        return _error(exc.code, exc.message_in(request_language(request)), exc.status)
+        message = exc.message_in(request_language(request))
+        if isinstance(exc, Busy):  # a limit that frees by itself: when to try again
+            return JSONResponse({**error_body(exc.code, message),
+                                 "retry_after": exc.retry_after}, exc.status,
+                                headers={"Retry-After": str(exc.retry_after)})
+        return _error(exc.code, message, exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -240,7 +258,7 @@ def _add_catalogue_api(app: FastAPI, games: Games) -> None:
 
 
 def _add_lobby_api(app: FastAPI, games: Games, settings: Settings,
-                   clock: Callable[[], float]) -> None:
+                   clock: Callable[[], float], accounts: Accounts) -> None:
     """The lobby's games: the list and each entry, and its changes (create, join, leave,
     start, rematch)."""
     per_minute = settings.games_per_minute
@@ -248,9 +266,21 @@ def _add_lobby_api(app: FastAPI, games: Games, settings: Settings,
 
     @app.post("/api/games", status_code=201)
     async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
-        if not creations.allow(request.client.host if request.client else "?"):
-            raise GameError("rate_limited", N_("too many new games: wait a minute"), 429)
-        return await games.create(body.new_game())
+        address = client_address(request)
+        if not creations.allow(address):
+            raise Busy("rate_limited", N_("too many new games from one address (at most "
+                                          "{limit} a minute): try again in {retry_after} s"),
+                       429, 60.0 / max(1, per_minute), limit=per_minute)
+        new = body.new_game()
+        if body.rated is None:
+            return await games.create(new, address)
+        mode: str = body.rated
+        await accounts.require(request)  # a rated game is set up by a signed-in person
+        check_rated(mode, new)
+        created = await games.create(new, address)
+        await games.database.run(lambda st: mark_rated(st, created["game_id"], mode))
+        created["rated"] = mode
+        return created
 
     @app.get("/api/games")
     async def list_games(status: str | None = None) -> dict[str, Any]:
@@ -261,17 +291,6 @@ def _add_lobby_api(app: FastAPI, games: Games, settings: Settings,
             rows = await run(lambda st: st.list_games([OPEN, RUNNING], LISTED))
             rows += await run(lambda st: st.list_games([FINISHED], FINISHED_LISTED))
         return {"games": [entry_json(r) for r in rows]}
-
-    @app.get("/api/games/{game_id}")
-    async def get_game(game_id: str) -> dict[str, Any]:
-        session = await games.need(game_id)
-        t = session.table
-        out = entry_json(t.row)
-        out["step"] = len(t.actions)
-        s = t.state  # who is to act is public (for "my games": your turn first)
-        out["to_act"] = (to_act(s) if s is not None and t.row.status == RUNNING and not s.over
-                         else None)
-        return out
 
     @app.post("/api/games/{game_id}/join")
     async def join(game_id: str, body: JoinBody) -> dict[str, Any]:
@@ -303,100 +322,117 @@ def _add_lobby_api(app: FastAPI, games: Games, settings: Settings,
         return entry_json(await games.reclaim(game_id, body.seat, body.token))
 
     @app.post("/api/games/{game_id}/rematch", status_code=201)
-    async def rematch(game_id: str, body: SeatAuth) -> dict[str, Any]:
-        return await games.rematch(game_id, body.seat, body.token)
+    async def rematch(game_id: str, body: SeatAuth, request: Request) -> dict[str, Any]:
+        return await games.rematch(game_id, body.seat, body.token, client_address(request))
 
 
 # ---------------------------------------------------------------- the game API
 
 
-def _add_game_api(app: FastAPI, games: Games) -> None:
+def _add_game_api(app: FastAPI, games: Games, reads: Reads) -> None:
     """One game in play or over: a hint for the seat to act, and once it is finished its
-    record, review and replay."""
+    record, review and replay; each read within its address's budget (``quotas.Reads``)."""
 
-    async def finished(game_id: str) -> Session:
-        session = await games.need(game_id)
-        if session.table.row.status != FINISHED:
-            raise GameError("not_finished", N_("the record and the replay are available once "
-                                               "the game is finished (they name every hidden "
-                                               "card)"))
-        return session
+    def charge(request: Request) -> str:
+        return reads.charge(client_address(request))
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(game_id: str, request: Request) -> dict[str, Any]:
+        """A game's entry, its step, who is to act (a finished game is not loaded) and
+        whether it is rated (ratings.py: people, bots)."""
+        out = await games.entry(game_id, charge(request))
+        rated = await games.database.run(lambda st: rated_mode(st, game_id))
+        out["rated"] = rated[0] if rated is not None else None
+        return out
 
     @app.get("/api/games/{game_id}/record")
-    async def record(game_id: str) -> dict[str, Any]:
-        session = await finished(game_id)
-        return session.table.record().to_json()
+    async def record(game_id: str, request: Request) -> dict[str, Any]:
+        charge(request)
+        row, actions = await games.finished(game_id)
+        return record_of(row, actions).to_json()
 
     @app.post("/api/games/{game_id}/hint")
     async def hint(game_id: str, body: SeatAuth, request: Request) -> dict[str, Any]:
         """The three best choices for the seat to act, from its view only (its key in the
         body, as for acting); refused when the host turned hints off."""
-        session = await games.need(game_id)
+        address = client_address(request)
+        session = await games.need(game_id, address)
         return await games.advice.hint(session, body.seat, body.token,
-                                       request_language(request))
+                                       request_language(request), address)
 
     @app.get("/api/games/{game_id}/review")
     async def review(game_id: str, request: Request) -> dict[str, Any]:
         """A finished game's review: every decision valued, the biggest mistakes per seat,
-        each seat's win chance over the game. Refused before the game is over."""
-        session = await games.need(game_id)
-        return await games.advice.review(session, request_language(request))
+        each seat's win chance over the game. Refused before the game is over. Made once
+        and kept in the store (reviews.py)."""
+        address = charge(request)
+        try:
+            row, actions = await games.finished(game_id)
+        except GameError as exc:
+            if exc.code != "not_finished":
+                raise
+            raise GameError("not_finished", N_("a review is available once the game is "
+                                               "finished (it shows every seat's cards)")
+                            ) from None
+        return await games.advice.review(row, lambda: record_of(row, actions),
+                                         request_language(request), address)
 
-    async def replayed(session: Session, step: int, request: Request,
-                       seat: int | None) -> dict[str, Any]:
+    async def replayed(game_id: str, step: int, request: Request,
+                       seat: int | None, token: str | None = None) -> dict[str, Any]:
         """The table after ``step`` actions, as ``seat`` saw it (None: as a spectator): its
         view, its log, the lines of this step, who acted, and the step at which each turn
-        begins (``turn_steps``)."""
-        lang = request_language(request)
-        tr = game_tr(lang)
-        table = session.table
-        states = await asyncio.to_thread(table.replay_states)
-        steps = len(states) - 1
+        begins (``turn_steps``). From the replay's checkpoints (replays.py), not every
+        state."""
+        address = charge(request)
+        row, actions = await games.finished(game_id)
+        if seat is not None:
+            check_token(row, seat, token or "")
+        steps = len(actions)
         if not 0 <= step <= steps:
             raise GameError("malformed", N_("step must be 0–{last}, not {step}"), 400,
                             last=steps, step=step)
-        shown = table.log[:table.log_ends[step - 1]] if step else []
+        replay = await games.replay(row, actions, address)
+        lang = request_language(request)
+        tr = game_tr(lang)
+        ends = replay.log_ends
+        shown = replay.log[:ends[step - 1]] if step else []
         # the log with each step's results (core/summary.event_line), as the seat read it in
         # the game (its own private lines too; a spectator's is the public log)
         log_lines = [{"turn": e.turn, "player": e.seat, "text": line, **event_things(e)}
                      for e in shown if (line := event_line(e, seat, tr)) is not None]
         # what happened at this step, as the table read it: its own lines of the log (none
         # for a decline that changed nothing on the table), and who acted
-        began = table.log_ends[step - 2] if step > 1 else 0
+        began = ends[step - 2] if step > 1 else 0
         happened = sum(event_line(e, seat) is not None
-                       for e in table.log[began:table.log_ends[step - 1]]) if step else 0
-        actor = table.actions[step - 1].seat if step else None
-        # the steps at which a turn begins (nothing of it done yet): to jump by turn
-        turn_steps = [k for k in range(steps + 1)
-                      if k == 0 or states[k].turn != states[k - 1].turn]
-        return {"step": step, "steps": steps, "view": view_in(states[step], seat, lang),
+                       for e in replay.log[began:ends[step - 1]]) if step else 0
+        actor = replay.actors[step - 1] if step else None
+        return {"step": step, "steps": steps,
+                "view": view_in(replay.state_at(step), seat, lang),
                 "log": log_lines, "step_lines": happened, "actor": actor, "seat": seat,
-                "turn_steps": turn_steps}
+                "turn_steps": replay.turn_steps()}
 
     @app.get("/api/games/{game_id}/chat")
-    async def chat(game_id: str, after: int = Query(-1, ge=-1),
+    async def chat(request: Request, game_id: str, after: int = Query(-1, ge=-1),
                    limit: int = Query(CHAT_PAGE, ge=1, le=CHAT_PAGE)) -> dict[str, Any]:
         """The game's table chat, oldest first, a page of at most ``limit`` lines after
         seq ``after``, each with the ``step`` at which it was written (the replay shows it
         there); ``next``: the ``after`` of the next page, or None on the last. What every
         spectator reads."""
-        await games.need(game_id)
+        await games.need(game_id, charge(request))
         lines = await games.chat.page(game_id, after, limit)
         return {"lines": lines, "next": lines[-1]["seq"] if len(lines) == limit else None}
 
     @app.get("/api/games/{game_id}/replay/{step}")
     async def replay(game_id: str, step: int, request: Request) -> dict[str, Any]:
         """A finished game's table after ``step`` actions, as a spectator saw it."""
-        return await replayed(await finished(game_id), step, request, None)
+        return await replayed(game_id, step, request, None)
 
     @app.post("/api/games/{game_id}/replay/{step}")
     async def replay_as_seat(game_id: str, step: int, body: SeatAuth,
                              request: Request) -> dict[str, Any]:
         """The same, as the seat whose key is in the body saw it: its own hand and Fancy
         Dragons as they were, never another seat's."""
-        session = await finished(game_id)
-        check_token(session.table.row, body.seat, body.token)
-        return await replayed(session, step, request, body.seat)
+        return await replayed(game_id, step, request, body.seat, body.token)
 
 
 # ---------------------------------------------------------------- the app
@@ -411,11 +447,16 @@ def create_app(settings: Settings | None = None, *,
     a test passes a clock it moves by hand."""
     settings = settings or Settings.from_env()
     games = Games(settings)
+    accounts = Accounts(games, settings, clock)
+    profiles = Profiles(games, accounts)
+    rater = Rater(games)
+    games.changed_hooks.append(rater.changed)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(skeleton, "")  # names.py's table, read once, off the loop
         await games.open()
+        await rater.sweep()  # rated games a stopped process left unrated
         try:
             yield
         finally:
@@ -435,15 +476,18 @@ def create_app(settings: Settings | None = None, *,
     # (Starlette's own) outermost, on every HTTP answer of GZIP_MINIMUM bytes or more whose
     # client accepts it: pages, static files, JSON. It passes WebSockets by untouched, and
     # compresses a streamed body chunk by chunk (docs/server.md, "Compression and caching").
+    app.add_middleware(CsrfGuard)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(HeaderLimit, limit=settings.max_headers)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=6)
     add_pages(app, settings)
     _add_catalogue_api(app, games)
-    _add_lobby_api(app, games, settings, clock)
-    _add_game_api(app, games)
-    add_live_route(app, games, settings, clock)
+    _add_lobby_api(app, games, settings, clock, accounts)
+    add_account_api(app, accounts, profiles)
+    reads = Reads(settings.reads_per_second, clock, CREATION_ADDRESSES)  # quotas.py
+    _add_game_api(app, games, reads)
+    add_live_route(app, games, settings, clock, reads)
     return app
 
 

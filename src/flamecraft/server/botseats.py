@@ -29,7 +29,7 @@ from .botpool import BotLanes
 from .connections import Session
 from .gameerror import GameError, Unavailable
 from .settings import Settings
-from .store import RUNNING
+from .store import HUMAN, RUNNING, GameRow
 from .tasks import Tasks
 
 log = logging.getLogger("flamecraft.server")
@@ -38,6 +38,12 @@ log = logging.getLogger("flamecraft.server")
 # "workers", ``Unavailable.what``, or "bot": the bot itself failed — and when it is tried
 # again), and of the game going on again.
 Told = Callable[[Session], None]
+
+
+def bot_only(row: GameRow) -> bool:
+    """Whether a game has no person's seat (its bots think in the background lane, and it is
+    capped and expires: quotas.py)."""
+    return all(seat.kind != HUMAN for seat in row.seats)
 
 
 class BotSeats:
@@ -130,7 +136,7 @@ class BotSeats:
         legal = legal_actions(s)
         # in its lane (botpool.py): no one waits for a bot, nor a bot for a search
         action = legal[0] if len(legal) == 1 else await self.lanes.decide(
-            t.row.id, name, s.copy(), rng)
+            t.row.id, name, s.copy(), rng, bot_only=bot_only(t.row))
         log.debug("bot %s thought %.3fs", name, time.perf_counter() - started)
         return action
 

@@ -19,7 +19,7 @@ from typing import Any
 from ..core.engine import to_act
 from ..core.tr import N_
 from . import clocks
-from .gameerror import GameError
+from .gameerror import GameError, retry_of
 from .language import DEFAULT as DEFAULT_LANGUAGE
 from .language import say
 from .presence import Presence, Told
@@ -60,13 +60,13 @@ class Connection:
     def failed(self, exc: GameError) -> None:
         """Sends a GameError, in this client's language (its code unchanged)."""
         self.push(json.dumps({"type": "error", "code": exc.code,
-                              "message": exc.message_in(self.lang)}))
+                              "message": exc.message_in(self.lang), **retry_of(exc)}))
 
 
 class Session:
     """A loaded game: its table, the lock its changes take, its connections, and what each
     concern keeps for it while it is loaded (the messages of this version, the bot move
-    under way, the hint and the review)."""
+    under way, the hint)."""
 
     def __init__(self, table: Table, gone_grace: float = 3.0, hidden_grace: float = 30.0):
         self.table = table
@@ -78,7 +78,6 @@ class Session:
         self.common: dict[str, Any] | None = None  # the part every seat shares, this version
         self.hinting = asyncio.Lock()  # one hint computed at a time per game (advice.py)
         self.hinted: tuple[int, str, dict[str, Any]] | None = None  # version, language, answer
-        self.review: dict[str, asyncio.Future[dict[str, Any]]] = {}  # per language, once asked
         self.presence = Presence(time.time, gone_grace, hidden_grace)  # who is at the table
         self.presence_timer: asyncio.TimerHandle | None = None  # the next change by the grace
         self.takeover_timer: asyncio.TimerHandle | None = None  # a bot taking a seat (games.py)

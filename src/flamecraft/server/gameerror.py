@@ -44,3 +44,22 @@ class Unavailable(GameError):
     def __init__(self, what: str, message: str, **params: Any):
         super().__init__("unavailable", message, 503, **params)
         self.what = what
+
+
+class Busy(GameError):
+    """A limit of the server's reached, which frees by itself: ``retry_after`` seconds is
+    when to try again (HTTP: the ``Retry-After`` header and ``retry_after`` in the body;
+    WebSocket: ``retry_after`` in the ``error`` message). ``code`` "busy" (503) when a lane's
+    queue or an overall cap is full, "rate_limited" (429) when it is the asker's own share."""
+
+    def __init__(self, code: str, message: str, status: int, retry_after: float,
+                 **params: Any):
+        wait = max(1, min(3600, int(-(-retry_after // 1))))  # whole seconds, rounded up
+        super().__init__(code, message, status, retry_after=wait, **params)
+        self.retry_after = wait
+
+
+def retry_of(exc: GameError) -> dict[str, int]:
+    """What a WebSocket ``error`` message adds for a limit that frees by itself: when to
+    try again (``{"retry_after": seconds}``); nothing for any other error."""
+    return {"retry_after": exc.retry_after} if isinstance(exc, Busy) else {}

@@ -39,18 +39,22 @@ from .botseats import BotSeats
 from .chat import Chat
 from .connections import Connections, Session
 from .database import Database
+from .ending import EXPIRED, end_row
 from .gameerror import GameError
 from .gamespec import NewGame
+from .loads import Loader
 from .moves import Moves
 from .names import check_seat_names, clean
 from .presence import HIDDEN, Told
 from .pubsub import PRESENCE_CHANNEL, Bus, make_bus
+from .quotas import GameCaps, Place, Unfinished
+from .replays import Replay, ReplayCache, build_replay
 from .settings import Settings
 from .store import BOT, FINISHED, HUMAN, OPEN, RUNNING, ActionRow, GameRow, SeatRow
-from .table import Table, upgraded_actions
+from .table import Table, needs_upgrade, record_of, upgraded_actions
 from .tasks import Tasks
 from .tokens import check_token, new_game_id, new_token, seat_digests, valid_game_id
-from .wire import created_json
+from .wire import created_json, entry_json
 
 log = logging.getLogger("flamecraft.server")
 
@@ -64,6 +68,17 @@ UNREADABLE = (ValueError, KeyError, TypeError, IndexError, AttributeError, Flame
 
 _STATUS_ALREADY = {RUNNING: N_("the game is already running"),
                    FINISHED: N_("the game is already finished")}
+
+
+def _not_found(game_id: str) -> GameError:
+    return GameError("not_found", N_("there is no game {game}"), 404, game=repr(game_id))
+
+
+def _broken(game_id: str, exc: BaseException) -> GameError:
+    """A row it cannot read: this game only is refused (the operator's log says why)."""
+    log.error("game %s cannot be loaded: %s", game_id, exc)
+    return GameError("broken", N_("game {game} cannot be read from the store: the server's "
+                                  "operator has to repair it"), 500, game=game_id)
 
 
 class Games:
@@ -84,9 +99,14 @@ class Games:
         self.moves = Moves(self.database, self.tasks, self._sync_locked, self._changed)
         self.bots = BotSeats(self.lanes, self.tasks, self.moves.commit, settings,
                              self.connections.tell_stalled, self.connections.tell_healed)
-        self.advice = Advice(settings, self.lanes)
+        self.advice = Advice(settings, self.lanes, self.database, self.tasks)
         self.chat = Chat(settings, self.database, self.tasks, self.sessions)  # chat.py
-        self._load_lock = asyncio.Lock()
+        self.loader = Loader(settings)  # loads.py: replays of stored games, off the loop
+        self.replays = ReplayCache(settings.replay_cache_bytes, settings.replay_every)
+        self.caps = GameCaps(settings)  # quotas.py
+        self._loading: dict[str, asyncio.Task[Session | None]] = {}
+        # called after every change of a game, with its session (ratings: profiles.Rater)
+        self.changed_hooks: list[Callable[[Session], None]] = []
 
     # --- life cycle
 
@@ -96,6 +116,7 @@ class Games:
         await self.bus.start(self._heard, self._reconnected, self.chat.heard,
                              self._heard_presence)
         since = time.time() - self.settings.idle_seconds
+        await self.expire_bot_games()  # (before resuming them: an expired one is not)
         for game_id in await self.database.run(lambda st: st.running_game_ids(since)):
             try:
                 await self.get(game_id, resume=True)
@@ -119,6 +140,7 @@ class Games:
                 self.bots.schedule(session, 0.0)  # a bot move given up on (botseats.py)
             try:
                 await self.load_due_clocks()
+                await self.expire_bot_games()
             except GameError as exc:  # the store is down: next time
                 log.warning("the clock sweep failed: %s", exc.message)
             if time.monotonic() - archived >= every:
@@ -140,6 +162,34 @@ class Games:
                 log.error("cannot load a game whose clock runs out: %s", exc.message)
         return due
 
+    async def expire_bot_games(self, now: float | None = None) -> list[str]:
+        """Ends the games without a person that have run ``bot_game_seconds`` since they
+        were created (``ending.py``: ``expired``, no winner), loaded or not; returns their
+        ids. At start-up (before resuming them) and at each sweep."""
+        now = time.time() if now is None else now
+        cutoff = now - self.settings.bot_game_seconds
+        rows = await self.database.run(lambda st: st.unfinished_games())
+        old = [game_id for game_id, created, only in rows if only and created <= cutoff]
+        ended = []
+        for game_id in old:
+            try:
+                session = await self.get(game_id, resume=True)
+                if session is None:
+                    continue
+                t = session.table
+                row = await self.tasks.detached(self._change(
+                    session, lambda row: end_row(row, t.state, EXPIRED, now)))  # noqa: B023
+            except GameError as exc:
+                log.error("game %s could not be ended as expired: %s", game_id, exc.message)
+                continue
+            if row.status == FINISHED:
+                ended.append(game_id)
+                log.info("game %s: a game without a person ended after %.0f s", game_id,
+                         now - row.created)
+            if not session.conns:
+                self.sessions.pop(game_id, None)
+        return ended
+
     def archive_idle(self, now: float | None = None) -> list[str]:
         """Drops from memory the running games nobody watches that were last touched
         ``idle_seconds`` before ``now``: their truth is in the store, and ``get`` loads them
@@ -160,44 +210,128 @@ class Games:
         await self.bus.stop()
         await self.tasks.cancel()
         self.lanes.close()
+        self.loader.close()
         await self.database.close()
 
     # --- loading and hearing of other processes' changes
 
-    async def get(self, game_id: str, resume: bool = False) -> Session | None:
-        """The game, loaded (and its bots resumed) if need be; None if there is none."""
+    async def get(self, game_id: str, resume: bool = False,
+                  address: str | None = None) -> Session | None:
+        """The game, loaded (and its bots resumed) if need be; None if there is none. A
+        load replays the game's record on the load lane's thread (``loads.py``), once
+        however many ask meanwhile; one a client asked for (``address``) counts against the
+        lane's budget (``busy`` past it), the server's own (``resume``) does not."""
         session = self.sessions.get(game_id)
         if session is not None or not valid_game_id(game_id):
             return session
-        async with self._load_lock:
-            session = self.sessions.get(game_id)
-            if session is not None:
-                return session
-            try:
-                row, actions = await self.database.run(
-                    lambda st: st.load_with_actions(game_id))
+        job = self._loading.get(game_id)
+        if job is None:
+            place = None if resume else self.loader.place(address)
+            job = self._loading[game_id] = self.tasks.spawn(self._load(game_id, resume, place))
+        return await asyncio.shield(job)
+
+    async def _load(self, game_id: str, resume: bool, place: Place | None) -> Session | None:
+        try:
+            with place or contextlib.nullcontext():
+                row, actions = await self._stored(game_id)
                 if row is None:
                     return None
-                row, actions = await self._upgraded(row, actions)
-                table = Table(row, actions)
-            except GameError:
-                raise
-            except UNREADABLE as exc:  # a row it cannot read: this game only is refused
-                log.error("game %s cannot be loaded: %s", game_id, exc)
-                raise GameError("broken", N_("game {game} cannot be read from the store: the "
-                                             "server's operator has to repair it"), 500,
-                                game=game_id) from None
-            session = Session(table, self.settings.away_grace, self.settings.hidden_grace)
-            session.presence.ttl = 3 * self.settings.presence_heartbeat
-            self._evict()
-            self.sessions[game_id] = session
-            self._share(session, ask=True)  # the other processes say who is at the table
-            self._arm_takeover(session)
-            # Another process may be playing this game's bots: take over only if it is gone.
-            store = self.database.store
-            late = self.settings.bot_takeover if store is not None and store.notifies else 0.0
-            self.bots.schedule(session, self.settings.bot_delay + (0.0 if resume else late))
-            return session
+                try:
+                    table = await self.loader.run(Table, row, actions)
+                except GameError:
+                    raise
+                except UNREADABLE as exc:
+                    raise _broken(game_id, exc) from None
+        finally:
+            del self._loading[game_id]
+        session = Session(table, self.settings.away_grace, self.settings.hidden_grace)
+        session.presence.ttl = 3 * self.settings.presence_heartbeat
+        self._evict()
+        self.sessions[game_id] = session
+        self._share(session, ask=True)  # the other processes say who is at the table
+        self._arm_takeover(session)
+        # Another process may be playing this game's bots: take over only if it is gone.
+        store = self.database.store
+        late = self.settings.bot_takeover if store is not None and store.notifies else 0.0
+        self.bots.schedule(session, self.settings.bot_delay + (0.0 if resume else late))
+        if store is not None and store.notifies:
+            self.tasks.spawn(self.sync(session))  # a change heard while it was replayed
+        return session
+
+    async def _stored(self, game_id: str) -> tuple[GameRow | None, list[ActionRow]]:
+        """A game's row and actions from the store (as today's engine asks them: stored
+        again once if need be, ``_upgraded``); a row that cannot be read is "broken"."""
+        try:
+            row, actions = await self.database.run(lambda st: st.load_with_actions(game_id))
+            if row is None:
+                return None, []
+            return await self._upgraded(row, actions)
+        except GameError:
+            raise
+        except UNREADABLE as exc:  # a row it cannot read: this game only is refused
+            raise _broken(game_id, exc) from None
+
+    # --- finished games, without loading them (their record, review and replay)
+
+    async def entry(self, game_id: str, address: str | None = None) -> dict[str, Any]:
+        """A game's lobby entry with its step and who is to act. A game not loaded that is
+        not running is answered from its row (no replay, nothing kept); a running one is
+        loaded (its bots resume)."""
+        session = self.sessions.get(game_id)
+        if session is None and valid_game_id(game_id):
+            try:
+                row = await self.database.run(lambda st: st.load_game(game_id))
+            except UNREADABLE as exc:
+                raise _broken(game_id, exc) from None
+            if row is None:
+                raise _not_found(game_id)
+            if row.status != RUNNING and not needs_upgrade(row):
+                out = entry_json(row)
+                out["step"] = await self.database.run(lambda st: st.action_count(game_id))
+                out["to_act"] = None
+                return out
+        session = await self.need(game_id, address)
+        t = session.table
+        out = entry_json(t.row)
+        out["step"] = len(t.actions)
+        s = t.state  # who is to act is public (for "my games": your turn first)
+        out["to_act"] = (to_act(s) if s is not None and t.row.status == RUNNING and not s.over
+                         else None)
+        return out
+
+    async def finished(self, game_id: str) -> tuple[GameRow, list[ActionRow]]:
+        """A finished game's row and actions: the loaded game's, else the store's (nothing
+        loaded or kept); the error "not_finished" for a game still in play."""
+        session = self.sessions.get(game_id)
+        if session is not None:
+            row, actions = session.table.row, session.table.actions
+        else:
+            found, actions = await self._stored(game_id) if valid_game_id(game_id) else (
+                None, [])
+            if found is None:
+                raise _not_found(game_id)
+            row = found
+        if row.status != FINISHED:
+            raise GameError("not_finished", N_("the record and the replay are available once "
+                                               "the game is finished (they name every hidden "
+                                               "card)"))
+        return row, actions
+
+    async def replay(self, row: GameRow, actions: list[ActionRow],
+                     address: str | None = None) -> Replay:
+        """A finished game's replay entry (``replays.py``): kept, or built on the load lane
+        (within its budget, ``address`` charged)."""
+        async def build(every: int) -> Replay:
+            with self.loader.place(address):
+                try:
+                    return await self.loader.run(build_replay, row, actions,
+                                                 record_of(row, actions), every)
+                except GameError:
+                    raise
+                except UNREADABLE as exc:
+                    raise _broken(row.id, exc) from None
+
+        return await self.replays.get(row.id, row.version, build)
 
     def _evict(self) -> None:
         """Keeps memory bounded: past ``MAX_IDLE`` loaded games, forgets those nobody watches
@@ -213,11 +347,10 @@ class Games:
         loaded again when asked for)."""
         self.sessions.pop(session.id, None)
 
-    async def need(self, game_id: str) -> Session:
-        session = await self.get(game_id)
+    async def need(self, game_id: str, address: str | None = None) -> Session:
+        session = await self.get(game_id, address=address)
         if session is None:
-            raise GameError("not_found", N_("there is no game {game}"), 404,
-                            game=repr(game_id))
+            raise _not_found(game_id)
         return session
 
     def _heard(self, game_id: str, version: int) -> None:
@@ -303,7 +436,8 @@ class Games:
         t = session.table
         mine = len(t.actions)
         if (t.state is not None and row.status != OPEN and len(actions) >= mine
-                and actions[:mine] == t.actions):
+                and actions[:mine] == t.actions
+                and row.options == t.row.options):  # (names changed: read anew, below)
             t.extend(actions[mine:])  # a stored action that no longer replays changes nothing
             t.row = row
         else:
@@ -317,14 +451,21 @@ class Games:
         self.connections.broadcast(session)  # (which sets the takeover timer: _arm_takeover)
         delay = self.settings.bot_delay
         self.bots.schedule(session, delay if local else delay + self.settings.bot_takeover)
+        for hook in self.changed_hooks:
+            hook(session)
 
     # --- the lobby
 
-    async def create(self, new: NewGame) -> dict[str, Any]:
+    async def create(self, new: NewGame, address: str | None = None) -> dict[str, Any]:
         """A new game; the answer holds every person's seat link (the only time the tokens
         are shown). A rematch (``new.rematch_of``): the old seats' tokens stay valid here, so
         each player's old link leads on; only the asker's seat gets a new token, and the
-        answer holds that one alone."""
+        answer holds that one alone. Within the caps on unfinished games (``quotas.py``;
+        ``address``: the asker's), or ``Busy`` and nothing stored."""
+        unfinished = [Unfinished(*g) for g in
+                      await self.database.run(lambda st: st.unfinished_games())]
+        self.caps.forget(unfinished)
+        group = self.caps.check(unfinished, address, HUMAN not in new.kinds)
         tokens = [new_token() if new.fresh_key(i) else None for i in range(len(new.seats))]
         seat_rows = [SeatRow(name, seat.kind, bot, seat_digests(token, new.carried(i)),
                              joined=seat.kind == BOT)
@@ -349,6 +490,7 @@ class Games:
         if table.state is not None:
             clocks.start(row.clock, to_act(table.state), time.time())
         await self.database.run(lambda st: st.create_game(row))
+        self.caps.created(row.id, group)
         session = Session(table, self.settings.away_grace, self.settings.hidden_grace)
         self.sessions[row.id] = session
         self.bots.schedule(session, self.settings.bot_delay)
@@ -541,7 +683,8 @@ class Games:
 
         return await self.tasks.detached(self._change(session, change))
 
-    async def rematch(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
+    async def rematch(self, game_id: str, seat: int, token: str,
+                      address: str | None = None) -> dict[str, Any]:
         """A new game like a finished one, same seats; asked again, the same new game. Each
         seat's old token also lets it into the new game, so the old game's page shows each
         player their own link; the asker receives a new key for their own seat and no one
@@ -556,7 +699,7 @@ class Games:
             new = (await self.need(row.rematch["game_id"])).table.row
             return created_json(new, [token if i == seat else None
                                       for i in range(len(new.seats))])
-        created = await self.create(NewGame.rematch(row, seat))
+        created = await self.create(NewGame.rematch(row, seat), address)
 
         def change(r: GameRow) -> GameRow | None:
             if r.rematch is not None:
@@ -566,5 +709,5 @@ class Games:
 
         stored = await self.tasks.detached(self._change(session, change))
         if stored.rematch is not None and stored.rematch["game_id"] != created["game_id"]:
-            return await self.rematch(game_id, seat, token)  # another process was first
+            return await self.rematch(game_id, seat, token, address)  # another was first
         return created

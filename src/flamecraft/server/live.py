@@ -18,10 +18,11 @@ from starlette.websockets import WebSocketDisconnect
 
 from ..core.tr import N_
 from .connections import Connection, Session
-from .gameerror import GameError
+from .gameerror import Busy, GameError, retry_of
 from .games import Games
 from .guards import TokenBucket, address_group
 from .language import request_language
+from .quotas import Reads
 from .settings import Settings
 from .tokens import token_ok
 
@@ -34,13 +35,20 @@ CLOSE_FLUSH = 2.0  # seconds a closing connection is given to take the messages 
 
 
 def add_live_route(app: FastAPI, games: Games, settings: Settings,
-                   clock: Callable[[], float]) -> None:
-    """The WebSocket route."""
+                   clock: Callable[[], float], reads: Reads | None = None) -> None:
+    """The WebSocket route; each connection a read of its game (``reads``: the address's
+    budget, which a connection that must load its game would otherwise skip)."""
 
     @app.websocket("/ws/games/{game_id}")
     async def live(websocket: WebSocket, game_id: str) -> None:
         offered = websocket.scope.get("subprotocols") or []
         await websocket.accept(subprotocol=SUBPROTOCOL if SUBPROTOCOL in offered else None)
+        if reads is not None:
+            try:
+                reads.charge(websocket.client.host if websocket.client else "?")
+            except GameError as exc:
+                await _refuse(websocket, exc, 1013)
+                return
         await _live(websocket, game_id, games, settings, clock)
 
 
@@ -58,7 +66,7 @@ def seat_key(websocket: WebSocket) -> tuple[str | None, str | None]:
 async def _refuse(websocket: WebSocket, exc: GameError, close_code: int) -> None:
     message = exc.message_in(request_language(websocket))
     await websocket.send_text(json.dumps({"type": "error", "code": exc.code,
-                                          "message": message}))
+                                          "message": message, **retry_of(exc)}))
     await websocket.close(close_code)
 
 
@@ -67,9 +75,10 @@ async def _admit(websocket: WebSocket, game_id: str, games: Games,
     """The game and the new client's connection, subscribed; or None, the client refused
     (no such game, a wrong key, past a cap) and its socket closed."""
     try:
-        session = await games.get(game_id)
-    except GameError as exc:
-        await _refuse(websocket, exc, 4500)
+        session = await games.get(game_id, address=websocket.client.host
+                                  if websocket.client else "?")
+    except GameError as exc:  # (a full load lane: 1013, "try again later")
+        await _refuse(websocket, exc, 1013 if isinstance(exc, Busy) else 4500)
         return None
     if session is None:
         await _refuse(websocket, GameError("not_found", N_("there is no game {game}"),

@@ -203,4 +203,15 @@ def add_pages(app: FastAPI, settings: Settings) -> None:
     async def play_page(request: Request, game_id: str) -> Response:
         return page(request)
 
+    # the accounts' pages (issue 27): the same shell, the client draws them
+    @app.get("/profile", include_in_schema=False)
+    @app.get("/leaderboard", include_in_schema=False)
+    @app.get("/account/recover", include_in_schema=False)
+    async def account_page(request: Request) -> Response:
+        return page(request)
+
+    @app.get("/players/{account_id}", include_in_schema=False)
+    async def player_page(request: Request, account_id: str) -> Response:
+        return page(request)
+
     app.mount("/static", VersionedStatic(settings.static_dir, versions), name="static")

@@ -102,6 +102,41 @@ class Settings:
     # How long an SQLite call waits for another connection's lock (store.py): its calls are
     # made on the event loop, so this is how long a locked file can hold up every game.
     sqlite_busy_seconds: float = 0.25
+    # Lanes with budgets (issue 24; quotas.py, botpool.py). The search bots of games without
+    # a person think in ``bot_only_processes`` worker processes of their own, and hints and
+    # reviews in ``advice_processes`` of theirs, both run at ``background_nice`` (a lower CPU
+    # priority), so neither slows the bots of people's games. At most ``advice_queue`` hints
+    # and reviews wait or run at once, ``advice_per_address`` of them from one address; past
+    # either the answer is ``busy`` / ``rate_limited`` with a retry time. At most
+    # ``load_queue`` games wait to be loaded (replayed from the store, on a thread).
+    bot_only_processes: int = 1
+    advice_processes: int = 1
+    background_nice: int = 10
+    advice_queue: int = 4
+    advice_per_address: int = 2
+    load_queue: int = 8
+    # Caps on the games that run: overall and per client address (as it created them through
+    # this process), and on the games without a person (bot-only), which also end (as
+    # expired) ``bot_game_seconds`` after they were created.
+    running_games: int = 2000
+    running_games_per_address: int = 20
+    bot_games: int = 6
+    bot_games_per_address: int = 2
+    bot_game_seconds: float = 3600.0
+    # The replay of finished games (replays.py): a state kept every ``replay_every`` steps
+    # (the others replayed from the one before), those of all games at most
+    # ``replay_cache_bytes`` (the least recently used dropped first).
+    replay_every: int = 16
+    replay_cache_bytes: int = 32 * 1024 * 1024
+    # Reads of a game over HTTP (its entry, record, review, replay steps, chat) from one
+    # client address: a burst of three seconds' worth, then this many a second (a replay
+    # stepped through quickly, a lobby of many games, fit well within it).
+    reads_per_second: float = 20.0
+    # Accounts (accounts.py): sign-in and sign-up attempts per minute from one client
+    # address; the origin the pages are served from (``https://flamecraft.example``), which
+    # a passkey is bound to (empty: each request's own scheme and Host).
+    account_attempts_per_minute: int = 20
+    public_origin: str = ""
 
     @staticmethod
     def from_env(environ: Mapping[str, str] | None = None,
@@ -155,6 +190,33 @@ class Settings:
             keep_alive_timeout=_number(env, "FLAMECRAFT_KEEP_ALIVE_TIMEOUT",
                                        s.keep_alive_timeout),
             max_connections=int(_number(env, "FLAMECRAFT_MAX_CONNECTIONS", s.max_connections)),
+            bot_only_processes=int(_number(env, "FLAMECRAFT_BOT_ONLY_PROCESSES",
+                                           s.bot_only_processes)),
+            advice_processes=int(_number(env, "FLAMECRAFT_ADVICE_PROCESSES",
+                                         s.advice_processes)),
+            background_nice=min(19, int(_number(env, "FLAMECRAFT_BACKGROUND_NICE",
+                                                s.background_nice))),
+            advice_queue=max(1, int(_number(env, "FLAMECRAFT_ADVICE_QUEUE", s.advice_queue))),
+            advice_per_address=max(1, int(_number(env, "FLAMECRAFT_ADVICE_PER_ADDRESS",
+                                                  s.advice_per_address))),
+            load_queue=max(1, int(_number(env, "FLAMECRAFT_LOAD_QUEUE", s.load_queue))),
+            running_games=max(1, int(_number(env, "FLAMECRAFT_RUNNING_GAMES",
+                                             s.running_games))),
+            running_games_per_address=max(1, int(_number(
+                env, "FLAMECRAFT_RUNNING_GAMES_PER_ADDRESS", s.running_games_per_address))),
+            bot_games=int(_number(env, "FLAMECRAFT_BOT_GAMES", s.bot_games)),
+            bot_games_per_address=int(_number(env, "FLAMECRAFT_BOT_GAMES_PER_ADDRESS",
+                                              s.bot_games_per_address)),
+            bot_game_seconds=max(1.0, _number(env, "FLAMECRAFT_BOT_GAME_SECONDS",
+                                              s.bot_game_seconds)),
+            replay_every=max(1, int(_number(env, "FLAMECRAFT_REPLAY_EVERY", s.replay_every))),
+            replay_cache_bytes=int(_number(env, "FLAMECRAFT_REPLAY_CACHE_BYTES",
+                                           s.replay_cache_bytes)),
+            reads_per_second=max(0.1, _number(env, "FLAMECRAFT_READS_PER_SECOND",
+                                              s.reads_per_second)),
+            account_attempts_per_minute=max(1, int(_number(
+                env, "FLAMECRAFT_ACCOUNT_ATTEMPTS_PER_MINUTE", s.account_attempts_per_minute))),
+            public_origin=public_origin(env.get("FLAMECRAFT_ORIGIN", s.public_origin)),
             forwarded_allow_ips=(env.get("FLAMECRAFT_FORWARDED_ALLOW_IPS")
                                  or env.get("FORWARDED_ALLOW_IPS") or s.forwarded_allow_ips),
         )
@@ -171,6 +233,17 @@ def _number(env: Mapping[str, str], name: str, default: float) -> float:
     if value < 0:
         raise ValueError(f"{name} must not be negative")
     return value
+
+
+def public_origin(value: str) -> str:
+    """FLAMECRAFT_ORIGIN: empty, or a scheme and host (``https://flamecraft.example``, a
+    port allowed) with no path."""
+    v = value.strip().rstrip("/")
+    if v and (not v.startswith(("http://", "https://")) or "/" in v.split("://", 1)[1]
+              or not v.split("://", 1)[1]):
+        raise ValueError(f"FLAMECRAFT_ORIGIN must be like https://flamecraft.example, "
+                         f"not {value!r}")
+    return v
 
 
 def database_url(value: str) -> str:

@@ -28,16 +28,19 @@ from typing import Any
 
 from ..core.serialize import options_from_json, options_to_json
 from ..core.state import Options
+from .account_schema import ACCOUNT_TABLES, ACCOUNTS_SCHEMA
 from .settings import is_postgres, sqlite_path
 
 log = logging.getLogger("flamecraft.server")
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 5
 # Schema 2 adds the games' ``setup`` column: a record's ``deal`` and ``names``
 # (docs/state-format.md), so a stored game is dealt the same cards, and its action texts read,
 # whatever the card files say of the order and names of the cards since. A row of schema 1 has
 # none (NULL): its seed deals it, as it always did, and its texts read in the names of now.
 # Schema 3 adds the table chat (``flamecraft_chat``, chat.py); the games are unchanged.
+# Schema 5 adds people's accounts, passkeys, sessions, bound seats and ratings
+# (``account_schema.py``); the games are unchanged.
 CHAT_TABLE = """CREATE TABLE IF NOT EXISTS flamecraft_chat (
         game_id TEXT NOT NULL REFERENCES flamecraft_games (id),
         seq INTEGER NOT NULL,
@@ -48,8 +51,19 @@ CHAT_TABLE = """CREATE TABLE IF NOT EXISTS flamecraft_chat (
         step INTEGER NOT NULL,
         created DOUBLE PRECISION NOT NULL,
         PRIMARY KEY (game_id, seq))"""
+# Schema 4 adds the finished games' reviews (``flamecraft_reviews``, reviews.py): a review is
+# made once per game and language and kept, never made again (issue 24).
+REVIEWS_TABLE = """CREATE TABLE IF NOT EXISTS flamecraft_reviews (
+        game_id TEXT NOT NULL REFERENCES flamecraft_games (id),
+        lang TEXT NOT NULL,
+        review TEXT NOT NULL,
+        samples INTEGER NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, lang))"""
 MIGRATIONS = {1: ("ALTER TABLE flamecraft_games ADD COLUMN setup TEXT",),
-              2: (CHAT_TABLE,)}
+              2: (CHAT_TABLE,),
+              3: (REVIEWS_TABLE,),
+              ACCOUNTS_SCHEMA - 1: ACCOUNT_TABLES}
 CHANNEL = "flamecraft_games"  # the PostgreSQL NOTIFY channel; payload "<game id> <version>"
 CHAT_CHANNEL = "flamecraft_chat"  # a new chat line; payload "<game id> <seq>"
 PROBE_KEY = "health_probe"  # the flamecraft_meta row /api/health writes and reads back
@@ -90,6 +104,8 @@ SCHEMA = (
         created DOUBLE PRECISION NOT NULL,
         PRIMARY KEY (game_id, seq))""",
     CHAT_TABLE,
+    REVIEWS_TABLE,
+    *ACCOUNT_TABLES,
 )
 
 _GAME_COLUMNS = ("id, name, options, seed, seats, status, version, created, result, rematch, "
@@ -278,6 +294,15 @@ def _read_game(row: Sequence[Any]) -> GameRow:
         clock=options.get("clock") if isinstance(options, dict) else None,
         stand_in=options.get("stand_in") if isinstance(options, dict) else None,
         spectator_chat=isinstance(options, dict) and options.get("spectator_chat") is True)
+
+
+def _bot_only(seats: str) -> bool:
+    """Whether a row's seats (JSON) hold no person; seats that cannot be read count as
+    holding one (such a game is never taken for bot-only, nor ended as one)."""
+    try:
+        return all(seat["kind"] != HUMAN for seat in json.loads(seats))
+    except (ValueError, TypeError, KeyError):
+        return False
 
 
 _CHAT_COLUMNS = "seq, seat, name, text, canned, step, created"
@@ -529,6 +554,67 @@ class Store(ABC):
                                   "game_id = ? AND seq > ? ORDER BY seq DESC LIMIT ?"),
                         (game_id, after, last))
             return [_chat_from(r) for r in reversed(cur.fetchall())]
+
+    # --- the reviews of finished games (reviews.py)
+
+    def load_review(self, game_id: str, lang: str) -> dict[str, Any] | None:
+        """A finished game's stored review in ``lang``, or None if none was made yet."""
+        with self._transaction() as cur:
+            cur.execute(self._sql("SELECT review FROM flamecraft_reviews WHERE game_id = ? "
+                                  "AND lang = ?"), (game_id, lang))
+            row = cur.fetchone()
+        if row is None:
+            return None
+        try:
+            review = json.loads(row[0])
+        except ValueError:
+            log.error("game %s: its stored %s review cannot be read; made again", game_id,
+                      lang)
+            return None
+        return review if isinstance(review, dict) else None
+
+    def save_review(self, game_id: str, lang: str, review: dict[str, Any],
+                    samples: int) -> None:
+        """Keeps a review once made (a second one for the same game and language, made by
+        another process meanwhile, changes nothing: the first stays)."""
+        with self._transaction() as cur:
+            cur.execute(self._sql(
+                "INSERT INTO flamecraft_reviews (game_id, lang, review, samples, created) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, lang) DO NOTHING"),
+                (game_id, lang, _dumps(review), samples, time.time()))
+
+    # --- the caps (quotas.py) and the operator (admin.py)
+
+    def unfinished_games(self) -> list[tuple[str, float, bool]]:
+        """Every game open or running: its id, when it was created, and whether it has no
+        person's seat (bot-only)."""
+        with self._transaction() as cur:
+            cur.execute(self._sql("SELECT id, created, seats FROM flamecraft_games WHERE "
+                                  "status IN (?, ?)"), (OPEN, RUNNING))
+            rows = cur.fetchall()
+        return [(r[0], float(r[1]), _bot_only(r[2])) for r in rows]
+
+    def action_count(self, game_id: str) -> int:
+        """How many actions a game has stored."""
+        with self._transaction() as cur:
+            cur.execute(self._sql("SELECT COUNT(*) FROM flamecraft_actions WHERE game_id = ?"),
+                        (game_id,))
+            return int(cur.fetchone()[0])
+
+    def delete_game(self, game_id: str, expected_version: int) -> bool:
+        """Removes a game with its actions, chat and reviews (``flamecraft admin delete``),
+        if it is still at ``expected_version``; False (nothing removed) otherwise."""
+        with self._transaction() as cur:
+            cur.execute(self._sql("SELECT version FROM flamecraft_games WHERE id = ?"),
+                        (game_id,))
+            row = cur.fetchone()
+            if row is None or int(row[0]) != expected_version:
+                return False
+            for table in ("flamecraft_reviews", "flamecraft_chat", "flamecraft_actions"):
+                cur.execute(self._sql(f"DELETE FROM {table} WHERE game_id = ?"), (game_id,))
+            cur.execute(self._sql("DELETE FROM flamecraft_games WHERE id = ?"), (game_id,))
+            self._notify(cur, game_id, expected_version + 1)
+        return True
 
     def _bump(self, cur: Any, game: GameRow, expected_version: int) -> bool:
         cur.execute(self._sql(

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Sequence
 
 from ..core.actions import Action
-from ..core.engine import apply, apply_in_place, to_act
+from ..core.engine import apply_in_place, to_act
 from ..core.errors import FlamecraftError
 from ..core.events import Event
 from ..core.serialize import GameRecord, action_error, names_from_json, start_from_json
@@ -52,8 +52,7 @@ def upgraded_actions(row: GameRow, actions: Sequence[ActionRow],
     ``version`` (the game's version once they are stored again); None for a game of today's
     rules, or one still in the lobby. A game that no longer replays is "broken" (named to
     the operator's log only: the texts can name hidden cards)."""
-    if row.status == OPEN or (row.setup is not None
-                              and row.setup.get("rules", 1) >= DECISION_RULES):
+    if not needs_upgrade(row):
         return None
     table = Table(row)
     assert table.history is not None
@@ -69,6 +68,23 @@ def upgraded_actions(row: GameRow, actions: Sequence[ActionRow],
         raise GameError("broken", N_("game {game}: its stored actions no longer replay "
                                      "with this server's rules"), 500, game=row.id) from None
     return out
+
+
+def record_of(row: GameRow, actions: Sequence[ActionRow],
+              start: GameStart | None = None) -> GameRecord:
+    """A stored game's record, dealt from the row's deal (``start``, if already read), its
+    texts read in the row's names: no replay (a finished game not loaded: its record, its
+    review, its replay)."""
+    setup = row.setup
+    return GameRecord(row.options, row.seed, [a.text for a in actions], row.result,
+                      stored_start(row) if start is None else start,
+                      None if setup is None else names_from_json(setup.get("names", {})))
+
+
+def needs_upgrade(row: GameRow) -> bool:
+    """Whether a stored game predates ruling 20's decision points (``upgraded_actions``)."""
+    return row.status != OPEN and (row.setup is None
+                                   or row.setup.get("rules", 1) < DECISION_RULES)
 
 
 class Table:
@@ -87,7 +103,6 @@ class Table:
         self.log_lang: dict[str, list[LogLine]] = {}
         # per seat and language: lines, joined
         self._log_joined: dict[tuple[int | None, str], tuple[int, str]] = {}
-        self._replay: list[GameState] | None = None  # every state, once a replay asks
         self._start: GameStart | None = None
         self._reader: GameRecord | None = None  # reads the stored texts (``parse_stored``)
         if row.status != OPEN:
@@ -196,7 +211,6 @@ class Table:
         asked for (``lines_in``)."""
         assert self.history is not None
         self.log_json.extend(log_line(e, DEFAULT_LANGUAGE) for e in self.history.log[first:])
-        self._replay = None
 
     def can_undo(self, seat: int | None) -> bool:
         """Whether ``seat`` may take back a choice now (History's policy), in a running game."""
@@ -218,7 +232,6 @@ class Table:
         for lines in self.log_lang.values():
             del lines[snap.log:]
         self._log_joined.clear()
-        self._replay = None
 
     # --- the log as each reader reads it
 
@@ -248,10 +261,7 @@ class Table:
 
     def record(self) -> GameRecord:
         """The game's record, dealt from the row's deal, its texts read in the row's names."""
-        setup = self.row.setup
-        return GameRecord(self.row.options, self.row.seed, [a.text for a in self.actions],
-                          self.row.result, self.start, None if setup is None
-                          else names_from_json(setup.get("names", {})))
+        return record_of(self.row, self.actions, self.start)
 
     def parse_stored(self, s: GameState, typed: str) -> Action:
         """A stored action text at ``s``, read in the names it was written with."""
@@ -265,15 +275,3 @@ class Table:
         if self._start is None:
             self._start = stored_start(self.row)
         return self._start
-
-    def replay_states(self) -> list[GameState]:
-        """Every state from the start (for the replay of a finished game; built once)."""
-        if self._replay is None:
-            record = self.record()
-            s = record.first_state()
-            states = [s]
-            for row in self.actions:
-                s = apply(s, record.parse(s, row.text))
-                states.append(s)
-            self._replay = states
-        return self._replay

@@ -4,6 +4,7 @@
 // request line, log or Referer holds it), and reaches the live table in the WebSocket
 // subprotocol header; an old ?seat=&token= link still works and is moved into the fragment.
 
+import { bindSeat, loadMe, showLeaderboard, showProfile, showRecover } from "./account.js";
 import { Attention } from "./attention.js";
 import { Catalog } from "./cards.js";
 import { ChatPanel } from "./chat.js";
@@ -73,7 +74,8 @@ function startTable(cat, info, seat, token) {
     // a seat's replay shows its own cards as they were: the key goes with it (the fragment)
     h("a", { class: "button", href: `/play/${gameId}?replay=1${seat !== null && token
       ? `#${new URLSearchParams({ seat, token })}` : ""}` }, t("Watch the replay")),
-    review || (table.msg && table.msg.result && table.msg.result.abandoned != null) ? null
+    review || (table.msg && table.msg.result && (table.msg.result.abandoned != null
+      || table.msg.result.ended)) ? null
       : h("button", { class: "choice review-button", onclick: askReview,
       title: t("Every decision valued by a bot, the biggest mistakes, and the win chances") },
     t("Review")),
@@ -118,6 +120,7 @@ function startTable(cat, info, seat, token) {
         // the key was accepted: "my games" in the lobby leads back here
         rememberSeat(gameId, seat, token, info.name);
         remembered = true;
+        bindSeat(gameId, seat, token); // signed in: "my games" on every device (account.js)
       }
       table.update(msg);
     }
@@ -201,11 +204,21 @@ function pageParams() {
 
 // the catalogue of the chosen language first: everything below draws in it
 await loadLanguage();
+await loadMe(); // signed in or a guest (account.js): the CSRF token the page's changes carry
 const match = location.pathname.match(/^\/play\/([^/]+)\/?$/);
 if (match) {
   showGame(decodeURIComponent(match[1]), pageParams());
   // a link of another seat of this same game, opened in this tab, changes only the fragment
   window.addEventListener("hashchange", () => location.reload());
+} else if (location.pathname === "/profile" || location.pathname.startsWith("/players/")) {
+  // a profile (account.js): one's own, or someone's by their id
+  const id = location.pathname.startsWith("/players/")
+    ? decodeURIComponent(location.pathname.slice("/players/".length)) : null;
+  showProfile(root, id);
+} else if (location.pathname === "/leaderboard") {
+  showLeaderboard(root);
+} else if (location.pathname === "/account/recover") {
+  showRecover(root);
 } else {
   showLobby(root).catch((err) => problem(t("The lobby could not be loaded: {error}",
     { error: err.message })));

@@ -36,10 +36,19 @@ export function fill(el, ...children) {
   return el;
 }
 
+// The signed-in session's CSRF token (account.js, from GET /api/me): every request made
+// with the session cookie carries it, or the server refuses a change (server/sessions.py).
+let csrf = null;
+
+export function setCsrf(token) {
+  csrf = token || null;
+}
+
 /** Fetches JSON; throws an Error whose message is the server's one clear sentence. */
 export async function api(method, path, body) {
   // the server answers in the page's language (its error messages, and the texts it builds)
   const init = { method, headers: { "Accept-Language": language() } };
+  if (csrf) init.headers["X-Flamecraft-CSRF"] = csrf;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);

@@ -7,6 +7,7 @@ import { SEAT_MARKS } from "./cards.js";
 import { CLOCK_PRESETS, clockLabel, span } from "./clock.js";
 import { Live } from "./live.js";
 import { ChatPanel } from "./chat.js";
+import { accountBox, bindSeat, signedIn } from "./account.js";
 
 const FALLBACK_BOTS = { ladder: [{ name: "random", about: "" }], default: "random" };
 const REFRESH_MS = 4000;
@@ -149,7 +150,9 @@ export async function showLobby(root) {
     }));
     const n = Number(count.value);
     fill(seatsBox, Array.from({ length: n }, (_, i) => {
-      const prev = old[i] || { name: i === 0 ? t("Player {n}", { n: 1 }) : t("Bot {n}", { n: i }),
+      // (signed in: the first seat is yours, under your account's name)
+      const prev = old[i] || { name: i === 0 ? (signedIn() ? signedIn().name
+        : t("Player {n}", { n: 1 })) : t("Bot {n}", { n: i }),
         kind: i === 0 ? "human" : "bot",
         bot: defaultBot };
       // strongest first, each with its few words; the default is the strongest quick one
@@ -189,6 +192,11 @@ export async function showLobby(root) {
       t(" Companions (optional module)")),
     h("label", { class: "field" }, h("input", { type: "checkbox", name: "hints", checked: true }),
       t(" Hints (a player may ask for the three best choices; everyone sees whether they are on)")),
+    // a rated game (signed in only): hints are off in it, and its seed the server's
+    signedIn() ? h("label", { class: "field" }, t("Rated "), h("select", { name: "rated" },
+      h("option", { value: "" }, t("No")),
+      h("option", { value: "people" }, t("Yes, among people")),
+      h("option", { value: "bots" }, t("Yes, people and bots")))) : null,
     h("label", { class: "field" }, t("Clock "), h("select", { name: "clock" },
       CLOCK_PRESETS.map(([value, clock]) => h("option", { value, selected: value === "none" },
         clock ? clockLabel(clock) : t("No clock (the table waits)"))))),
@@ -230,13 +238,17 @@ export async function showLobby(root) {
       hints: data.get("hints") === "on",
       clock: (CLOCK_PRESETS.find(([value]) => value === data.get("clock")) || [null, null])[1],
       stand_in: data.get("stand_in") || null, spectator_chat: data.get("spectator_chat") === "on" };
+    if (data.get("rated")) Object.assign(body, { rated: data.get("rated"), hints: false, seed: null });
     const submit = form.querySelector("button[type=submit]");
     submit.disabled = true;
     try {
       const created = await api("POST", "/api/games", body);
       rememberLinks(created);
       const mine = created.seats.find((s) => s.token);
-      if (mine) rememberSeat(created.game_id, mine.seat, mine.token, body.name);
+      if (mine) {
+        rememberSeat(created.game_id, mine.seat, mine.token, body.name);
+        await bindSeat(created.game_id, mine.seat, mine.token); // signed in (account.js)
+      }
       location.href = mine ? mine.link : created.spectate;
     } catch (err) {
       fill(message, h("p", { class: "error" },
@@ -251,6 +263,7 @@ export async function showLobby(root) {
     h("span", { class: "muted" }, t("play in the browser")), languageSwitch()),
   h("main", { class: "lobby" }, form,
     h("div", { class: "lobby-lists" },
+      accountBox(),
       mineBox,
       h("section", { class: "games", "aria-label": t("Games") }, h("h2", {}, t("Games")),
         list))));
@@ -391,6 +404,7 @@ export function waitingRoom(root, info, seat, token) {
               if (name) body.name = name;
               if (await act("join", body)) {
                 rememberSeat(info.game_id, seat, token, game.name);
+                bindSeat(info.game_id, seat, token); // signed in: the account's too
                 joined = true;
                 left = false;
                 poll();
@@ -420,6 +434,10 @@ export function waitingRoom(root, info, seat, token) {
           ? t("Hints off: the host turned them off for this game.")
           : t("Hints on: each player may ask for the three best choices at their decision.")),
         clockLabel(game.clock) ? h("p", { class: "clock-setting" }, clockLabel(game.clock)) : null,
+        info.rated ? h("p", { class: "rated-setting" }, info.rated === "people"
+          ? t("Rated game among people: its end moves the ratings of the signed-in players.")
+          : t("Rated game, people and bots: its end moves the ratings of the signed-in players."))
+          : null,
         h("div", { class: "controls" }, controls),
         message,
         me && seat === host(game) ? h("p", { class: "muted" },

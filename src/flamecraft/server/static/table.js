@@ -904,6 +904,15 @@ export class Table {
       if (this.opts.finishedButtons) out.push(this.opts.finishedButtons());
       return out;
     }
+    // ended short by the server (a game without a person past its time) or its operator
+    const ended = this.msg.result && this.msg.result.ended;
+    if (ended && !view.over) {
+      out.push(h("p", { class: "prompt-text" }, ended === "expired"
+        ? t("This game without a person ran past its time limit: it ends here at turn {n}, with no winner.", { n: view.turn })
+        : t("The server's operator ended this game at turn {n}: it ends here, with no winner.", { n: view.turn })));
+      if (this.opts.finishedButtons) out.push(this.opts.finishedButtons());
+      return out;
+    }
     if (view.over) {
       const winners = (view.winners || []).map((w) => names[w]);
       const who = winners.join(t(" and "));
