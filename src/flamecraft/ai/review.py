@@ -200,8 +200,8 @@ def format_review(rv: Review, title: str, top: int = 5) -> str:
     lines = [f"Review of {title}",
              "This game is over, so the review may use everything: the win chances below use "
              "every seat's cards. Each decision is valued as its player could see it then "
-             f"(up to {b.samples} samples of the cards that seat could not see, more where "
-             "the move played may have lost, the rest of the turn planned to its end: beam "
+             f"(1 to {b.samples} samples of the cards that seat could not see, more where the "
+             "move played may have lost; the rest of the turn planned to its end: beam "
              f"{b.beam}, depth {b.depth}); values are Reputation ahead of the others at the "
              "end of the turn, as the Expert level values it.",
              ""]
