@@ -379,3 +379,44 @@ def test_without_numpy_the_expert_leaf_is_the_tuned_valuation(
         assert [h.value for h in plain] == [h.value for h in tuned]
     finally:
         hints_module._planner.cache_clear()
+
+
+def test_an_action_dropped_for_an_earlier_best_stays_below_the_last_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rounds can change which action is best: one dropped far behind the first best may look
+    better than the last best on the few re-deals it had. It stays below the best (a loss of
+    0 at least), and the best is first. A planner with made-up values shows it: A leads the
+    first round and B is dropped; C overtakes A in the second."""
+    from flamecraft.ai import hints as hints_module
+
+    s = _position(3, 4, 60)
+    p = to_act(s)
+    legal = legal_actions(s)[:3]
+    # A: 20, 20 then 0, 0; B: 16, 16 (4 behind A, no doubt: dropped); C: 30, 0 (5 behind A,
+    # but unsure: kept) then 30, 30 — C is the last best, and B beat it on its two re-deals.
+    script = [[20.0, 16.0, 30.0], [20.0, 16.0, 0.0], [0.0, 30.0], [0.0, 30.0]]
+
+    class Scripted:
+        net, blend = None, None
+        weights = hints_module.leaf_planner(Budget(leaf="tuned")).weights
+        calls = 0
+
+        def plan_lines(self, t: GameState, seat: int, actions: list[tuple[int, ...]]
+                       ) -> list[tuple[float, GameState, tuple[tuple[int, ...], ...]]]:
+            row = script[Scripted.calls]
+            Scripted.calls += 1
+            assert len(row) == len(actions)
+            return [(v, t, ()) for v in row]
+
+    class Three(Seat):
+        def legal_actions(self) -> list[tuple[int, int, int, int]]:
+            return legal
+
+    monkeypatch.setattr(hints_module, "leaf_planner", lambda budget: Scripted())
+    got = hints(Three(s, p), random.Random(1),
+                Budget(samples=4, first=2, prune=1.0))
+    assert Scripted.calls == 4
+    assert got[0].action == legal[2]  # C, the last best
+    assert all(h.loss >= 0 for h in got) and got[0].loss == 0
+    b = next(h for h in got if h.action == legal[1])
+    assert b.loss == 0 and b.value == got[0].value  # dropped, but not above the best

@@ -204,7 +204,10 @@ def hints(seat: Seat | SealedSeat, rng: random.Random, budget: Budget = HINT_BUD
     # A loss is paired: the best's value minus this one's on the samples both were planned on
     # (all of them, unless this one was dropped), so the deal's luck cancels; an action's value
     # is the best's less its loss (its own mean, when it was planned on every sample).
-    losses = [_paired(values[best], values[i]) for i in range(len(actions))]
+    # (An action dropped for an earlier best may look better than a later best on its few
+    # samples: it stays below the best, at a loss of at least 0.)
+    losses = [(max(0.0, loss), se) for loss, se in (_paired(values[best], values[i])
+                                                    for i in range(len(actions)))]
     shown = [means[best] - loss for loss, _se in losses]
     for i in range(len(actions)):
         terms[i] = {name: x / len(values[i]) for name, x in terms[i].items()}
@@ -228,7 +231,7 @@ def hints(seat: Seat | SealedSeat, rng: random.Random, budget: Budget = HINT_BUD
                         reason, _plan(t, a, line, p, tr, game),
                         {name: round(x, 6) for name, x in terms[i].items()},
                         None if mine is None else round(mine, 6)))
-    order = sorted(range(len(actions)), key=lambda i: (losses[i][0], i))
+    order = sorted(range(len(actions)), key=lambda i: (losses[i][0], i != best, i))
     return [out[i] for i in order]
 
 
