@@ -7,7 +7,8 @@ check. Positions come from greedy games (seeded); every position with a real cho
 to visit, then the whole turn), is reported apart.
 
     python bench/hint_speed.py                    # 2–4 players, 20 positions each
-    python bench/hint_speed.py --samples 4        # the review's budget
+    python bench/hint_speed.py --samples 4        # at most 4 re-deals
+(``bench/advice_latency.py`` has the percentiles, the reviews and a reference budget.)
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import replace
 
 from flamecraft import GameState, apply_in_place, start, to_act
 from flamecraft.ai import GreedyBot, Seat
-from flamecraft.ai.hints import HINT_BUDGET, Budget, hints
+from flamecraft.ai.hints import HINT_BUDGET, hints
 from flamecraft.core.frames import D_VISIT
 
 
@@ -52,7 +54,7 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=5, help="keep every k-th decision")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    budget = Budget(args.samples, HINT_BUDGET.beam, HINT_BUDGET.depth)
+    budget = replace(HINT_BUDGET, samples=args.samples)  # the UIs' budget, at most this many
     print(f"python:             {platform.python_implementation()} {platform.python_version()}")
     print(f"budget:             {budget}")
     began = time.perf_counter()

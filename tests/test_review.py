@@ -15,7 +15,13 @@ from pathlib import Path
 import pytest
 
 from flamecraft.ai.hints import Budget
-from flamecraft.ai.review import UnfinishedGameError, format_review, plot_review, review
+from flamecraft.ai.review import (
+    REVIEW_BUDGET,
+    UnfinishedGameError,
+    format_review,
+    plot_review,
+    review,
+)
 from flamecraft.ai.tournament import GameSpec, game_record, game_seed, play_game
 from flamecraft.cli.main import main
 from flamecraft.core.serialize import GameRecord, dump_record, load_record, replay
@@ -67,6 +73,20 @@ def test_the_review_finds_the_random_player_worse() -> None:
     assert rv.chances[-1] == [1.0 if p in rv.winners else 0.0 for p in range(2)]
     text = format_review(rv, "a test game")
     assert "may use everything" in text and worst[0].best in text
+
+
+def test_a_screened_review_still_judges_every_move_played() -> None:
+    """With ``widest`` a decision plans only the actions that look best one step ahead, and
+    always the move played: every decision is still judged, with the number of legal actions
+    it had, the move's rank among those planned; the review's own budget is adaptive."""
+    rec = _record(("greedy", "random"))
+    screened = review(rec, None, Budget(samples=1, beam=2, depth=4, widest=2))
+    full = review(rec, None, TINY)
+    assert [d.number for d in screened.decisions] == [d.number for d in full.decisions]
+    assert [d.options for d in screened.decisions] == [d.options for d in full.decisions]
+    assert any(d.options > 3 for d in screened.decisions)
+    assert all(1 <= d.rank <= min(d.options, 3) for d in screened.decisions)
+    assert REVIEW_BUDGET.widest > 0 and REVIEW_BUDGET.first > 0 and REVIEW_BUDGET.fine > 0
 
 
 def test_an_unfinished_game_is_refused() -> None:

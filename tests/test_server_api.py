@@ -170,6 +170,7 @@ def test_create_gives_each_person_an_unguessable_link(client: TestClient) -> Non
     ({"seats": []}, "seats"),
     ({"seats": [{"kind": "human"}] * 6}, "seats"),
     ({"seats": [{"kind": "bot", "bot": "no-such-bot"}]}, "unknown bot"),
+    ({"seats": [{"kind": "bot", "bot": "expert:beam=2"}]}, "unknown bot 'expert:beam=2'"),
     ({"seats": [{"kind": "alien"}]}, "kind"),
     ({"seats": [{"kind": "human"}], "deck": "green"}, "deck"),
     ({"seats": [{"name": "Ann"}, {"name": "ann"}]}, "same name"),

@@ -194,6 +194,23 @@ def test_tournament_command_refuses_bad_bots(capsys: pytest.CaptureFixture[str])
     assert main(["tournament", "--bots", "greedy,wizard", "--games", "2"]) == 1
     assert "unknown bot 'wizard'" in capsys.readouterr().err
     assert main(["tournament", "--bots", "greedy:depth=2", "--games", "2"]) == 1
+    assert "option depth=2" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("spec", "named"), [
+    ("planner:wizard=1", "option wizard=1"),
+    ("planner:blend=lots", "option blend='lots'"),
+    ("planner:beam=wide", "option beam='wide'"),
+    ("planner:weights=nosuch", "unknown weights 'nosuch'"),
+    ("planner:value=learned:bogus=2", "option bogus=2"),
+])
+def test_a_bot_with_an_unknown_or_bad_option_is_refused_by_name(
+        spec: str, named: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 26, bad input: an option a bot does not have, or a value of the wrong kind, is
+    refused in one line that names it, before any game is played."""
+    assert main(["tournament", "--bots", f"{spec},greedy", "--games", "2"]) == 1
+    err = capsys.readouterr().err
+    assert named in err and len(err.strip().splitlines()) == 1
 
 
 def test_isolated_bots_play_the_same_games_and_are_sent_only_sealed_seats(

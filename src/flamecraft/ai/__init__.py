@@ -78,7 +78,21 @@ def _build(key: str, **options: Any) -> Any:
     try:
         return BOT_CLASSES[key](**options)
     except TypeError as exc:
-        raise ValueError(f"bad option for bot {key!r}: {exc}") from None
+        # The compiled bots' messages do not always say which option: find it by trying each.
+        culprit = next((f" (option {name}={value!r})" for name, value in options.items()
+                        if _refused(key, name, value)), "")
+        raise ValueError(f"bad option for bot {key!r}{culprit}: {exc}") from None
+
+
+def _refused(key: str, name: str, value: Any) -> bool:
+    """Whether bot ``key`` refuses the option ``name=value`` on its own."""
+    try:
+        BOT_CLASSES[key](**{name: value})
+    except TypeError:
+        return True
+    except Exception:  # refused for another reason (a model file): not a type error
+        return False
+    return False
 
 
 def make_play_bot(name: str, **options: Any) -> Bot:

@@ -51,20 +51,35 @@ def _tuned() -> Any:
 
 
 def features(s: GameState, p: int) -> list[float]:
-    """p's position as ``FEATURES`` says, from what p may know (see the module docstring)."""
+    """p's position as ``FEATURES`` says, from what p may know (see the module docstring).
+    (One pass over the other seats: the planner calls it at every end of turn it values.)"""
     terms = value_terms(s, p, _tuned())
-    others = [q for q in range(s.n) if q != p]
-    pub = [public_value(s, q) for q in others] or [0.0]
-    reps = [float(s.rep[q]) for q in others] or [0.0]
     out = [terms[t] for t in TERMS]
     out += [phase(s, p), turns_left(s, p) / 10.0, s.turn / 50.0, float(s.end_triggered),
             max(0, s.final_turns) / 5.0, float(s.current == p and not s.over)]
-    out += [s.rep[p] - max(reps), public_value(s, p)]
-    out += [max(pub), sum(pub) / len(pub), max(reps), sum(reps) / len(reps),
-            float(max((s.coins[q] for q in others), default=0)),
-            float(max((sum(s.goods[q]) for q in others), default=0)),
-            float(max((len(s.hand[q]) for q in others), default=0)),
-            float(max((len(s.fancy[q]) for q in others), default=0))]
+    others = 0
+    best_pub = sum_pub = best_rep = sum_rep = 0.0
+    coins = goods = hand = fancy = 0
+    for q in range(s.n):
+        if q == p:
+            continue
+        pub, rep = public_value(s, q), float(s.rep[q])
+        if others == 0:
+            best_pub, best_rep = pub, rep
+            coins, goods = s.coins[q], sum(s.goods[q])
+            hand, fancy = len(s.hand[q]), len(s.fancy[q])
+        else:
+            best_pub, best_rep = max(best_pub, pub), max(best_rep, rep)
+            coins, goods = max(coins, s.coins[q]), max(goods, sum(s.goods[q]))
+            hand, fancy = max(hand, len(s.hand[q])), max(fancy, len(s.fancy[q]))
+        sum_pub += pub
+        sum_rep += rep
+        others += 1
+    mean_pub = sum_pub / others if others else 0.0
+    mean_rep = sum_rep / others if others else 0.0
+    out += [s.rep[p] - best_rep, public_value(s, p)]
+    out += [best_pub, mean_pub, best_rep, mean_rep, float(coins), float(goods), float(hand),
+            float(fancy)]
     out += [float(s.n == n) for n in PLAYER_COUNTS]
     return out
 

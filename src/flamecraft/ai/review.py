@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..core.actions import Action
 from ..core.engine import apply_in_place, to_act, winners
 from ..core.errors import FlamecraftError
 from ..core.serialize import GameRecord, action_error
@@ -32,9 +33,11 @@ from .hints import Budget, Hint, hints
 from .interface import Seat
 from .winchance import WinModel, default_model
 
-# About 50 ms a decision here with the compiled core (a 4-player game of 250–350 decisions
-# in 12–16 s; docs/bots.md), 4 times that in pure Python.
-REVIEW_BUDGET = Budget(samples=8)
+# A few ms a decision with the compiled core (a 4-player game of 330–380 decisions in about
+# 2–3 s: docs/bots.md, bench/advice_latency.py): one re-deal where the move played is within
+# 0.75 of the best there, more (at most 4) where it may have lost; a decision of more than 4
+# options plans the 4 that look best one step ahead and the move played.
+REVIEW_BUDGET = Budget(samples=4, beam=4, first=1, stop=0.5, prune=2.0, widest=4, fine=0.75)
 
 # A decision that lost at least this much end-of-turn value (Reputation ahead of the others)
 # against the best: the labels of lichess, in this game's units.
@@ -169,15 +172,17 @@ def review(record: GameRecord, seats: Sequence[int] | None = None,
                   s.rep[:], winners(s), budget, time.perf_counter() - began)
 
 
-def _judge(s: GameState, p: int, action: tuple[int, ...], number: int, record: GameRecord,
+def _judge(s: GameState, p: int, action: Action, number: int, record: GameRecord,
            budget: Budget, model: WinModel, tr: Translate = same) -> Decision:
-    """One decision, valued from seat p's information at the time."""
+    """One decision, valued from seat p's information at the time (the action played is
+    always among those planned; ``rank`` is its place among them)."""
     rng = random.Random(decision_seed(record, number))
-    ranked = hints(Seat(s, p), rng, budget, model, tr)
+    seat = Seat(s, p)
+    ranked = hints(seat, rng, budget, model, tr, keep=(action,))
     best: Hint = ranked[0]
     rank, mine = next((i, h) for i, h in enumerate(ranked, 1) if h.action == action)
     loss = 0.0 if mine is best else mine.loss
-    return Decision(number, s.turn, p, len(ranked), mine.text, mine.value, mine.win,
+    return Decision(number, s.turn, p, len(seat.legal_actions()), mine.text, mine.value, mine.win,
                     best.text, best.value, best.win, loss, mine.loss_se, label(loss),
                     best.reason, best.plan, mine.reason, rank)
 
@@ -195,9 +200,10 @@ def format_review(rv: Review, title: str, top: int = 5) -> str:
     lines = [f"Review of {title}",
              "This game is over, so the review may use everything: the win chances below use "
              "every seat's cards. Each decision is valued as its player could see it then "
-             f"({b.samples} samples of the cards that seat could not see, the rest of the "
-             f"turn planned to its end: beam {b.beam}, depth {b.depth}); values are "
-             "Reputation ahead of the others at the end of the turn.",
+             f"(1 to {b.samples} samples of the cards that seat could not see, more where the "
+             "move played may have lost; the rest of the turn planned to its end: beam "
+             f"{b.beam}, depth {b.depth}); values are Reputation ahead of the others at the "
+             "end of the turn, as the Expert level values it.",
              ""]
     score = ", ".join(f"{rv.names[p]} {r}" for p, r in enumerate(rv.result))
     lines.append(f"Result: {score}; winner{'s' if len(rv.winners) > 1 else ''} "

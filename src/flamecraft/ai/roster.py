@@ -58,24 +58,24 @@ class Level:
     elo: int | None = None
 
 
-# The learned bot's rating on the same scale (docs/bots.md, "The learned evaluation": its
-# matches against the tuned planner, anchored at the tuned planner's +387).
-EXPERT_ELO = 501
+# The Expert's rating on the ladder refitted with it (docs/bots.md, "With the Expert").
+EXPERT_ELO = 387
 # Strongest first, each the bot measured at that strength and its rating on the ladder of
-# docs/bots.md (Bradley–Terry, Elo scale, mean 0: "With the tuned bot"). Each is a seat kind
-# like a bot's name (``--seats human,expert``, the lobby's seats); the bots' own names stay
-# for scripts. Expert values its ends of turn with the learned evaluation (ai/learned.py)
-# added to the tuned valuation: docs/bots.md, "The learned evaluation".
+# docs/bots.md (Bradley–Terry, Elo scale, mean 0: "With the Expert", 220 games of issue 26 in
+# which the five bots met). Each is a seat kind like a bot's name (``--seats human,expert``,
+# the lobby's seats); the bots' own names stay for scripts. Expert values its ends of turn
+# with the learned evaluation (ai/learned.py) added to the tuned valuation: docs/bots.md, "The
+# learned evaluation".
 LEVELS: tuple[Level, ...] = (
     Level("expert", N_("Expert"), "planner",
           {"weights": "tuned", "value": "learned", "blend": 0.5},
           N_("plans its turn and values it with a model learned from self-play"), elo=EXPERT_ELO),
     Level("strong", N_("Strong"), "planner", {"weights": "tuned"},
-          N_("plans its turn with weights tuned by self-play"), elo=387),
+          N_("plans its turn with weights tuned by self-play"), elo=217),
     Level("casual", N_("Casual"), "planner", {},
-          N_("plans its turn with hand-set weights"), elo=203),
+          N_("plans its turn with hand-set weights"), elo=146),
     Level("beginner", N_("Beginner"), "greedy", {},
-          N_("looks one step ahead"), elo=-176),
+          N_("looks one step ahead"), elo=-220),
 )
 LEVEL_OF = {level.id: level for level in LEVELS}
 

@@ -17,6 +17,7 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, NoReturn
 
 from ..ai.roster import random_action
@@ -473,7 +474,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
 def cmd_hint(args: argparse.Namespace) -> int:
     """The best actions for the player to act, from that seat's view (``ai/hints.py``), in
     the language of ``--lang``."""
-    from ..ai.hints import HINT_BUDGET, Budget, hints
+    from ..ai.hints import HINT_BUDGET, hints
     from ..ai.interface import Seat
 
     lang = chosen_language(args)
@@ -484,13 +485,14 @@ def cmd_hint(args: argparse.Namespace) -> int:
         raise CliError.of(N_("{path}: the game is over: there is nothing to hint"),
                           path=_label(args.state))
     p = to_act(s)
-    budget = Budget(samples=args.samples, beam=HINT_BUDGET.beam, depth=HINT_BUDGET.depth)
+    budget = replace(HINT_BUDGET, samples=args.samples)  # as the terminal's and the web's
     began = time.perf_counter()
     ranked = hints(Seat(s, p), random.Random(args.seed), budget, tr=game,
                    game=game if lang != "en" else same)
     elapsed = time.perf_counter() - began
-    print(tr("Hints for {who} ({decision}), from {name}'s view only: {samples} samples of the "
-             "cards {name} cannot see, each action's turn planned to its end ({seconds} s)")
+    print(tr("Hints for {who} ({decision}), from {name}'s view only: up to {samples} samples "
+             "of the cards {name} cannot see, each action's turn planned to its end "
+             "({seconds} s)")
           .format(who=_who(s), decision=describe_decision(s, game), name=names(s)[p],
                   samples=budget.samples, seconds=f"{elapsed:.2f}"))
     words = {text(s, a): describe(s, a, game).words for a in legal_actions(s)}
@@ -511,7 +513,6 @@ def cmd_hint(args: argparse.Namespace) -> int:
 def cmd_review(args: argparse.Namespace) -> int:
     """Reviews a finished game: each decision against the best, the biggest mistakes, and a
     win-chance graph (``ai/review.py``)."""
-    from ..ai.hints import Budget
     from ..ai.review import REVIEW_BUDGET, check_finished, format_review, plot_review, review
 
     lang, tr, game = _speech(args)
@@ -522,7 +523,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     except FlamecraftError as exc:
         raise CliError.of(N_("{path}: {error}"), path=label, error=exc) from None
     seats = None if args.seat is None else [_seat_named(final, args.seat, "--seat")]
-    budget = Budget(samples=args.samples, beam=REVIEW_BUDGET.beam, depth=REVIEW_BUDGET.depth)
+    budget = replace(REVIEW_BUDGET, samples=args.samples)
     done = [0]
 
     def progress(k: int, total: int) -> None:
@@ -696,7 +697,8 @@ def _add_bot_commands(sub: Subparsers[_Parser], tr: Translate) -> None:
                    help=tr("a game state (JSON; '-' for stdin)"))
     p.add_argument("--top", type=_positive, default=3, help=tr("actions shown (default 3)"))
     p.add_argument("--samples", type=_positive, default=HINT_BUDGET.samples,
-                   help=tr("samples of the hidden cards (default {n}: under a second)").format(
+                   help=tr("the most samples of the hidden cards (default {n}: under a "
+                           "second)").format(
                        n=HINT_BUDGET.samples))
     p.add_argument("--seed", type=int, default=1, help=tr("seed of the samples (default 1)"))
     add_lang_argument(p, tr)
@@ -713,7 +715,8 @@ def _add_bot_commands(sub: Subparsers[_Parser], tr: Translate) -> None:
                    help=tr("folder for review.txt, review.json and win-chance.png (default: "
                            "review)"))
     p.add_argument("--samples", type=_positive, default=REVIEW_BUDGET.samples,
-                   help=tr("samples of the hidden cards per decision (default {n})").format(
+                   help=tr("the most samples of the hidden cards per decision (default "
+                           "{n})").format(
                        n=REVIEW_BUDGET.samples))
     p.add_argument("--top", type=_positive, default=5, help=tr("mistakes listed (default 5)"))
     p.add_argument("--quiet", action="store_true", help=tr("no progress line"))
