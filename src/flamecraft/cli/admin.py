@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 
 from ..core.tr import N_, Translate, same
 from ..display.i18n import pad
-from ..server.ending import OPERATOR, end_row
+from ..server.cut_short import OPERATOR, end_row
 from ..server.settings import Settings
 from ..server.store import FINISHED, OPEN, RUNNING, GameRow, Store, open_store
 from ..server.table import Table

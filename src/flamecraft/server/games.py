@@ -38,8 +38,8 @@ from .botpool import BotLanes
 from .botseats import BotSeats
 from .chat import Chat
 from .connections import Connections, Session
+from .cut_short import EXPIRED, end_row
 from .database import Database
-from .ending import EXPIRED, end_row
 from .gameerror import GameError
 from .gamespec import NewGame
 from .loads import Loader
