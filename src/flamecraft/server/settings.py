@@ -89,7 +89,7 @@ class Settings:
     # How hard a hint and a review think: re-deals of the hidden cards per decision
     # (ai/hints.py HINT_BUDGET and ai/review.py REVIEW_BUDGET; tests make them small).
     hint_samples: int = 64
-    review_samples: int = 8
+    review_samples: int = 4
     # Faults that heal (botseats.py): a bot move the store could not take (or the workers
     # could not think) is tried again after ``heal_seconds``, the wait doubling up to
     # ``heal_max_seconds``, ``heal_retries`` times (about 20 minutes in all); then the next
