@@ -331,16 +331,21 @@ export async function showProfile(root, accountId) {
 
 export async function showLeaderboard(root) {
   await loadMe();
-  let players;
+  let players, ladder;
   try {
-    players = (await api("GET", "/api/leaderboard")).players;
+    [players, ladder] = await Promise.all([
+      api("GET", "/api/leaderboard").then((r) => r.players),
+      api("GET", "/api/bots").then((r) => r.ladder)]);
   } catch (err) {
     problem(root, err);
     return;
   }
+  // the levels' ratings as the ladder measured them (ai/roster.py LEVELS), weakest first
+  const levels = ladder.filter((l) => l.elo !== null).reverse()
+    .map((l) => `${l.label} ${l.elo > 0 ? "+" : "−"}${Math.abs(l.elo)}`).join(", ");
   fill(root, topbar(), h("main", { class: "profile" }, h("h2", {}, t("Leaderboard")),
-    h("p", { class: "muted small" }, t("Ratings on the same scale as the bots: Beginner −176, "
-      + "Casual +203, Strong +387, Expert +501.")),
+    h("p", { class: "muted small" }, t("Ratings on the same scale as the bots: {levels}.",
+      { levels })),
     players.length ? h("table", { class: "leaderboard" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Rank")),
         h("th", { scope: "col" }, t("Player")), h("th", { scope: "col" }, t("Rating")),
