@@ -886,3 +886,35 @@ def test_a_deleted_name_leaves_the_other_processes_tables_on_postgres(tmp_path: 
             assert time.monotonic() < deadline
         text = json.dumps(msg)
         assert "Ann" not in text, text[max(0, text.find("Ann") - 200):text.find("Ann") + 50]
+
+
+def test_a_deleted_accounts_name_leaves_the_games_reviews(tmp_path: Path) -> None:
+    """Issue 27 with issue 24's stored reviews: a review names the seats, so deleting an
+    account forgets the reviews kept of its games (in the store and as sent); the next ask
+    makes one with the seat's new name."""
+    import time
+
+    from flamecraft.server import account_store
+
+    s = settings(tmp_path, review_samples=1)
+    with client_for(s) as c:
+        game = new_game(c, "random,random", name="Ann's")
+        me = signup(c, "Ann")
+        url = f"/api/games/{game['game_id']}"
+        deadline = time.monotonic() + 60
+        while c.get(url).json()["status"] != "finished":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        store = open_store(s.database_url)
+        try:
+            account_store.bind_seat(store, game["game_id"], 0, me["account"]["id"],
+                                    time.time())
+        finally:
+            store.close()
+        names = [x["name"] for x in c.get(url).json()["seats"]]
+        before = c.get(f"{url}/review").json()
+        assert before["names"] == names
+        assert c.delete("/api/me", headers=csrf(me)).json()["games_renamed"] == 1
+        after = c.get(f"{url}/review").json()
+        assert after["names"][0] == "Former player 1" != names[0]
+        assert names[0] not in json.dumps(after)

@@ -39,6 +39,7 @@ from flamecraft.server.gameerror import Busy
 from flamecraft.server.games import Games
 from flamecraft.server.quotas import GameCaps, Unfinished
 from flamecraft.server.replays import build_replay
+from flamecraft.server.reviews import ReviewBody
 from flamecraft.server.settings import Settings
 from flamecraft.server.store import (
     FINISHED,
@@ -154,6 +155,48 @@ def test_a_review_flood_makes_one_review_kept_in_the_store(
         assert c.get(url).json() == out[0].json()
         assert games_of(c).advice.reviews.made == 0
     assert review.calls == 1
+
+
+def test_a_review_asked_again_is_sent_from_its_kept_body(tmp_path: Path) -> None:
+    """Issue 24, item 1: a review is encoded and gzipped once, then sent from the bodies
+    kept (bounded in bytes: the least recently used dropped first), whether the client takes
+    gzip or not; nothing is read from the store for it again."""
+    s = quick(tmp_path)
+    with client_for(s) as c:
+        games = [finished_game(c, "random,random") for _ in range(3)]
+        reviews = games_of(c).advice.reviews
+        first = c.get(f"/api/games/{games[0]['game_id']}/review")
+        assert first.status_code == 200 and first.headers["content-encoding"] == "gzip"
+        assert first.headers["vary"] == "Accept-Encoding"
+        asked: list[str] = []
+        real = reviews.stored
+
+        async def counted(game_id: str, lang: str) -> Any:
+            asked.append(game_id)
+            return await real(game_id, lang)
+
+        reviews.stored = counted  # type: ignore[method-assign]
+        again = c.get(f"/api/games/{games[0]['game_id']}/review")
+        plain = c.get(f"/api/games/{games[0]['game_id']}/review",
+                      headers={"Accept-Encoding": "identity"})
+        assert again.json() == plain.json() == first.json() and asked == []
+        assert "content-encoding" not in plain.headers
+        body = next(iter(reviews.bodies.values()))
+        assert json.loads(body.json) == first.json()
+        reviews.cache_bytes = cap = body.size * 2  # room for about two
+        sizes = [body.size]
+        for game in games[1:]:
+            r = c.get(f"/api/games/{game['game_id']}/review")
+            assert r.status_code == 200
+            sizes.append(ReviewBody.of(r.json()).size)
+        kept: list[int] = []  # the least recently used dropped first, as the cache must
+        for i, size in enumerate(sizes):
+            if size <= cap:
+                kept.append(i)
+            while sum(sizes[k] for k in kept) > cap:
+                kept.pop(0)
+        assert [k[0] for k in reviews.bodies] == [games[i]["game_id"] for i in kept]
+        assert 0 < reviews.body_bytes == sum(sizes[i] for i in kept) <= cap
 
 
 def test_reviews_past_the_lane_budget_are_busy_with_a_retry_time(
@@ -499,8 +542,11 @@ def test_every_budget_and_cap_is_a_setting() -> None:
            "FLAMECRAFT_RUNNING_GAMES": "50", "FLAMECRAFT_RUNNING_GAMES_PER_ADDRESS": "4",
            "FLAMECRAFT_BOT_GAMES": "0", "FLAMECRAFT_BOT_GAMES_PER_ADDRESS": "1",
            "FLAMECRAFT_BOT_GAME_SECONDS": "600", "FLAMECRAFT_REPLAY_EVERY": "8",
-           "FLAMECRAFT_REPLAY_CACHE_BYTES": "1000000", "FLAMECRAFT_READS_PER_SECOND": "2.5"}
+           "FLAMECRAFT_REPLAY_CACHE_BYTES": "1000000", "FLAMECRAFT_READS_PER_SECOND": "2.5",
+           "FLAMECRAFT_REVIEW_CACHE_BYTES": "12345"}
     s = Settings.from_env(env)
+    assert s.review_cache_bytes == 12345
+    assert Settings.from_env({}).review_cache_bytes == 16 << 20
     assert (s.bot_only_processes, s.advice_processes, s.background_nice, s.advice_queue,
             s.advice_per_address, s.load_queue, s.running_games, s.running_games_per_address,
             s.bot_games, s.bot_games_per_address, s.bot_game_seconds, s.replay_every,

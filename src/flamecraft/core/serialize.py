@@ -562,6 +562,21 @@ class GameRecord:
             self._reader = TextReader(self.names)
         return self._reader.parse(s, typed)
 
+    def write(self, s: GameState, action: Action) -> str:
+        """``action``'s text at ``s`` as this record writes its texts: in the card names they
+        use (``names``), so that a record's texts written anew (a seat renamed: a gift's
+        text names its receiver) read as the others do."""
+        from .engine import names as seat_names
+        from .engine import text
+
+        if self.names is None:
+            return text(s, action)
+        if self._reader is None:
+            self._reader = TextReader(self.names)
+        renamed = self._reader.renamed
+        return text(s, action) if renamed is None else action_text(action, renamed,
+                                                                   seat_names(s))
+
     @property
     def start(self) -> GameStart:
         """The record's start (its ``deal``)."""

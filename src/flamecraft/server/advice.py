@@ -24,7 +24,7 @@ from .gameerror import GameError
 from .language import DEFAULT as DEFAULT_LANGUAGE
 from .language import game_tr
 from .quotas import Budget
-from .reviews import Reviews
+from .reviews import ReviewBody, Reviews
 from .settings import Settings
 from .store import FINISHED, GameRow
 from .tasks import Tasks
@@ -95,7 +95,7 @@ class Advice:
                              settings.advice_queue,
                              settings.advice_per_address,
                              workers=max(1, lanes.advice.processes), mean=5.0)
-        self.reviews = Reviews(database, tasks)
+        self.reviews = Reviews(database, tasks, settings.review_cache_bytes)
 
     async def hint(self, session: Session, seat: int, token: str,
                    lang: str = DEFAULT_LANGUAGE, address: str | None = None) -> dict[str, Any]:
@@ -129,11 +129,12 @@ class Advice:
 
     async def review(self, row: GameRow, record: Callable[[], GameRecord],
                      lang: str = DEFAULT_LANGUAGE,
-                     address: str | None = None) -> dict[str, Any]:
+                     address: str | None = None) -> ReviewBody:
         """A finished game's review (every seat's decisions, from the whole record: it
-        names every hidden card, so never before the game is over), in ``lang``: made once
-        per game and language and kept in the store (``reviews.py``); the asks while it is
-        made wait for it, whoever goes away."""
+        names every hidden card, so never before the game is over), in ``lang``, as sent:
+        made once per game and language and kept in the store (``reviews.py``), and its
+        encoded body kept for the game's version; the asks while it is made wait for it,
+        whoever goes away."""
         if row.status != FINISHED:
             raise GameError("not_finished", N_("a review is available once the game is "
                                                "finished (it shows every seat's cards)"))
@@ -146,5 +147,5 @@ class Advice:
         async def make() -> dict[str, Any]:
             return await self.lanes.run(review_json, record(), samples, lang)
 
-        return await self.reviews.get(row.id, lang, lambda: self.budget.hold(address), make,
-                                      samples)
+        return await self.reviews.body(row.id, row.version, lang,
+                                       lambda: self.budget.hold(address), make, samples)

@@ -19,7 +19,7 @@ from typing import Any, Literal
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -361,10 +361,11 @@ def _add_game_api(app: FastAPI, games: Games, reads: Reads) -> None:
                                        request_language(request), address)
 
     @app.get("/api/games/{game_id}/review")
-    async def review(game_id: str, request: Request) -> dict[str, Any]:
+    async def review(game_id: str, request: Request) -> Response:
         """A finished game's review: every decision valued, the biggest mistakes per seat,
         each seat's win chance over the game. Refused before the game is over. Made once
-        and kept in the store (reviews.py)."""
+        and kept in the store, and sent from its kept body, gzipped when the client takes
+        it (reviews.py)."""
         address = charge(request)
         try:
             row, actions = await games.finished(game_id)
@@ -374,8 +375,13 @@ def _add_game_api(app: FastAPI, games: Games, reads: Reads) -> None:
             raise GameError("not_finished", N_("a review is available once the game is "
                                                "finished (it shows every seat's cards)")
                             ) from None
-        return await games.advice.review(row, lambda: record_of(row, actions),
+        body = await games.advice.review(row, lambda: record_of(row, actions),
                                          request_language(request), address)
+        if "gzip" in request.headers.get("accept-encoding", "").lower():
+            return Response(body.gzip, media_type="application/json",
+                            headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+        return Response(body.json, media_type="application/json",
+                        headers={"Vary": "Accept-Encoding"})
 
     async def replayed(game_id: str, step: int, request: Request,
                        seat: int | None, token: str | None = None) -> dict[str, Any]:

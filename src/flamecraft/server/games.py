@@ -51,7 +51,7 @@ from .quotas import GameCaps, Place, Unfinished
 from .replays import Replay, ReplayCache, build_replay
 from .settings import Settings
 from .store import BOT, FINISHED, HUMAN, OPEN, RUNNING, ActionRow, GameRow, SeatRow
-from .table import Table, needs_upgrade, record_of, upgraded_actions
+from .table import Table, needs_upgrade, record_of, renamed_actions, upgraded_actions
 from .tasks import Tasks
 from .tokens import check_token, new_game_id, new_token, seat_digests, valid_game_id
 from .wire import created_json, entry_json
@@ -516,6 +516,32 @@ class Games:
                     t.row = new
                     if was_open and new.status != OPEN:
                         t.begin()
+                    self._changed(session)
+                    return new
+                await self._sync_locked(session)
+        raise GameError("busy", N_("the game is changing too fast; try again"), 409)
+
+    async def rename(self, session: Session, change: Callable[[GameRow], GameRow]) -> GameRow:
+        """A seat's name changed once play began (a deleted account's seats): its row and
+        its stored actions written anew in the new names (``table.renamed_actions``: a text
+        names seats), in one transaction; on a race with another process, catches up and
+        tries again."""
+        for _ in range(3):
+            async with session.lock:
+                t = session.table
+                new = change(t.row.copy())
+                expected = session.version
+                new.version = expected + 1
+                if new.status == OPEN:
+                    done = await self.database.run(
+                        lambda st: st.update_game(new, expected))  # noqa: B023
+                    rows = list(t.actions)
+                else:
+                    rows = renamed_actions(t.row, new, t.actions, new.version)
+                    done = await self.database.run(
+                        lambda st: st.replace_actions(new, expected, rows))  # noqa: B023
+                if done:
+                    session.table = Table(new, rows)
                     self._changed(session)
                     return new
                 await self._sync_locked(session)

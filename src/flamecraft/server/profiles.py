@@ -30,7 +30,6 @@ from .gameerror import GameError
 from .games import Games
 from .ratings import MU0, SIGMA0, elo, left, places, rate, shown
 from .store import FINISHED, HUMAN, OPEN, GameRow, Store
-from .table import Table
 from .tokens import game_link, seat_link
 
 log = logging.getLogger("flamecraft.server")
@@ -172,7 +171,7 @@ class Profiles:
     async def _rename_seat(self, game_id: str, seat: int) -> None:
         session = await self.games.need(game_id)
 
-        def change(row: GameRow) -> GameRow | None:
+        def change(row: GameRow) -> GameRow:
             names = [s.name for s in row.seats]
             taken = {n.casefold() for i, n in enumerate(names) if i != seat}
             new = f"Former player {seat + 1}"
@@ -184,15 +183,10 @@ class Profiles:
                 new if i == seat else n for i, n in enumerate(row.options.names or names)))
             return row
 
-        await self.games.tasks.detached(self.games._change(session, change))
-        await self._rebuild(session)
-
-    async def _rebuild(self, session: Session) -> None:
-        """The table read anew from its row (its players' names are in its state)."""
-        async with session.lock:
-            t = session.table
-            session.table = Table(t.row, t.actions)
-        self.games.connections.broadcast(session)
+        await self.games.tasks.detached(self.games.rename(session, change))
+        # a review names the seats: the stored ones are made again, with the new name
+        await self.run(lambda st: st.delete_reviews(game_id))
+        self.games.advice.reviews.forget(game_id)
 
 
 class Rater:

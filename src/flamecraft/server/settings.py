@@ -128,6 +128,10 @@ class Settings:
     # ``replay_cache_bytes`` (the least recently used dropped first).
     replay_every: int = 16
     replay_cache_bytes: int = 32 * 1024 * 1024
+    # Finished games' reviews as sent (reviews.py): their JSON and its gzip, made once from
+    # the stored review and kept, all of them at most ``review_cache_bytes`` (the least
+    # recently used dropped first), so a review asked again costs no encoding.
+    review_cache_bytes: int = 16 * 1024 * 1024
     # Reads of a game over HTTP (its entry, record, review, replay steps, chat) from one
     # client address: a burst of three seconds' worth, then this many a second (a replay
     # stepped through quickly, a lobby of many games, fit well within it).
@@ -212,6 +216,8 @@ class Settings:
             replay_every=max(1, int(_number(env, "FLAMECRAFT_REPLAY_EVERY", s.replay_every))),
             replay_cache_bytes=int(_number(env, "FLAMECRAFT_REPLAY_CACHE_BYTES",
                                            s.replay_cache_bytes)),
+            review_cache_bytes=max(0, int(_number(env, "FLAMECRAFT_REVIEW_CACHE_BYTES",
+                                                  s.review_cache_bytes))),
             reads_per_second=max(0.1, _number(env, "FLAMECRAFT_READS_PER_SECOND",
                                               s.reads_per_second)),
             account_attempts_per_minute=max(1, int(_number(

@@ -583,6 +583,13 @@ class Store(ABC):
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, lang) DO NOTHING"),
                 (game_id, lang, _dumps(review), samples, time.time()))
 
+    def delete_reviews(self, game_id: str) -> None:
+        """Forgets a game's stored reviews (they are made again when asked): a review names
+        the seats, so one made before a seat was renamed is no longer the game's."""
+        with self._transaction() as cur:
+            cur.execute(self._sql("DELETE FROM flamecraft_reviews WHERE game_id = ?"),
+                        (game_id,))
+
     # --- the caps (quotas.py) and the operator (admin.py)
 
     def unfinished_games(self) -> list[tuple[str, float, bool]]:

@@ -70,6 +70,24 @@ def upgraded_actions(row: GameRow, actions: Sequence[ActionRow],
     return out
 
 
+def renamed_actions(old: GameRow, new: GameRow, actions: Sequence[ActionRow],
+                    version: int) -> list[ActionRow]:
+    """The stored ``actions`` of ``old`` written anew in ``new``'s seat names (an action's
+    text names seats: ``give Potion to Ann``), each at ``version``; the same actions, read
+    with the old names and written with the new."""
+    reader, writer = Table(old), Table(new)
+    assert reader.history is not None and writer.history is not None
+    s, w = reader.history.state.copy(), writer.history.state.copy()
+    record = writer.record()
+    out = []
+    for a in actions:
+        action = reader.parse_stored(s, a.text)
+        out.append(ActionRow(a.seq, a.seat, record.write(w, action), version))
+        apply_in_place(s, action)
+        apply_in_place(w, action)
+    return out
+
+
 def record_of(row: GameRow, actions: Sequence[ActionRow],
               start: GameStart | None = None) -> GameRecord:
     """A stored game's record, dealt from the row's deal (``start``, if already read), its
