@@ -9,7 +9,7 @@ first may go away: it is made to the end and stored); only a review neither stor
 being made is started, within the advice lane's budget (``quotas.py``).
 
 A review as sent is kept too (``ReviewBody``: its JSON bytes and their gzip, in a cache bounded
-in bytes and keyed by the game's version): a 3-player review is about 240 KB of JSON, and
+in bytes and keyed by the game's version): a 3-player review is about 220 KB of JSON, and
 reading it from the store, encoding it and compressing it cost about 30 ms of the event loop
 per ask, which a flood of asks turned into every other table's latency.
 """
