@@ -593,6 +593,11 @@ def test_two_people_invite_join_leave_play_and_a_spectator(server: str, tabs: An
     a.wait_for_url(lambda url: "/play/" in url and old_id not in url)
     new_id = a.url.split("/play/")[1].split("#")[0]
     a.wait_for_selector(".seat-list")
+    # the host's own seat joins by itself and reads the game once after (lobby.js): the
+    # socket's state may show the list first, so let that one read land before listening
+    a.wait_for_function("() => document.querySelector('.seat-list').textContent"
+                        ".split('joined ✓').length === 2")
+    a.wait_for_timeout(500)
     polled: list[str] = []
     a.on("request", lambda r: polled.append(r.url) if f"/api/games/{new_id}" in r.url else None)
     b.wait_for_selector(".notice-box.info")
