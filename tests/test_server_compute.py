@@ -182,7 +182,7 @@ def test_a_review_asked_again_is_sent_from_its_kept_body(tmp_path: Path) -> None
         assert again.json() == plain.json() == first.json() and asked == []
         assert "content-encoding" not in plain.headers
         body = next(iter(reviews.bodies.values()))
-        assert json.loads(body.json) == first.json()
+        assert json.loads(body.plain) == first.json()
         reviews.cache_bytes = cap = body.size * 2  # room for about two
         sizes = [body.size]
         for game in games[1:]:

@@ -378,9 +378,9 @@ def _add_game_api(app: FastAPI, games: Games, reads: Reads) -> None:
         body = await games.advice.review(row, lambda: record_of(row, actions),
                                          request_language(request), address)
         if "gzip" in request.headers.get("accept-encoding", "").lower():
-            return Response(body.gzip, media_type="application/json",
+            return Response(body.gzipped, media_type="application/json",
                             headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
-        return Response(body.json, media_type="application/json",
+        return Response(body.plain, media_type="application/json",
                         headers={"Vary": "Accept-Encoding"})
 
     async def replayed(game_id: str, step: int, request: Request,

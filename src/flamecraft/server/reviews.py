@@ -40,8 +40,8 @@ class ReviewBody:
     """A review as an HTTP answer sends it: its JSON (as FastAPI's ``JSONResponse`` writes
     it) and that JSON gzipped, each made once."""
 
-    json: bytes
-    gzip: bytes
+    plain: bytes
+    gzipped: bytes
 
     @staticmethod
     def of(review: Review) -> ReviewBody:
@@ -51,7 +51,7 @@ class ReviewBody:
 
     @property
     def size(self) -> int:
-        return len(self.json) + len(self.gzip)
+        return len(self.plain) + len(self.gzipped)
 
 
 class Reviews:
