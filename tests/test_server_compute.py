@@ -55,6 +55,7 @@ from test_server_api import (
     finished_game,
     new_game,
     next_state,
+    play_out,
     postgres_schema,
     settings,
     ws_url,
@@ -155,6 +156,36 @@ def test_a_review_flood_makes_one_review_kept_in_the_store(
         assert c.get(url).json() == out[0].json()
         assert games_of(c).advice.reviews.made == 0
     assert review.calls == 1
+
+
+def test_a_persons_finished_game_has_its_review_made_ahead(tmp_path: Path) -> None:
+    """Issue 26, a review while the end screen shows: once a game a person played ends, its
+    review is made in the background in the language its clients read, and the "Review"
+    asked afterwards is the one made ahead (none made again); a game of bots alone gets
+    none until asked."""
+    s = quick(tmp_path)
+    with client_for(s) as c:
+        game = new_game(c, "human,random", start=True, first_player=0)
+        with c.websocket_connect(ws_url(game, 0) + "&lang=ja") as ws:
+            play_out(ws, random.Random(3))
+        reviews = games_of(c).advice.reviews
+        until(lambda: reviews.made == 1 and not reviews.making)
+        store = open_store(s.database_url)
+        try:
+            ahead = store.load_review(game["game_id"], "ja")
+            assert ahead is not None and store.load_review(game["game_id"], "en") is None
+        finally:
+            store.close()
+        r = c.get(f"/api/games/{game['game_id']}/review", headers={"Accept-Language": "ja"})
+        assert r.status_code == 200 and r.json() == ahead and reviews.made == 1
+        bots = finished_game(c, "random,random")
+        time.sleep(0.3)
+        assert reviews.made == 1 and not reviews.making
+        store = open_store(s.database_url)
+        try:
+            assert store.load_review(bots["game_id"], "en") is None
+        finally:
+            store.close()
 
 
 def test_a_review_asked_again_is_sent_from_its_kept_body(tmp_path: Path) -> None:

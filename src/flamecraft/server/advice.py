@@ -7,6 +7,7 @@ hint is kept for its version, a review in the store (``reviews.py``)."""
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable
 from dataclasses import asdict, replace
@@ -26,12 +27,15 @@ from .language import game_tr
 from .quotas import Budget
 from .reviews import ReviewBody, Reviews
 from .settings import Settings
-from .store import FINISHED, GameRow
+from .store import FINISHED, HUMAN, GameRow
+from .table import record_of
 from .tasks import Tasks
 from .tokens import check_token
 
 if TYPE_CHECKING:
     from ..ai.review import Decision
+
+log = logging.getLogger("flamecraft.server")
 
 
 def hint_json(s: GameState, seat: int, seed: str, samples: int,
@@ -126,6 +130,24 @@ class Advice:
                       "hints": found}
             session.hinted = (version, lang, answer)
             return answer
+
+    async def prepare(self, session: Session) -> None:
+        """A review made ahead, once a game played by a person has just ended, in the
+        languages its clients read: ready when the end screen's "Review" is pressed (issue
+        26: a review while the scores show). Best effort: a busy lane, or a store that
+        fails, leaves it to be made when asked."""
+        t = session.table
+        row, actions = t.row, list(t.actions)
+        result = row.result or {}
+        if (row.status != FINISHED or not any(s.kind == HUMAN for s in row.seats)
+                or result.get("abandoned") is not None or result.get("ended") is not None):
+            return
+        for lang in sorted({c.lang for c in session.conns} or {DEFAULT_LANGUAGE}):
+            try:
+                await self.review(row, lambda: record_of(row, actions), lang)
+            except GameError as exc:  # busy, rate-limited or unavailable
+                log.info("game %s: its review was not made ahead (%s)", row.id, exc.code)
+                return
 
     async def review(self, row: GameRow, record: Callable[[], GameRecord],
                      lang: str = DEFAULT_LANGUAGE,

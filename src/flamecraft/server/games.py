@@ -453,6 +453,8 @@ class Games:
         self.bots.schedule(session, delay if local else delay + self.settings.bot_takeover)
         for hook in self.changed_hooks:
             hook(session)
+        if session.table.row.status == FINISHED and local:  # the end screen's review, ahead
+            self.tasks.spawn(self.advice.prepare(session))
 
     # --- the lobby
 
