@@ -544,6 +544,7 @@ class Games:
                         lambda st: st.replace_actions(new, expected, rows))  # noqa: B023
                 if done:
                     session.table = Table(new, rows)
+                    self.advice.reviews.forget(new.id)  # (the store's went with the texts)
                     self._changed(session)
                     return new
                 await self._sync_locked(session)

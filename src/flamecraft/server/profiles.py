@@ -183,10 +183,8 @@ class Profiles:
                 new if i == seat else n for i, n in enumerate(row.options.names or names)))
             return row
 
+        # (its stored reviews, which name the seats, go with its texts: made again if asked)
         await self.games.tasks.detached(self.games.rename(session, change))
-        # a review names the seats: the stored ones are made again, with the new name
-        await self.run(lambda st: st.delete_reviews(game_id))
-        self.games.advice.reviews.forget(game_id)
 
 
 class Rater:

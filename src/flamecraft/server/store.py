@@ -484,15 +484,19 @@ class Store(ABC):
 
     def replace_actions(self, game: GameRow, expected_version: int,
                         actions: Sequence[ActionRow]) -> bool:
-        """Stores a game's actions anew, with its setup and new version, in one transaction
-        (a game stored before ruling 20's decision points, read as today's engine asks it),
-        if no one else changed the game since ``expected_version``."""
+        """Stores a game's actions anew, with its row, setup and new version, in one
+        transaction (a game stored before ruling 20's decision points, read as today's engine
+        asks it; a seat renamed), if no one else changed the game since ``expected_version``;
+        its stored reviews are dropped with them."""
         with self._transaction() as cur:
             if not self._bump(cur, game, expected_version):
                 return False
             cur.execute(self._sql("UPDATE flamecraft_games SET setup = ? WHERE id = ?"),
                         (None if game.setup is None else _dumps(game.setup), game.id))
             cur.execute(self._sql("DELETE FROM flamecraft_actions WHERE game_id = ?"),
+                        (game.id,))
+            # a review quotes the texts and names the seats: made again when next asked
+            cur.execute(self._sql("DELETE FROM flamecraft_reviews WHERE game_id = ?"),
                         (game.id,))
             now = time.time()
             for action in actions:
@@ -582,13 +586,6 @@ class Store(ABC):
                 "INSERT INTO flamecraft_reviews (game_id, lang, review, samples, created) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, lang) DO NOTHING"),
                 (game_id, lang, _dumps(review), samples, time.time()))
-
-    def delete_reviews(self, game_id: str) -> None:
-        """Forgets a game's stored reviews (they are made again when asked): a review names
-        the seats, so one made before a seat was renamed is no longer the game's."""
-        with self._transaction() as cur:
-            cur.execute(self._sql("DELETE FROM flamecraft_reviews WHERE game_id = ?"),
-                        (game_id,))
 
     # --- the caps (quotas.py) and the operator (admin.py)
 
