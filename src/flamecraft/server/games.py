@@ -500,55 +500,44 @@ class Games:
         return created_json(row, tokens)
 
     async def _change(self, session: Session,
-                      change: Callable[[GameRow], GameRow | None]) -> GameRow:
+                      change: Callable[[GameRow], GameRow | None],
+                      renames: bool = False) -> GameRow:
         """Applies a lobby change (seats, status, rematch) made against the latest version;
-        on a race with another process, catches up and tries again."""
+        on a race with another process, catches up and tries again. ``renames``: the change
+        renames seats once play began (a deleted account's), so the stored actions are
+        written anew in the new names in the same transaction (``table.renamed_actions``: a
+        text names seats), and the game's reviews go with the old texts."""
         for _ in range(3):
             async with session.lock:
-                row = session.table.row.copy()
-                new = change(row)
+                t = session.table
+                new = change(t.row.copy())
                 if new is None:
-                    return session.table.row
+                    return t.row
                 expected = session.version
                 new.version = expected + 1
-                if await self.database.run(
+                if renames and t.state is not None:
+                    rows = renamed_actions(t.row, new, t.actions, new.version)
+                    done = await self.database.run(
+                        lambda st: st.replace_actions(new, expected, rows))  # noqa: B023
+                    if done:
+                        session.table = Table(new, rows)
+                        self.advice.reviews.forget(new.id)  # (the store's went with them)
+                elif done := await self.database.run(
                         lambda st: st.update_game(new, expected)):  # noqa: B023
-                    t = session.table
                     was_open = t.state is None
                     t.row = new
                     if was_open and new.status != OPEN:
                         t.begin()
+                if done:
                     self._changed(session)
                     return new
                 await self._sync_locked(session)
         raise GameError("busy", N_("the game is changing too fast; try again"), 409)
 
     async def rename(self, session: Session, change: Callable[[GameRow], GameRow]) -> GameRow:
-        """A seat's name changed once play began (a deleted account's seats): its row and
-        its stored actions written anew in the new names (``table.renamed_actions``: a text
-        names seats), in one transaction; on a race with another process, catches up and
-        tries again."""
-        for _ in range(3):
-            async with session.lock:
-                t = session.table
-                new = change(t.row.copy())
-                expected = session.version
-                new.version = expected + 1
-                if new.status == OPEN:
-                    done = await self.database.run(
-                        lambda st: st.update_game(new, expected))  # noqa: B023
-                    rows = list(t.actions)
-                else:
-                    rows = renamed_actions(t.row, new, t.actions, new.version)
-                    done = await self.database.run(
-                        lambda st: st.replace_actions(new, expected, rows))  # noqa: B023
-                if done:
-                    session.table = Table(new, rows)
-                    self.advice.reviews.forget(new.id)  # (the store's went with the texts)
-                    self._changed(session)
-                    return new
-                await self._sync_locked(session)
-        raise GameError("busy", N_("the game is changing too fast; try again"), 409)
+        """A seat's name changed (a deleted account's seats): ``_change`` with its stored
+        actions written anew."""
+        return await self._change(session, change, renames=True)
 
     async def join(self, game_id: str, seat: int, token: str, name: str | None) -> GameRow:
         session = await self.need(game_id)
