@@ -34,9 +34,9 @@ PACKAGE = ROOT / "src" / "flamecraft"
 # library, built into ``_native/<name>/``, which that package puts first on its ``__path__``.
 # A package's ``__init__`` is never compiled: the core's is what chooses the form.
 AI_MODULES = ("evaluate", "planner", "ismcts")
-# The research adapter's hot path: the action catalogue and observation vector
-# (``flamecraft/research/__init__`` loads the build).
-RESEARCH_MODULES = ("encoding",)
+# The research adapter's hot path: the action catalogue and observation vector, and the
+# vector environments' observation rows (``flamecraft/research/__init__`` loads the build).
+RESEARCH_MODULES = ("encoding", "rows", "cut", "batched")
 FOLDERS = {"core": "core", "ai": "ai", "research": "research"}  # group -> package folder
 # The environment variable that asks for the pure wheel even where a C compiler is present.
 PURE_BUILD = "FLAMECRAFT_PURE_BUILD"

@@ -16,6 +16,7 @@ from gymnasium.utils.env_checker import check_env
 
 from flamecraft import GameState, legal_actions, to_act
 from flamecraft.core.actions import Action
+from flamecraft.research.cut import DEFAULT_MAX_CYCLES, DEFAULT_MAX_DECISIONS
 from flamecraft.research.encoding import catalogue, final_rewards, observation
 from flamecraft.research.gym_single import (
     ENV_ID,
@@ -23,7 +24,6 @@ from flamecraft.research.gym_single import (
     FlamecraftSingleEnv,
     register_opponent,
 )
-from flamecraft.research.observation import DEFAULT_MAX_CYCLES, DEFAULT_MAX_DECISIONS
 
 
 @pytest.mark.parametrize(("players", "seat", "companions"),

@@ -18,8 +18,8 @@ from flamecraft import to_act, winners
 from flamecraft.core import actions as A
 from flamecraft.core.errors import GameOverError, IllegalActionError
 from flamecraft.research import flamecraft_v2, state_vector
+from flamecraft.research.cut import DEFAULT_MAX_CYCLES, DEFAULT_MAX_DECISIONS
 from flamecraft.research.encoding import final_rewards, layout, observation, solo_target
-from flamecraft.research.observation import DEFAULT_MAX_CYCLES, DEFAULT_MAX_DECISIONS
 
 # PettingZoo's checker warns that dict observations are not Box/Discrete, as it does for
 # its own classic games (which it lists as exceptions); nothing else may warn.

@@ -17,9 +17,9 @@ from flamecraft import GameState
 from flamecraft.core.actions import Action
 from flamecraft.core.serialize import state_to_json
 from flamecraft.research import flamecraft_v2
+from flamecraft.research.cut import Cut
 from flamecraft.research.encoding import catalogue, final_rewards
 from flamecraft.research.gym_single import OPPONENTS, FlamecraftSingleEnv, register_opponent
-from flamecraft.research.observation import Cut
 
 
 def _cycles(seats: list[int], players: int) -> list[int]:

@@ -23,12 +23,10 @@ from flamecraft.core.engine import apply_in_place, legal_actions, start, to_act
 from flamecraft.core.errors import IllegalActionError
 from flamecraft.core.variant import VARIANTS
 from flamecraft.research.encoding import (
-    RowEncoder,
     catalogue,
     final_rewards,
     layout,
     observation_buffer,
-    write_mask,
 )
 from flamecraft.research.gym_single import (
     FlamecraftSingleEnv,
@@ -36,6 +34,7 @@ from flamecraft.research.gym_single import (
     register_opponent,
 )
 from flamecraft.research.observation import observation_array
+from flamecraft.research.rows import RowEncoder, write_mask
 from flamecraft.research.vector import (
     FlamecraftBatch,
     FlamecraftVectorEnv,
@@ -245,6 +244,33 @@ def test_row_encoders_keep_rows_equal_to_the_observation(players: int) -> None:
                                start(2, 0))
     with pytest.raises(ValueError, match="not an array of type float64"):
         float_view(np.zeros(5))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_row_encoders_catch_up_after_many_decisions(players: int) -> None:
+    """An encoder that writes only now and then (the batch's: a seat's row is written when
+    that seat acts, after the others' decisions) still leaves the whole observation in its
+    row: several Shops, seats and blocks change between two of its writes. The gaps are
+    random, 1 to 12 decisions."""
+    size = layout(players).size
+    compared = 0
+    for game in range(6):
+        rng = random.Random(900 + 10 * players + game)
+        s = start(players, 900 + game, companions=game % 2 == 1)
+        rows = np.zeros((players, size), np.float32)
+        encoders = [RowEncoder(players, seat) for seat in range(players)]
+        views = [float_view(rows[k]) for k in range(players)]
+        due = [rng.randint(0, 3) for _ in range(players)]
+        while not s.over:
+            for seat in range(players):
+                due[seat] -= 1
+                if due[seat] <= 0:
+                    encoders[seat].write(views[seat], s)
+                    assert rows[seat].tobytes() == _float32(s, seat), (players, game, seat)
+                    compared += 1
+                    due[seat] = rng.randint(1, 12)
+            apply_in_place(s, rng.choice(legal_actions(s)))
+    assert compared > 6 * players * 10
 
 
 def test_writing_into_the_returned_arrays_changes_no_later_observation() -> None:

@@ -13,12 +13,8 @@ from __future__ import annotations
 import sys
 
 from ..research import flamecraft_v2, gym_single, state_vector, vector
-from ..research.observation import (
-    DEFAULT_MAX_CYCLES,
-    DEFAULT_MAX_DECISIONS,
-    check_max_cycles,
-    observation_array,
-)
+from ..research.cut import DEFAULT_MAX_CYCLES, DEFAULT_MAX_DECISIONS, check_max_cycles
+from ..research.observation import observation_array
 
 for _module in (flamecraft_v2, gym_single, state_vector, vector):
     sys.modules[f"{__name__}.{_module.__name__.rsplit('.', 1)[1]}"] = _module

@@ -370,6 +370,16 @@ class ObservationLayout:
 # face up, 3 slots (type + fired), enchantments
 SHOP_FIXED: Final = 1 + 3 * (NUM_TYPES + 1) + NUM_GOODS
 PLAYER_BLOCK: Final = NUM_GOODS + 4 + NUM_ENCH + NUM_FANCY + 14
+# Where things sit inside a Shop's block (after its "face up" flag) and a seat's block: named
+# once for the block writers below and for ``rows.RowEncoder``, which writes value by value.
+SLOT_SIZE: Final = NUM_TYPES + 1  # a slot: its dragon's type (one-hot), then its fire-up
+ICONS_AT: Final = 1 + 3 * SLOT_SIZE  # the Shop's Enchantments' icons, one value per Good
+COINS_AT: Final = NUM_GOODS  # then Reputation, hand size and Fancy Dragons held
+SUPPLY_SCALES: Final = (32, 150, 12, 8)  # Coins, Reputation, hand size, Fancy Dragons held
+RESERVED_AT: Final = NUM_GOODS + 4
+SCORED_AT: Final = RESERVED_AT + NUM_ENCH
+COUNTERS_AT: Final = SCORED_AT + NUM_FANCY  # a seat's public history (``_counters``)
+DECK_SCALES: Final = (42, 36, 18, 10)  # Artisan, Fancy, Enchantment and Shop decks
 COMPANION_SEAT: Final = NUM_COMPANIONS + 1 + 2  # which Companion (or none yet), uses: game, turn
 COMPANION_FIXED: Final = 1 + NUM_COMPANIONS  # the module is in play; the Companions on offer
 SOLO_BLOCK: Final = NUM_ACHIEVEMENTS + 2 * NUM_ENCH  # achievements, row arrival order, removed
@@ -397,7 +407,7 @@ def layout(players: int) -> ObservationLayout:
                              players_block, companions, solo, own, size)
 
 
-def _scaled(value: int, scale: float) -> float:
+def scaled(value: int, scale: float) -> float:
     """A count scaled into [0, 1] (clipped: the scales are far above real games)."""
     x = value / scale
     return 1.0 if x > 1.0 else x
@@ -436,17 +446,17 @@ def _doubles(buffer: bytearray) -> memoryview[float]:
     return memoryview(buffer).cast("d")
 
 
-def _relative(n: int, seat: int | None) -> list[int]:
+def relative_seats(n: int, seat: int | None) -> list[int]:
     """Each seat's place in the observation: its offset clockwise from ``seat``."""
     me = 0 if seat is None else seat
     return [(p - me) % n for p in range(n)]
 
 
 def _fill(out: memoryview[float], s: GameState, seat: int | None, lay: ObservationLayout) -> None:
-    """Writes the non-zero values of the observation into the zeroed ``out``, block by block
-    (the blocks ``RowEncoder`` rewrites one at a time)."""
+    """Writes the non-zero values of the observation into the zeroed ``out``, block by
+    block."""
     n = s.n
-    rel = _relative(n, seat)
+    rel = relative_seats(n, seat)
     _decision(out, s, seat, rel, lay)
     _town(out, s, rel, lay)
     _market(out, s, lay)
@@ -478,44 +488,54 @@ def _decision(out: memoryview[float], s: GameState, seat: int | None, rel: list[
     if s.end_triggered:
         out[base + 1] = 1.0
     if s.final_turns > 0:
-        out[base + 2] = _scaled(s.final_turns, n)
+        out[base + 2] = scaled(s.final_turns, n)
     if s.turn:
-        out[base + 3] = _scaled(s.turn, 200)
+        out[base + 3] = scaled(s.turn, 200)
 
 
 def _town(out: memoryview[float], s: GameState, rel: list[int], lay: ObservationLayout) -> None:
     """Town: each face-up Shop by catalog index (its slots, their dragons' types and fire-ups,
     its Enchantments' icons, who stands there), and how many Shops lie face down."""
-    block = lay.shop_block
-    town = lay.town
-    fired = s.fired
     facedown = s.facedown
-    slots = s.slots
     for shop in s.town:
-        if shop == EMPTY or shop in facedown:
-            continue
-        b = town + shop * block
-        out[b] = 1.0
-        for k in range(3):
-            dragon = slots[shop * 3 + k]
-            if dragon != EMPTY:
-                out[b + 1 + k * 7 + ART_TYPE[dragon]] = 1.0
-                if fired >> dragon & 1:
-                    out[b + 1 + k * 7 + 6] = 1.0
-        ench = s.shop_ench[shop]
-        if ench:  # a third per Enchantment of an icon, summed in doubles before the write
-            icons = [0.0] * NUM_GOODS
-            for e in ench:
-                icons[_ENCH_ICON[e]] += 1.0 / 3
-            for g in range(NUM_GOODS):
-                if icons[g]:
-                    out[b + 22 + g] = icons[g]
+        if shop != EMPTY and shop not in facedown:
+            _shop_cards(out, s, shop, lay)
     for p in range(s.n):
         where = s.pos[p]
         if where != EMPTY:
-            out[town + where * block + SHOP_FIXED + rel[p]] = 1.0
+            out[lay.town + where * lay.shop_block + SHOP_FIXED + rel[p]] = 1.0
     if facedown:
-        out[lay.facedown] = _scaled(len(facedown), 4)
+        out[lay.facedown] = scaled(len(facedown), 4)
+
+
+def _shop_cards(out: memoryview[float], s: GameState, shop: int, lay: ObservationLayout) -> None:
+    """A face-up Shop's cards: it is there, its slots' dragons by type and fire-up, and its
+    Enchantments' icons."""
+    fired = s.fired
+    slots = s.slots
+    b = lay.town + shop * lay.shop_block
+    out[b] = 1.0
+    for k in range(3):
+        dragon = slots[shop * 3 + k]
+        if dragon != EMPTY:
+            out[b + 1 + k * SLOT_SIZE + ART_TYPE[dragon]] = 1.0
+            if fired >> dragon & 1:
+                out[b + 1 + k * SLOT_SIZE + NUM_TYPES] = 1.0
+    ench = s.shop_ench[shop]
+    if ench:
+        icons = shop_icons(ench)
+        for g in range(NUM_GOODS):
+            if icons[g]:
+                out[b + ICONS_AT + g] = icons[g]
+
+
+def shop_icons(ench: tuple[int, ...]) -> list[float]:
+    """A Shop's Enchantments as the Town block shows them: a third per Enchantment of an
+    icon, summed in doubles before the write."""
+    icons = [0.0] * NUM_GOODS
+    for e in ench:
+        icons[_ENCH_ICON[e]] += 1.0 / 3
+    return icons
 
 
 def _market(out: memoryview[float], s: GameState, lay: ObservationLayout) -> None:
@@ -527,40 +547,36 @@ def _market(out: memoryview[float], s: GameState, lay: ObservationLayout) -> Non
     row = lay.row
     for e in s.ench_row:
         out[row + e] = 1.0
-    d = lay.decks
-    if s.artisan_deck:
-        out[d] = _scaled(len(s.artisan_deck), 42)
-    if s.fancy_deck:
-        out[d + 1] = _scaled(len(s.fancy_deck), 36)
-    if s.ench_deck:
-        out[d + 2] = _scaled(len(s.ench_deck), 18)
-    if s.shop_deck:
-        out[d + 3] = _scaled(len(s.shop_deck), 10)
+    for k, size in enumerate(deck_sizes(s)):
+        if size:
+            out[lay.decks + k] = scaled(size, DECK_SCALES[k])
+
+
+def deck_sizes(s: GameState) -> list[int]:
+    """The four decks' sizes, in the observation's order (``DECK_SCALES``)."""
+    return [len(s.artisan_deck), len(s.fancy_deck), len(s.ench_deck), len(s.shop_deck)]
 
 
 def _player(out: memoryview[float], s: GameState, p: int, b: int) -> None:
     """Seat ``p``'s public supply, at ``b``: Goods, Coins, Reputation, how many hidden cards,
     its reserved Enchantment, scored Fancy Dragons and public history."""
+    _supply(out, s, p, b)
+    _counters(out, b + COUNTERS_AT, s.counters[p])
+
+
+def _supply(out: memoryview[float], s: GameState, p: int, b: int) -> None:
+    """The part of seat ``p``'s block before its public history."""
     for g, have in enumerate(s.goods[p]):
         if have:
-            out[b + g] = _scaled(have, 16)
-    b += NUM_GOODS
-    if s.coins[p] > 0:
-        out[b] = _scaled(s.coins[p], 32)
-    if s.rep[p] > 0:
-        out[b + 1] = _scaled(s.rep[p], 150)
-    if s.hand[p]:
-        out[b + 2] = _scaled(len(s.hand[p]), 12)
-    if s.fancy[p]:
-        out[b + 3] = _scaled(len(s.fancy[p]), 8)
-    b += 4
+            out[b + g] = scaled(have, 16)
+    counts = (s.coins[p], s.rep[p], len(s.hand[p]), len(s.fancy[p]))
+    for k in range(4):
+        if counts[k] > 0:
+            out[b + COINS_AT + k] = scaled(counts[k], SUPPLY_SCALES[k])
     if s.reserved[p] != EMPTY:
-        out[b + s.reserved[p]] = 1.0
-    b += NUM_ENCH
+        out[b + RESERVED_AT + s.reserved[p]] = 1.0
     for f in s.scored[p]:
-        out[b + f] = 1.0
-    b += NUM_FANCY
-    _counters(out, b, s.counters[p])
+        out[b + SCORED_AT + f] = 1.0
 
 
 def _own(out: memoryview[float], s: GameState, seat: int, b: int) -> None:
@@ -582,23 +598,29 @@ def _own(out: memoryview[float], s: GameState, seat: int, b: int) -> None:
 
 
 _ENCH_ICON: Final = [e.icon for e in CATALOG.enchantments]
-_COUNTER_SCALES: Final = ((CASTS, 20), (PLACED, 30), (COMPLETED, 15), (GIFTS, 30), (SUN_SCORED, 10),
+COUNTER_SCALES: Final = ((CASTS, 20), (PLACED, 30), (COMPLETED, 15), (GIFTS, 30), (SUN_SCORED, 10),
                    (FANCY_SCORED, 10))
+# In a seat's public history (``_counters``): after the six counts above, the Shops visited,
+# the icons of the Enchantments cast (one value per Good), the most sets paid at once.
+VISITED_AT: Final = 6
+CAST_ICONS_AT: Final = 7
+MAX_SETS_AT: Final = CAST_ICONS_AT + NUM_GOODS
+MAX_SETS_SCALE: Final = 4
 
 
 def _counters(out: memoryview[float], b: int, c: list[int]) -> None:
     """The 14 public-history values of one seat (casts, placements, …; docs/rl.md)."""
-    for i, (counter, scale) in enumerate(_COUNTER_SCALES):
+    for i, (counter, scale) in enumerate(COUNTER_SCALES):
         if c[counter]:
-            out[b + i] = _scaled(c[counter], scale)
+            out[b + i] = scaled(c[counter], scale)
     if c[VISITED]:
-        out[b + 6] = _scaled(c[VISITED].bit_count(), NUM_SHOPS)
+        out[b + VISITED_AT] = scaled(c[VISITED].bit_count(), NUM_SHOPS)
     icons = c[CAST_ICONS]
     for g in range(NUM_GOODS):
         if icons >> g & 1:
-            out[b + 7 + g] = 1.0
+            out[b + CAST_ICONS_AT + g] = 1.0
     if c[MAX_SETS]:
-        out[b + 13] = _scaled(c[MAX_SETS], 4)
+        out[b + MAX_SETS_AT] = scaled(c[MAX_SETS], MAX_SETS_SCALE)
 
 
 def _companions(out: memoryview[float], s: GameState, b: int, rel: list[int]) -> None:
@@ -613,9 +635,9 @@ def _companions(out: memoryview[float], s: GameState, b: int, rel: list[int]) ->
         held = s.companion[p]
         out[seat + (held if held != EMPTY else NUM_COMPANIONS)] = 1.0
         if s.companion_uses[p]:
-            out[seat + NUM_COMPANIONS + 1] = _scaled(s.companion_uses[p], COMPANION_USES_SCALE)
+            out[seat + NUM_COMPANIONS + 1] = scaled(s.companion_uses[p], COMPANION_USES_SCALE)
         if s.companion_turn[p]:
-            out[seat + NUM_COMPANIONS + 2] = _scaled(s.companion_turn[p], 2)
+            out[seat + NUM_COMPANIONS + 2] = scaled(s.companion_turn[p], 2)
 
 
 def _solo(out: memoryview[float], s: GameState, b: int) -> None:
@@ -630,149 +652,6 @@ def _solo(out: memoryview[float], s: GameState, b: int) -> None:
     b += NUM_ENCH
     for e in s.ench_removed:
         out[b + e] = 1.0
-
-
-class RowEncoder:
-    """One seat's observation of one game, kept current in a row it owns (a vector env's
-    preallocated float32 row, as a memoryview), rewriting only the blocks whose inputs
-    changed since its last write.
-
-    Why: a step changes little of the board (a placement changes Town and one seat's
-    supply, a gift two supplies), while ``observation_buffer`` builds the whole vector
-    again; here each block's inputs are compared with copies kept from the last write (C
-    comparisons of short lists), and a block whose inputs changed is zeroed and written by
-    the same function ``observation_buffer`` uses, so a row holds exactly
-    ``observation(s, seat)``, cast to float32 as numpy casts (tests/test_vector.py checks it
-    over random games). The row must hold nothing but this encoder's writes: ``forget``
-    before a new game, or after anything else wrote into it."""
-
-    def __init__(self, players: int, seat: int | None):
-        self.lay = layout(players)
-        self.players = players
-        self.seat = seat
-        self.rel = _relative(players, seat)
-        self._zeros: memoryview[float] = memoryview(bytearray(4 * self.lay.size)).cast("f")
-        self.fresh = True
-        # The inputs of each block at the last write (copies: the engine changes its lists
-        # in place).
-        self._town: list[int] = []
-        self._facedown: list[int] = []
-        self._slots: list[int] = []
-        self._shop_ench: list[tuple[int, ...]] = []
-        self._pos: list[int] = []
-        self._fired = 0
-        self._park: list[int] = []
-        self._row: list[int] = []
-        self._decks: list[int] = []
-        self._goods: list[list[int]] = []
-        self._supply: list[list[int]] = []  # per seat: Coins, Reputation, hand, Fancy, reserved
-        self._scored: list[list[int]] = []
-        self._counters: list[list[int]] = []
-        self._companions: list[int] = []  # the offer, then per seat: Companion, uses
-        self._solo: list[list[int]] = []
-        self._hand: list[int] = []
-        self._fancy: list[int] = []
-
-    def __reduce__(self) -> tuple[type[RowEncoder], tuple[int, int | None]]:
-        # Copied as a new encoder (which rewrites its whole row at its first write).
-        return (RowEncoder, (self.players, self.seat))
-
-    def forget(self) -> None:
-        """The next ``write`` writes every block (a new game, or a row written by others)."""
-        self.fresh = True
-
-    def _clear(self, out: memoryview[float], start: int, stop: int) -> None:
-        out[start:stop] = self._zeros[start:stop]
-
-    def write(self, out: memoryview[float], s: GameState) -> None:
-        """Makes ``out`` (float32, ``layout(players).size`` long) hold ``observation(s,
-        seat)``, given that it held this encoder's last write (or anything, when fresh)."""
-        lay = self.lay
-        rel = self.rel
-        n = self.players
-        if s.n != n:
-            raise ValueError(f"a {s.n}-player game given to an encoder of {n} players")
-        fresh = self.fresh
-        if fresh:
-            self._clear(out, 0, lay.size)
-            self.fresh = False
-        else:
-            self._clear(out, 0, lay.town)
-        _decision(out, s, self.seat, rel, lay)
-
-        if (fresh or s.slots != self._slots or s.fired != self._fired or s.pos != self._pos
-                or s.town != self._town or s.facedown != self._facedown
-                or s.shop_ench != self._shop_ench):
-            if not fresh:
-                self._clear(out, lay.town, lay.park)
-            _town(out, s, rel, lay)
-            self._slots = s.slots.copy()
-            self._pos = s.pos.copy()
-            self._town = s.town.copy()
-            self._facedown = s.facedown.copy()
-            self._shop_ench = s.shop_ench.copy()
-
-        decks = [len(s.artisan_deck), len(s.fancy_deck), len(s.ench_deck), len(s.shop_deck)]
-        if fresh or decks != self._decks or s.park != self._park or s.ench_row != self._row:
-            if not fresh:
-                self._clear(out, lay.park, lay.players_block)
-            _market(out, s, lay)
-            self._decks = decks
-            self._park = s.park.copy()
-            self._row = s.ench_row.copy()
-
-        if fresh:
-            self._goods = [[] for _ in range(n)]
-            self._supply = [[] for _ in range(n)]
-            self._scored = [[] for _ in range(n)]
-            self._counters = [[] for _ in range(n)]
-        for p in range(n):
-            supply = [s.coins[p], s.rep[p], len(s.hand[p]), len(s.fancy[p]), s.reserved[p]]
-            if (fresh or supply != self._supply[p] or s.goods[p] != self._goods[p]
-                    or s.counters[p] != self._counters[p] or s.scored[p] != self._scored[p]):
-                b = lay.players_block + rel[p] * PLAYER_BLOCK
-                if not fresh:
-                    self._clear(out, b, b + PLAYER_BLOCK)
-                _player(out, s, p, b)
-                self._supply[p] = supply
-                self._goods[p] = s.goods[p].copy()
-                self._counters[p] = s.counters[p].copy()
-                self._scored[p] = s.scored[p].copy()
-
-        if s.options.companions:
-            held = [*s.companion_offer, -1, *s.companion, *s.companion_uses,
-                    *s.companion_turn]
-            if fresh or held != self._companions:
-                if not fresh:
-                    self._clear(out, lay.companions, lay.solo)
-                _companions(out, s, lay.companions, rel)
-                self._companions = held
-        if n == 1:
-            solo = [[*s.achievements[0]], s.ench_row.copy(), s.ench_removed.copy()]
-            if fresh or solo != self._solo:
-                if not fresh:
-                    self._clear(out, lay.solo, lay.own)
-                _solo(out, s, lay.solo)
-                self._solo = solo
-
-        seat = self.seat
-        if seat is not None and (fresh or s.hand[seat] != self._hand or s.fired != self._fired
-                                 or s.fancy[seat] != self._fancy):
-            if not fresh:
-                self._clear(out, lay.own, lay.size)
-            _own(out, s, seat, lay.own)
-            self._hand = s.hand[seat].copy()
-            self._fancy = s.fancy[seat].copy()
-        self._fired = s.fired
-
-
-def write_mask(out: memoryview[int], before: list[int], now: list[int]) -> None:
-    """Turns a mask row holding 1 at ``before`` (and 0 elsewhere) into one holding 1 at
-    ``now``: a few writes where building and copying a whole mask costs its size."""
-    for index in before:
-        out[index] = 0
-    for index in now:
-        out[index] = 1
 
 
 K.on_change(_forget)

@@ -38,6 +38,7 @@ from ..core.errors import GameOverError, IllegalActionError
 from ..core.state import GameState
 from ..core.view import view
 from ..display.render import render
+from .cut import DEFAULT_MAX_CYCLES, DEFAULT_MAX_DECISIONS, Cut
 from .encoding import (
     ENCODING_VERSION,
     ENV_VERSION,
@@ -48,13 +49,7 @@ from .encoding import (
     final_rewards,
     layout,
 )
-from .observation import (
-    DEFAULT_MAX_CYCLES,
-    DEFAULT_MAX_DECISIONS,
-    Cut,
-    CutGame,
-    observation_array,
-)
+from .observation import CutGame, observation_array
 from .state_vector import state_array, state_size
 
 ObsDict = dict[str, np.ndarray]

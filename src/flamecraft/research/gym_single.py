@@ -42,6 +42,7 @@ from ..core.engine import apply_in_place, start, to_act
 from ..core.state import GameState
 from ..core.view import view
 from ..display.render import render
+from .cut import DEFAULT_MAX_CYCLES, DEFAULT_MAX_DECISIONS, Cut
 from .encoding import (
     ENCODING_VERSION,
     ENV_VERSION,
@@ -52,13 +53,7 @@ from .encoding import (
     final_rewards,
     layout,
 )
-from .observation import (
-    DEFAULT_MAX_CYCLES,
-    DEFAULT_MAX_DECISIONS,
-    Cut,
-    CutGame,
-    observation_array,
-)
+from .observation import CutGame, observation_array
 
 Bot = Callable[[GameState, random.Random], Action]
 ObsDict = dict[str, np.ndarray]

@@ -92,6 +92,7 @@ from ..core.setup_game import (
 from ..core.state import GameState, Options
 from ..core.variant import variant_name, variant_of
 from ..core.view import view
+from .cut import DEFAULT_MAX_DECISIONS
 from .encoding import (
     ENCODING_VERSION,
     ENV_VERSION,
@@ -103,7 +104,7 @@ from .encoding import (
     final_rewards,
     layout,
 )
-from .observation import DEFAULT_MAX_DECISIONS, observation_array
+from .observation import observation_array
 
 # The cut of a game that has not ended by itself, in decisions: the environments' max_decisions.
 MAX_GAME_LENGTH = DEFAULT_MAX_DECISIONS

@@ -34,23 +34,23 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from ..core.actions import Action
-from ..core.engine import apply_in_place, start, to_act
+from ..core.engine import start
+from ..core.errors import IllegalActionError
 from ..core.state import GameState
+from .batched import BatchCore
+from .cut import DEFAULT_MAX_CYCLES, DEFAULT_MAX_DECISIONS, Cut, check_limit
 from .encoding import (
     ENCODING_VERSION,
     ENV_VERSION,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    RowEncoder,
     catalogue,
     check_reward_mode,
     final_rewards,
     layout,
-    write_mask,
 )
 from .gym_single import FlamecraftSingleEnv, Opponent
-from .observation import DEFAULT_MAX_CYCLES, DEFAULT_MAX_DECISIONS, Cut
+from .rows import RowEncoder, write_mask
 
 
 def float_view(row: np.ndarray) -> memoryview[float]:
@@ -139,7 +139,7 @@ def _check_num_envs(num_envs: int) -> int:
 def _actions_of(actions: Any, num_envs: int) -> np.ndarray:
     """The batch of actions as integers, one per game, or a ValueError saying why not."""
     array = np.asarray(actions)
-    if array.shape != (num_envs,) or not np.issubdtype(array.dtype, np.integer):
+    if array.shape != (num_envs,) or array.dtype.kind not in "iu":
         raise ValueError(f"actions must be {num_envs} integer catalogue indices (one per "
                          f"game), not an array of shape {array.shape} and type {array.dtype}")
     return array
@@ -294,7 +294,11 @@ class FlamecraftBatch:
     seat's reward, non-zero only at a game's end: ``encoding.final_rewards``, 0 for a cut),
     ``terminated`` and ``truncated`` bool[N]. Auto-reset as Gymnasium's NEXT_STEP: the step
     after a game ended deals game ``i``'s next deal, ignoring its action. Deals come from
-    ``numpy.random.default_rng(seed + i)`` per game, so a batch replays from its seed."""
+    ``numpy.random.default_rng(seed + i)`` per game, so a batch replays from its seed.
+
+    The games are stepped by ``batched.BatchCore``, compiled with the engine: it writes each
+    seat's row (an ``rows.RowEncoder`` per seat of every game) and the mask rows, which are
+    copied into the arrays above once a step."""
 
     def __init__(self, num_envs: int, players: int = 2, deck: str = "purple",
                  reward: str = "win", companions: bool = False,
@@ -313,7 +317,8 @@ class FlamecraftBatch:
         self.variant = variant_of(variant)
         self.reward_mode = check_reward_mode(reward)
         self.catalogue = catalogue(players)
-        self.cuts = [Cut(players, max_cycles, max_decisions) for _ in range(self.num_envs)]
+        self.max_cycles = check_limit("max_cycles", max_cycles)
+        self.max_decisions = check_limit("max_decisions", max_decisions)
         n, size = self.num_envs, layout(players).size
         self.observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)  # one game's
         self.action_space = spaces.Discrete(self.catalogue.size)
@@ -321,92 +326,102 @@ class FlamecraftBatch:
         self.action_masks = np.zeros((n, self.catalogue.size), np.int8)
         self.current_player = np.zeros(n, np.int64)
         self.rewards = np.zeros((n, players), np.float32)
-        self.terminated = np.zeros(n, bool)
-        self.truncated = np.zeros(n, bool)
-        self._autoreset = np.zeros(n, bool)
+        # terminated and truncated: views of one bytearray the compiled core writes into
+        self._flag_bytes = bytearray(2 * n)
         self._rngs = [np.random.default_rng() for _ in range(n)]
-        self.games: list[GameState | None] = [None] * n  # privileged: every hidden card
-        self._legal: list[dict[int, Action]] = [{} for _ in range(n)]
         self.game_seeds = np.zeros(n, np.int64)
-        self._rows = _Rows(self.observations, self.action_masks, players, None)
-        self._current = [0] * n  # current_player as a list (the array is written from it)
+        # Every seat's row of every game (the encoders write into these), and the mask rows
+        # as one bytearray the compiled core writes into (numpy sees it without a copy).
+        self._seat_rows = np.zeros((n, players, size), np.float32)
+        self._mask_bytes = bytearray(n * self.catalogue.size)
+        self._core = BatchCore(players, n, self.max_cycles, self.max_decisions)
         self._rewarded: list[int] = []  # the games whose rewards row is not zero
+        self._ended: list[int] = []  # the games that ended (or were cut) at the last step
+        self._every = np.arange(n)
+        self._views()
+
+    def _views(self) -> None:
+        """The arrays and views over the bytes the core writes (made again after a copy)."""
+        n = self.num_envs
+        self._mask_rows = np.frombuffer(self._mask_bytes, np.int8).reshape(
+            n, self.catalogue.size)
+        self._flags = np.frombuffer(self._flag_bytes, bool)
+        self.terminated, self.truncated = self._flags[:n], self._flags[n:]
+        self._row_views = [[float_view(row) for row in rows] for rows in self._seat_rows]
+
+    def __getstate__(self) -> dict[str, Any]:
+        data = self.__dict__.copy()
+        for name in ("_mask_rows", "_flags", "terminated", "truncated", "_row_views"):
+            del data[name]
+        return data
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__dict__.update(data)
+        self._views()
+
+    @property
+    def games(self) -> list[GameState | None]:
+        """Every game's engine state (privileged: every hidden card)."""
+        return self._core.games
+
+    @property
+    def cuts(self) -> list[Cut]:
+        """Every game's cut (its decisions and cycles so far)."""
+        return self._core.cuts
 
     def _deal(self, i: int) -> None:
         seed = int(self._rngs[i].integers(2**63))
         self.game_seeds[i] = seed
-        self.games[i] = start(self.players, seed, self.deck, companions=self.companions,
-                              variant=self.variant)
-        self.cuts[i].reset()
-        self._rows.forget(i)
-        self._after(i, False)
+        s = start(self.players, seed, self.deck, companions=self.companions,
+                  variant=self.variant)
+        self._core.deal(i, s, self._row_views[i], self._mask_bytes)
 
-    def _after(self, i: int, ended: bool) -> None:
-        """Game ``i``'s rows after a move (or its deal); ``ended``: it was just cut."""
-        s = self.games[i]
-        assert s is not None
-        seat = to_act(s)
-        if seat >= 0 and not ended:
-            self._legal[i] = legal = self.catalogue.legal(s)
-            self._current[i] = seat
-            self._rows.write(i, s, seat, list(legal))
-        else:  # the game ended: the last actor's view of the end, and no legal action
-            self._legal[i] = {}
-            self._rows.write(i, s, self._current[i], [])
+    def _publish(self) -> None:
+        """Every game's rows into the arrays the batch returns."""
+        self.current_player[:] = self._core.current
+        self.observations[:] = self._seat_rows[self._every, self.current_player]
+        np.copyto(self.action_masks, self._mask_rows)
 
     def reset(self, seed: int | None = None) -> np.ndarray:
         """Every game anew, game ``i``'s deals from ``default_rng(seed + i)``."""
         self._rngs = [np.random.default_rng(None if seed is None else seed + i)
                       for i in range(self.num_envs)]
         self.rewards[:] = 0.0
-        self.terminated[:] = self.truncated[:] = self._autoreset[:] = False
+        self._flags[:] = False
         self._rewarded = []
+        self._ended = []
         for i in range(self.num_envs):
             self._deal(i)
-        self.current_player[:] = self._current
-        self._rows.publish()
+        self._publish()
         return self.observations
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """One action per game, for its ``current_player``; returns ``(observations,
         rewards, terminated, truncated)``. An index that is not legal raises
         IllegalActionError naming the game, before any game moves."""
-        from ..core.errors import IllegalActionError
-
+        core = self._core
         picks: list[int] = _actions_of(actions, self.num_envs).tolist()
-        autoreset: list[bool] = self._autoreset.tolist()
-        for i, pick in enumerate(picks):
-            if not autoreset[i] and pick not in self._legal[i]:
-                raise IllegalActionError(
-                    f"action {pick} is not legal in game {i} for seat {self._current[i]} "
-                    "(its action_masks row marks the legal ones)")
-        n = self.num_envs
+        ended = self._ended  # the games that ended at the last step: dealt anew instead
+        bad = core.first_illegal(picks, ended)
+        if bad >= 0:
+            raise IllegalActionError(
+                f"action {picks[bad]} is not legal in game {bad} for seat "
+                f"{core.current[bad]} (its action_masks row marks the legal ones)")
         rewards = self.rewards
         for i in self._rewarded:  # rewards come at a game's end only: the last ones go
             rewards[i] = 0.0
         self._rewarded = []
-        terminated, truncated = [False] * n, [False] * n
-        for i, pick in enumerate(picks):
-            if autoreset[i]:
-                self._deal(i)
-                continue
-            s = self.games[i]
+        for i in ended:
+            self._deal(i)
+        self._ended = core.step(picks, ended, self._row_views, self._mask_bytes,
+                                self._flag_bytes)
+        for i in self._ended:
+            s = core.games[i]
             assert s is not None
-            apply_in_place(s, self._legal[i][pick])
-            cut = self.cuts[i]
-            cut.count(self._current[i])
             if s.over:
                 rewards[i] = final_rewards(s, self.reward_mode)
                 self._rewarded.append(i)
-                terminated[i] = True
-            else:  # a cut game has no reward
-                truncated[i] = cut.reached
-            self._after(i, truncated[i])
-        self.terminated[:] = terminated
-        self.truncated[:] = truncated
-        self.current_player[:] = self._current
-        np.logical_or(self.terminated, self.truncated, out=self._autoreset)
-        self._rows.publish()
+        self._publish()
         return self.observations, rewards, self.terminated, self.truncated
 
 
