@@ -130,6 +130,12 @@ _HAND: Final = 5  # an Artisan Dragon's type, from the actor's hand (refused els
 _PARK: Final = 6  # an Artisan Dragon's position in the Park (refused elsewhere)
 _PAIR: Final = 7  # an (Enchantment, sets) pair of CAST_PAIRS, with the sets argument
 
+# How ``ActionCatalogue.legal`` numbers a kind's actions: through its blocks, or directly.
+_GENERAL: Final = 0  # ``_encode`` over its blocks
+_BASE: Final = 1  # one index: the block's
+_ARG: Final = 2  # the block's base plus the first argument
+_ARG_TYPE: Final = 3  # the block's base plus the first argument's dragon type
+
 
 @dataclass(frozen=True, slots=True)
 class _Dim:
@@ -248,6 +254,24 @@ class ActionCatalogue:
                 start += size
             self._encoders[kind.code] = blocks
         self.size = start
+        # Most kinds number their action by one argument in one block (a Good, a card, a
+        # type) or have a single index: ``legal`` numbers those directly, without walking
+        # the blocks (the legal actions are numbered at every step of every environment).
+        codes = max(self._encoders, default=-1) + 1
+        self._direct = [_GENERAL] * codes  # by kind: _BASE, _ARG, _ARG_TYPE or _GENERAL
+        self._direct_base = [0] * codes
+        for code, kind_blocks in self._encoders.items():
+            if len(kind_blocks) != 1:
+                continue
+            block = kind_blocks[0]
+            dims = block.dims
+            self._direct_base[code] = block.base
+            if not dims:
+                self._direct[code] = _BASE
+            elif len(dims) == 1 and dims[0].at == 1 and dims[0].how == _VALUE:
+                self._direct[code] = _ARG
+            elif len(dims) == 1 and dims[0].at == 1 and dims[0].how == _TYPE:
+                self._direct[code] = _ARG_TYPE
 
     def __reduce__(self) -> tuple[Callable[[int], ActionCatalogue], tuple[int]]:
         """Pickled (and deep-copied) as its player count, rebuilt as ``catalogue(players)``:
@@ -291,8 +315,18 @@ class ActionCatalogue:
             return {}
         actor = to_act(s)
         out: dict[int, Action] = {}
+        direct, bases = self._direct, self._direct_base
         for action in actions:
-            index = self._index(s, actor, action)
+            code = action[0]
+            how = direct[code] if 0 <= code < len(direct) else _GENERAL
+            if how == _ARG:
+                index = bases[code] + action[1]
+            elif how == _BASE:
+                index = bases[code]
+            elif how == _ARG_TYPE:
+                index = bases[code] + ART_TYPE[action[1]]
+            else:
+                index = self._index(s, actor, action)
             if index in out:
                 raise AssertionError(f"actions {out[index]} and {action} share index {index}")
             out[index] = action
