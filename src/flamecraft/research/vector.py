@@ -13,13 +13,14 @@ game's first observation with reward 0 and neither flag set):
   ``rewards[i, seat]`` when the game ends, and one policy can play all seats (self-play).
 
 Why: a loop over N environments pays, at every step of every game, for a whole new
-observation (about 80 values written one by one, then cast to float32) and mask, an info
-dict, and Gymnasium's batching of them (``SyncVectorEnv``). Here each game's observation is
-kept in a float32 row by an ``encoding.RowEncoder``, which rewrites only the blocks whose
-inputs changed, and its mask by its changed indices; the rows go to arrays made once, in one
-copy a step. The engine's work (the learner's move, the bots' moves, the legal actions) is
-what remains per game, and bounds the speed-up. ``bench/vector_env.py`` measures the forms
-side by side, and the engine alone (docs/rl.md).
+observation (about 140 non-zero values written one by one, then cast to float32) and mask,
+an info dict, and Gymnasium's batching of them (``SyncVectorEnv``). Here each game's
+observation is kept in a float32 row by a ``rows.RowEncoder``, which writes only the values
+whose inputs changed, and its mask by its changed indices; the rows go to arrays made once,
+in one copy a step. The batch's loop over its games runs compiled (``batched.BatchCore``).
+The engine's work (the moves, the legal actions) is what remains per game, and bounds the
+speed-up. ``bench/vector_env.py`` measures the forms side by side, and the engine alone
+(docs/rl.md).
 """
 
 from __future__ import annotations
@@ -62,35 +63,27 @@ def float_view(row: np.ndarray) -> memoryview[float]:
 
 
 class _Rows:
-    """Each game's observation and mask rows, kept current by a ``RowEncoder`` per game and
-    by ``write_mask`` (only what changed is written; ``encoding.RowEncoder`` says why).
+    """Each game's observation and mask rows for one seat (the single-agent form), kept
+    current by a ``rows.RowEncoder`` per game and by ``write_mask`` (only what changed is
+    written; ``rows`` says why).
 
     The encoders write into rows of their own, which ``publish`` copies into the arrays the
     env returns (one copy a step for all games): a caller may then write into those arrays
-    (normalize them in place…) without corrupting what the encoders keep. With a fixed
-    ``seat`` (the single-agent form) each game has one encoder; with ``seat`` None (the
-    batch: the observer is whichever seat acts) every seat of every game has an encoder and
-    a row, and the acting seat's row is the game's."""
+    (normalize them in place…) without corrupting what the encoders keep."""
 
-    def __init__(self, observations: np.ndarray, masks: np.ndarray, players: int,
-                 seat: int | None):
+    def __init__(self, observations: np.ndarray, masks: np.ndarray, players: int, seat: int):
         n = len(observations)
-        self.observations, self.masks, self.seat = observations, masks, seat
+        self.observations, self.masks = observations, masks
         self.mask_rows = np.zeros_like(masks)
         self._masked: list[list[int]] = [[] for _ in range(n)]  # the 1s of each mask row
-        self._seats = np.zeros((n, 1 if seat is not None else players, observations.shape[1]),
-                               np.float32)
-        self._current = [0] * n  # the seat whose row is each game's (the batch)
-        self._encoders = [[RowEncoder(players, p) for p in
-                           ([seat] if seat is not None else range(players))]
-                          for _ in range(n)]
+        self._rows = np.zeros_like(observations)
+        self._encoders = [RowEncoder(players, seat) for _ in range(n)]
         self._views()
 
     def _views(self) -> None:
         """Memoryviews of the rows, which the encoders write through."""
-        n = len(self.observations)
-        self._mask_views = [memoryview(self.mask_rows[i]) for i in range(n)]
-        self._obs_views = [[float_view(row) for row in self._seats[i]] for i in range(n)]
+        self._mask_views = [memoryview(row) for row in self.mask_rows]
+        self._obs_views = [float_view(row) for row in self._rows]
 
     def __getstate__(self) -> dict[str, Any]:
         """Without the views (made again); the encoders copy as new ones, which write their
@@ -105,28 +98,22 @@ class _Rows:
 
     def forget(self, i: int) -> None:
         """Game ``i`` is a new game: its rows are written whole next time."""
-        for encoder in self._encoders[i]:
-            encoder.forget()
+        self._encoders[i].forget()
 
-    def write(self, i: int, s: GameState, seat: int, legal: list[int]) -> None:
-        """Game ``i``'s rows become ``seat``'s observation of ``s`` and the mask of
+    def write(self, i: int, s: GameState, legal: list[int]) -> None:
+        """Game ``i``'s rows become the seat's observation of ``s`` and the mask of
         ``legal`` (in the env's arrays at the next ``publish``)."""
-        k = 0 if self.seat is not None else seat
-        self._encoders[i][k].write(self._obs_views[i][k], s)
-        self._current[i] = k
+        self._encoders[i].write(self._obs_views[i], s)
         write_mask(self._mask_views[i], self._masked[i], legal)
         self._masked[i] = legal
 
     def row(self, i: int) -> tuple[np.ndarray, np.ndarray]:
         """Copies of game ``i``'s observation and mask as last written."""
-        return self._seats[i, self._current[i]].copy(), self.mask_rows[i].copy()
+        return self._rows[i].copy(), self.mask_rows[i].copy()
 
     def publish(self) -> None:
         """Every game's rows into the env's arrays."""
-        if self.seat is not None:
-            np.copyto(self.observations, self._seats[:, 0])
-        else:
-            self.observations[:] = self._seats[np.arange(len(self._current)), self._current]
+        np.copyto(self.observations, self._rows)
         np.copyto(self.masks, self.mask_rows)
 
 
@@ -198,7 +185,7 @@ class FlamecraftVectorEnv(gym.vector.VectorEnv):
 
     def _write(self, i: int) -> None:
         env = self.envs[i]
-        self._rows.write(i, env.game, self.seat, list(env._legal))
+        self._rows.write(i, env.game, list(env._legal))
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray],
@@ -247,7 +234,7 @@ class FlamecraftVectorEnv(gym.vector.VectorEnv):
                 if same_step and (done or cut):
                     final.append(i)
                     continue
-            rows.write(i, env.game, self.seat, list(env._legal))
+            rows.write(i, env.game, list(env._legal))
         self._rewards[:] = rewards
         self._terminated[:] = terminated
         self._truncated[:] = truncated
