@@ -4,11 +4,15 @@ Each generation plays ``--games`` games in ``--workers`` processes and records, 
 every turn, each seat's ``features`` and how the game ended for it (its final margin: its
 Reputation minus the best other seat's). Generation 0 is played by the tuned planner (with
 some seats given to the hand-set planner and to greedy, so the positions are not all of one
-style); generation k > 0 by the planner valuing its ends of turn with model k - 1 against the
-tuned planner and itself. After each generation a multilayer perceptron (scikit-learn's
-``MLPRegressor``: the ``learn`` extra) is fitted to every position so far; the last one is
-written to ``--out`` with its provenance: the command, the seed, the games and positions per
-generation, the fit's held-out error, the time and the machine.
+style); generation k > 0 by the Expert's form with model k - 1
+(``planner:weights=tuned:value=<model k-1>:blend=0.5``: the tuned valuation plus half the
+model's prediction) against the tuned planner and itself, with the same few seats of the
+hand-set planner and greedy. (Generation 0 does not depend on this: a run of one generation,
+like the shipped model's, plays and fits exactly as before.) After each generation a
+multilayer perceptron (scikit-learn's ``MLPRegressor``: the ``learn`` extra) is fitted to
+every position so far; the last one is written to ``--out`` with its provenance: the
+command, the seed, the games and positions per generation, the fit's held-out error, the
+time and the machine.
 
 Games are seeded from (``--seed``, generation, game index) and written as they finish
 (``--data``: one JSON line per game), so a run can be read while it goes and replays game for
@@ -33,13 +37,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from flamecraft.ai import make_play_bot
+from flamecraft.ai import make_play_bot, parse_bot_spec
 from flamecraft.ai.interface import Seat
 from flamecraft.ai.learned import FEATURE_VERSION, FEATURES, ValueNet, features
 from flamecraft.core.engine import apply_in_place, start, to_act
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYER_MIX = ((2, 0.7), (3, 0.1), (4, 0.2))  # players per game, and how often
+EXPERT_BLEND = 0.5  # the Expert's blend (roster.LEVELS): generations k > 0 play that form
 
 
 def bots_for(generation: int, model: str | None, players: int,
@@ -49,7 +54,7 @@ def bots_for(generation: int, model: str | None, players: int,
     for _ in range(players):
         r = rng.random()
         if generation > 0 and model is not None and r < 0.6:
-            out.append(f"planner:value={model}")
+            out.append(f"planner:weights=tuned:value={model}:blend={EXPERT_BLEND}")
         elif r < 0.85:
             out.append("planner:weights=tuned")
         elif r < 0.95:
@@ -73,8 +78,7 @@ def play(job: tuple[int, int, int, str | None]) -> dict[str, Any]:
     specs = bots_for(generation, model, players, rng)
     bots = []
     for spec in specs:
-        name, *opts = spec.split(":")
-        options = dict(o.split("=", 1) for o in opts)
+        name, options = parse_bot_spec(spec)
         bots.append(make_play_bot(name, **options))
     game_seed = rng.getrandbits(63)
     s = start(players, game_seed)

@@ -46,6 +46,12 @@ def _tiny(name: str) -> Bot:
         "ismcts": lambda: ISMCTSBot(iterations=1, seconds=None, pool=1, beam=1, depth=1),
         "ismcts-classic": lambda: ISMCTSBot(iterations=4, seconds=None, pool=2,
                                             complete="greedy", leaf="now"),
+        # the learned leaf (ai/learned.py), as the Expert blends it, in both kinds of search
+        "ismcts-learned": lambda: ISMCTSBot(iterations=2, seconds=None, pool=2, beam=1,
+                                            depth=2, value="learned", blend=0.5),
+        "ismcts-classic-learned": lambda: ISMCTSBot(iterations=4, seconds=None, pool=2,
+                                                    complete="greedy", leaf="next",
+                                                    value="learned"),
     }
     return makers[name]()
 
@@ -98,7 +104,8 @@ def _hide_differently(s: GameState) -> GameState:
     return u
 
 
-@pytest.mark.parametrize("name", ["greedy", "planner", "ismcts", "ismcts-classic"])
+@pytest.mark.parametrize("name", ["greedy", "planner", "ismcts", "ismcts-classic",
+                                  "ismcts-learned", "ismcts-classic-learned"])
 def test_a_bot_cannot_reach_hidden_cards(name: str) -> None:
     """Interface / hidden information: changing cards the seat cannot see (another hand, a
     Fancy Dragon, the order of every deck) changes neither its view nor, under the same

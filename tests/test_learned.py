@@ -138,3 +138,55 @@ def test_a_tiny_model_trained_here_beats_an_untrained_one(tmp_path: Path) -> Non
     a = make_bot("planner", value=str(tmp_path / "trained.json"), **quick)
     b = make_bot("planner", value=str(tmp_path / "untrained.json"), **quick)
     assert _match(a, b, range(40, 46)) >= 0.75
+
+
+def test_ismcts_values_a_planned_turn_as_the_planner_with_the_same_model_does(
+        tmp_path: Path) -> None:
+    """Issue 26, the learned leaf in IS-MCTS: ``ismcts:value=…:blend=…`` values the end of
+    each planned turn as ``planner`` with the same options does, so one iteration on one
+    sample picks the planner's best first action on that sample, with the model and without
+    (and the model changes that pick somewhere). Unknown options are refused by name."""
+    differ = 0
+    checked = 0
+    for seed in range(10):
+        s = _midgame(seed, 2, 30 + 5 * seed)
+        p = to_act(s)  # type: ignore[arg-type]
+        seat = Seat(s, p)  # type: ignore[arg-type]
+        actions = seat.legal_actions()
+        if len(actions) < 2:
+            continue
+        picks = []
+        for options in ({"value": "learned", "blend": 0.5}, {"value": "learned"}, {}):
+            bot = make_bot("ismcts", iterations=1, pool=1, beam=2, depth=4, weights="tuned",
+                           **options)
+            pick = bot.choose(seat, random.Random(seed))  # type: ignore[union-attr]
+            sample = seat.sample(random.Random(seed))  # the search's one sample
+            planner = make_bot("planner", samples=1, beam=2, depth=4, weights="tuned",
+                               **options)
+            values = planner.plan(sample, p, actions)  # type: ignore[union-attr]
+            assert pick == actions[max(range(len(actions)), key=values.__getitem__)], (
+                seed, options)
+            picks.append(pick)
+        checked += 1
+        differ += len(set(picks)) > 1
+    assert checked >= 5 and differ > 0
+    with pytest.raises(ValueError, match="valeu"):
+        make_bot("ismcts", valeu="learned")
+    with pytest.raises(ValueError, match="cannot read"):
+        make_bot("ismcts", value=str(tmp_path / "missing.json"))
+
+
+def test_later_generations_are_played_by_the_experts_form() -> None:
+    """scripts/train_value.py: generation 0 is the tuned planner's (with a few other seats),
+    and generation k > 0 seats the Expert's form with model k - 1 among them."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import train_value
+
+    rng = random.Random(4)
+    first = [s for _ in range(50) for s in train_value.bots_for(0, None, 2, rng)]
+    later = [s for _ in range(50) for s in train_value.bots_for(1, "/m/model0.json", 2, rng)]
+    assert not any("value=" in s for s in first)
+    assert "planner:weights=tuned" in first and "planner:weights=tuned" in later
+    assert "planner:weights=tuned:value=/m/model0.json:blend=0.5" in later
+    assert set(later) <= {"planner:weights=tuned:value=/m/model0.json:blend=0.5",
+                          "planner:weights=tuned", "planner", "greedy"}

@@ -23,7 +23,12 @@ How a node is valued (``complete``):
   the one-step valuation, a beam search or the fast policy, then rolled out as above.
 
 A reward is the change of the bot's margin (its value less the others' public value) since the
-root, squashed into (0, 1); a finished game adds a bonus for winning. The budget is a number of
+root, squashed into (0, 1); a finished game adds a bonus for winning. With ``value`` (the
+learned evaluation, ``ai/learned.py``: ``learned`` or a model file) a position is worth what
+the planner with the same ``value`` and ``blend`` says it is (the valuation plus ``blend``
+times the model's predicted final margin, or the prediction alone), wherever the search
+values one: the root, the priors, the end of a planned turn, a leaf. The model reads the
+sample the search is on, so it sees no more than the seat does. The budget is a number of
 iterations (reproducible) or seconds per decision. ``CheaterBot`` is the same search on copies
 of the true state: a reference upper bound for tournaments, never registered for play.
 """
@@ -167,7 +172,9 @@ class ISMCTSBot:
     ``leaf="next"``, the others' turns are played by the fast policy up to the bot's next
     decision, where the valuation scores it (``leaf="now"``, the default, scores at the end of
     the turn).
-    ``reuse`` keeps the subtree of the chosen action for the next decision of the turn."""
+    ``reuse`` keeps the subtree of the chosen action for the next decision of the turn.
+    ``value`` and ``blend`` value positions with the learned evaluation, as the planner's
+    options of the same names do (see the module docstring)."""
 
     name = "ismcts"
 
@@ -175,7 +182,8 @@ class ISMCTSBot:
                  exploration: float = 0.2, pool: int = 32, prior_visits: float = 2.0,
                  widen: float = 2.0, scale: float = 3.0, reuse: bool = True,
                  leaf: str = "now", complete: str = "plan", beam: int = 5,
-                 depth: int = 12, weights: Weights = DEFAULT) -> None:
+                 depth: int = 12, weights: Weights = DEFAULT, value: str | None = None,
+                 blend: float | None = None) -> None:
         if leaf not in ("next", "now"):
             raise ValueError(f"leaf must be 'next' or 'now', not {leaf!r}")
         if complete not in ("plan", "beam", "greedy", "fast"):
@@ -196,7 +204,11 @@ class ISMCTSBot:
         self.beam = max(1, beam)
         self.depth = max(1, depth)
         self.weights = weights
-        self._planner = PlannerBot(beam=self.beam, samples=1, depth=self.depth, weights=weights)
+        self._planner = PlannerBot(beam=self.beam, samples=1, depth=self.depth, weights=weights,
+                                   value=value, blend=blend)
+        self.value = value
+        self.blend = self._planner.blend
+        self._learned = self._planner.net is not None
         self.last_iterations = 0
         self._kept: tuple[int, int, _Node, float] | None = None  # (seat, turn, tree, base)
         self._me = 0
@@ -219,7 +231,7 @@ class ISMCTSBot:
             root, self._base = kept  # the kept statistics are relative to their own base
         else:
             root = _Node()
-            self._base = self._margin(pool[0], value(pool[0], me, self.weights))
+            self._base = self._worth(pool[0])
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         limit = self.iterations
         count = 0
@@ -330,18 +342,24 @@ class ISMCTSBot:
         others = [public_value(t, o) for o in range(t.n) if o != me]
         return own - 0.5 * max(others) - 0.5 * sum(others) / len(others)
 
-    def _reward(self, t: GameState, own: float) -> float:
-        """The reward in (0, 1): the margin's change since the root, squashed (so rewards do
+    def _worth(self, t: GameState, bonus: float = 0.0) -> float:
+        """What t is worth to the bot, plus ``bonus``: its margin by the valuation, or with
+        the learned evaluation what the planner with the same ``value`` says."""
+        if self._learned:
+            return self._planner.values([t], self._me)[0] + bonus
+        return self._margin(t, value(t, self._me, self.weights) + bonus)
+
+    def _reward(self, t: GameState, bonus: float = 0.0) -> float:
+        """The reward in (0, 1): the worth's change since the root, squashed (so rewards do
         not saturate when the bot is far ahead or behind)."""
-        return squash(self._margin(t, own) - self._base, self.scale)
+        return squash(self._worth(t, bonus) - self._base, self.scale)
 
     def _one_step(self, t: GameState, actions: list[Action]) -> list[float]:
-        me, w = self._me, self.weights
-        out = []
-        for a in actions:
-            u = settle(apply(t, a), me)
-            out.append(self._margin(u, value(u, me, w)))
-        return out
+        me = self._me
+        after = [settle(apply(t, a), me) for a in actions]
+        if self._learned:
+            return self._planner.values(after, me)  # the model on all of them at once
+        return [self._worth(u) for u in after]
 
     def _priors(self, node: _Node, t: GameState, actions: list[Action]) -> None:
         """Progressive bias and widening: each action's one-step value, counted as
@@ -387,10 +405,8 @@ class ISMCTSBot:
             actions = legal_actions(t)
             apply_in_place(t, actions[0] if len(actions) == 1
                            else rollout_action(t, actions, rng))
-        own = value(t, me, self.weights)
-        if t.over and t.n > 1 and me in winners(t):
-            own += WIN_BONUS
-        return self._margin(t, own)
+        won = t.over and t.n > 1 and me in winners(t)
+        return self._worth(t, WIN_BONUS if won else 0.0)
 
     def _beam_complete(self, t: GameState) -> GameState:
         """The best end of the bot's turn reachable from t by its own decisions, found by a
@@ -409,7 +425,7 @@ class ISMCTSBot:
             for st in frontier:
                 for a in legal_actions(st):
                     u = settle(apply(st, a), me)
-                    m = self._margin(u, value(u, me, self.weights))
+                    m = self._worth(u)
                     if mine(u):
                         grown.append((m, u))
                     elif m > best_m:
@@ -419,7 +435,7 @@ class ISMCTSBot:
             grown.sort(key=lambda x: -x[0])
             frontier = [u for _m, u in grown[:self.beam]]
         for st in frontier:  # cut off by the depth: the best position reached
-            m = self._margin(st, value(st, me, self.weights))
+            m = self._worth(st)
             if m > best_m:
                 best_m, best = m, st
         return best
@@ -445,10 +461,8 @@ class ISMCTSBot:
             else:
                 a = rollout_action(t, actions, rng)
             apply_in_place(t, a)
-        own = value(t, me, self.weights)
-        if t.over and t.n > 1 and me in winners(t):
-            own += WIN_BONUS
-        return self._reward(t, own)
+        won = t.over and t.n > 1 and me in winners(t)
+        return self._reward(t, WIN_BONUS if won else 0.0)
 
 
 class CheaterBot(ISMCTSBot):

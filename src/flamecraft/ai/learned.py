@@ -13,7 +13,8 @@ the best other seat's. It is trained by ``scripts/train_value.py`` on self-play 
 layout it was trained on: a file whose layout does not match the code is refused by name.
 
 The planner uses it as its leaf value (``planner:value=learned``): the same beam search over
-its own turn, each end of turn valued by the net. docs/bots.md, "The learned evaluation".
+its own turn, each end of turn valued by the net; ``ismcts`` takes the same options and
+values its positions the same way. docs/bots.md, "The learned evaluation".
 """
 
 from __future__ import annotations
