@@ -14,9 +14,11 @@ every position so far; the last one is written to ``--out`` with its provenance:
 command, the seed, the games and positions per generation, the fit's held-out error, the
 time and the machine.
 
-Games are seeded from (``--seed``, generation, game index) and written as they finish
-(``--data``: one JSON line per game), so a run can be read while it goes and replays game for
-game from its seed.
+Games are seeded from (``--seed``, generation, game index) and written in game order
+(``--data``: one JSON line per game; on local processes as they finish, so a run can be read
+while it goes), and a run replays game for game from its seed. ``--backend ray`` plays them
+as Ray tasks instead, on a private local instance or the cluster ``RAY_ADDRESS`` names (as
+``flamecraft tournament --backend ray`` does): the same games, the same files.
 
     python scripts/train_value.py --generations 2 --games 1500 --workers 2 --seed 26
     python scripts/train_value.py --generations 0 --data runs/value --out /tmp/m.json  # refit
@@ -28,90 +30,51 @@ import argparse
 import json
 import os
 import platform
-import random
 import sys
 import time
 import zlib
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from flamecraft.ai import make_play_bot, parse_bot_spec
-from flamecraft.ai.interface import Seat
-from flamecraft.ai.learned import FEATURE_VERSION, FEATURES, ValueNet, features
-from flamecraft.core.engine import apply_in_place, start, to_act
+from flamecraft.ai.learned import FEATURE_VERSION, FEATURES, ValueNet
+from flamecraft.ai.selfplay import play
+from flamecraft.ai.tournament import ray_map
 
 ROOT = Path(__file__).resolve().parent.parent
-PLAYER_MIX = ((2, 0.7), (3, 0.1), (4, 0.2))  # players per game, and how often
-EXPERT_BLEND = 0.5  # the Expert's blend (roster.LEVELS): generations k > 0 play that form
-
-
-def bots_for(generation: int, model: str | None, players: int,
-             rng: random.Random) -> list[str]:
-    """The seats' bot specs of one game (see the module docstring)."""
-    out = []
-    for _ in range(players):
-        r = rng.random()
-        if generation > 0 and model is not None and r < 0.6:
-            out.append(f"planner:weights=tuned:value={model}:blend={EXPERT_BLEND}")
-        elif r < 0.85:
-            out.append("planner:weights=tuned")
-        elif r < 0.95:
-            out.append("planner")
-        else:
-            out.append("greedy")
-    return out
-
-
-def play(job: tuple[int, int, int, str | None]) -> dict[str, Any]:
-    """One self-play game: its positions (every seat's features at the end of every turn)
-    and every seat's final margin."""
-    seed, generation, index, model = job
-    rng = random.Random(f"{seed}/{generation}/{index}")
-    r, players = rng.random(), 2
-    for n, share in PLAYER_MIX:
-        if r < share:
-            players = n
-            break
-        r -= share
-    specs = bots_for(generation, model, players, rng)
-    bots = []
-    for spec in specs:
-        name, options = parse_bot_spec(spec)
-        bots.append(make_play_bot(name, **options))
-    game_seed = rng.getrandbits(63)
-    s = start(players, game_seed)
-    rows: list[tuple[int, list[float]]] = []  # (seat, features)
-    current = s.current
-    while not s.over:
-        p = to_act(s)
-        apply_in_place(s, bots[p].choose(Seat(s, p), rng))
-        if s.current != current or s.over:
-            current = s.current
-            rows.extend((q, features(s, q)) for q in range(players))
-    margin = [s.rep[q] - max(s.rep[o] for o in range(players) if o != q)
-              for q in range(players)]
-    return {"seed": game_seed, "generation": generation, "index": index, "bots": specs,
-            "players": players, "rep": list(s.rep),
-            "x": [f for _q, f in rows], "y": [margin[q] for q, _f in rows]}
-
-
 def generate(args: argparse.Namespace, generation: int, model: str | None,
              data: Path) -> dict[str, Any]:
-    """Plays one generation's games into ``data`` (appending), as they finish."""
+    """Plays one generation's games into ``data`` (appending): on local processes as they
+    finish, in game order; on Ray (``--backend ray``) all at once, put in game order (the
+    held-out split of ``fit`` follows the order, so both backends give the same model)."""
     jobs = [(args.seed, generation, i, model) for i in range(args.games)]
     began = time.perf_counter()
-    positions = 0
-    with open(data, "a") as out, ProcessPoolExecutor(args.workers) as pool:
-        for k, game in enumerate(pool.map(play, jobs, chunksize=4)):
-            out.write(json.dumps(game, separators=(",", ":")) + "\n")
-            out.flush()
-            positions += len(game["y"])
-            if (k + 1) % 50 == 0:
-                print(f"  generation {generation}: {k + 1}/{args.games} games, {positions} "
-                      f"positions, {time.perf_counter() - began:.0f} s", flush=True)
-    return {"generation": generation, "games": args.games, "positions": positions,
+    count = {"games": 0, "positions": 0}
+
+    def played(game: dict[str, Any]) -> None:
+        count["games"] += 1
+        count["positions"] += len(game["y"])
+        if count["games"] % 50 == 0:
+            print(f"  generation {generation}: {count['games']}/{args.games} games, "
+                  f"{count['positions']} positions, {time.perf_counter() - began:.0f} s",
+                  flush=True)
+
+    def write(out: IO[str], game: dict[str, Any]) -> None:
+        out.write(json.dumps(game, separators=(",", ":")) + "\n")
+        out.flush()
+
+    if args.backend == "ray":
+        games = sorted(ray_map(play, jobs, args.workers, played), key=lambda g: g["index"])
+        with open(data, "a") as out:
+            for game in games:
+                write(out, game)
+    else:
+        with open(data, "a") as out, ProcessPoolExecutor(args.workers) as pool:
+            for game in pool.map(play, jobs, chunksize=4):
+                write(out, game)
+                played(game)
+    return {"generation": generation, "games": args.games, "positions": count["positions"],
             "model": model, "seconds": round(time.perf_counter() - began, 1)}
 
 
@@ -169,6 +132,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="self-play generations to play (0: only refit --data's games)")
     p.add_argument("--games", type=int, default=1500, help="games per generation")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local processes (default) or Ray: a private local instance on "
+                        "--workers CPUs, or the cluster RAY_ADDRESS names (as tournaments)")
     p.add_argument("--seed", type=int, default=26)
     p.add_argument("--hidden", default="64,32", help="hidden layer widths")
     p.add_argument("--data", type=Path, default=ROOT / "runs" / "value",

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ..core.board import CATALOG
 from ..core.engine import apply_in_place, start, to_act, winners
@@ -41,6 +41,9 @@ from .interface import Seat, TrueStateBot
 # A game that has not ended after this many choices is stalling: the decks that end the game
 # are not being drawn (bots that only gather can do that). Bot games take a few hundred.
 MAX_DECISIONS = 20_000
+
+_Job = TypeVar("_Job")
+_Result = TypeVar("_Result")
 
 _A, _E, _F, _C = CATALOG.artisans, CATALOG.enchantments, CATALOG.fancies, CATALOG.companions
 
@@ -325,12 +328,24 @@ def ray_available() -> str | None:
 
 def _run_ray(specs: Sequence[GameSpec], workers: int, batch: int,
              update: Callable[[int], None]) -> list[GameResult]:
-    """Batches of whole games as Ray tasks. If Ray is already initialized (a caller's
-    ``ray.init``), its cluster is used and left running. Else ``RAY_ADDRESS`` names a cluster
-    to join (``auto``: one ``ray start`` began on this machine; ``ray://host:10001``: a remote
-    one); without it a private local instance starts on ``workers`` CPUs (``address="local"``,
-    so a cluster some other program left running here is never joined by accident) and is shut
-    down afterwards."""
+    """Batches of whole games as Ray tasks (``ray_map``)."""
+    results: list[GameResult] = []
+    for part in ray_map(play_batch, list(_batches(specs, batch)), workers,
+                        lambda part: update(len(part))):
+        results.extend(part)
+    return results
+
+
+def ray_map(fn: Callable[[_Job], _Result], jobs: Sequence[_Job], workers: int,
+            done: Callable[[_Result], None] | None = None) -> list[_Result]:
+    """``fn`` of every job as Ray tasks, the results in the order they finish (``done`` is
+    told of each). If Ray is already initialized (a caller's ``ray.init``), its cluster is
+    used and left running. Else ``RAY_ADDRESS`` names a cluster to join (``auto``: one
+    ``ray start`` began on this machine; ``ray://host:10001``: a remote one); without it a
+    private local instance starts on ``workers`` CPUs (``address="local"``, so a cluster some
+    other program left running here is never joined by accident) and is shut down
+    afterwards. Tournaments and the learned evaluation's self-play
+    (``scripts/train_value.py --backend ray``) both send their games this way."""
     why = ray_available()
     if why:
         raise RuntimeError(why)
@@ -344,15 +359,16 @@ def _run_ray(specs: Sequence[GameSpec], workers: int, batch: int,
         ray.init(**kwargs)
         started = True
     try:
-        task = ray.remote(play_batch)
-        pending = [task.remote(b) for b in _batches(specs, batch)]
-        results: list[GameResult] = []
+        task = ray.remote(fn)
+        pending = [task.remote(job) for job in jobs]
+        results: list[_Result] = []
         while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                part = ray.get(ref)
-                results.extend(part)
-                update(len(part))
+            finished, pending = ray.wait(pending, num_returns=1)
+            for ref in finished:
+                result = ray.get(ref)
+                results.append(result)
+                if done is not None:
+                    done(result)
         return results
     finally:
         if started:
