@@ -643,7 +643,9 @@ def test_interactive_setup_defaults_and_colour(tmp_path: Path) -> None:
     child.expect_exact(f"give a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}")
     child.expect_exact(question)
     child.sendline("")
-    strength = ("Opponents, strongest first:\r\n  expert", "Opponents [expert]:")
+    # the levels' names in a column, their words wrapped beside them at 80 columns
+    strength = ("Opponents, strongest first:\r\n  expert    Expert — plans its turn",
+                "\r\n            self-play", "\r\n  strong    Strong —", "Opponents [expert]:")
     for question in ("People at this keyboard", *strength, "Names, comma-separated [Player 1, "
                      "Ember, Cinder, Ash]", "Enchantment deck", "Play with Companions", "Seed"):
         child.expect_exact(question)

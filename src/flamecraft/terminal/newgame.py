@@ -18,7 +18,7 @@ from ..core.tr import same
 from ..session.seats import BOT_NAMES, SetupError, check_names
 from .console import Terminal
 from .screen import (
-    wrap,
+    wrap_line,
 )
 
 HUMAN = "human"
@@ -184,9 +184,13 @@ def interactive_setup(term: Terminal) -> Setup:
     bot = DEFAULT_OPPONENT
     if people < players and len(BOTS) > 1:
         words = term.style.cards.bot_note  # (the game catalogue's words)
-        notes = [f"  {level.id:<9} {words(level.label)} — {words(level.note)}"
-                 for level in LEVELS]
-        term.show([tr("Opponents, strongest first:"), *wrap(notes, term.width)])
+        notes: list[str] = []
+        for level in LEVELS:  # the names in a column, the words wrapped beside them
+            head = f"  {level.id:<9} "
+            lines = wrap_line(" " * len(head) + f"{words(level.label)} — {words(level.note)}",
+                              term.width, indent=len(head))
+            notes += [head + lines[0][len(head):], *lines[1:]]
+        term.show([tr("Opponents, strongest first:"), *notes])
         labels = {words(level.label).lower(): level.id for level in LEVELS}
         bot = _ask_until(term, tr("Opponents"), DEFAULT_OPPONENT, seat_kind_in(tr, labels))
     kinds = [HUMAN] * people + [bot] * (players - people)
