@@ -15,11 +15,9 @@ from ..ai.roster import BOTS, DEFAULT_OPPONENT, LEVEL_OF, LEVELS
 from ..core.errors import error_text
 from ..core.setup_game import MAX_PLAYERS, MIN_PLAYERS
 from ..core.tr import same
+from ..display.wrap import wrap_line
 from ..session.seats import BOT_NAMES, SetupError, check_names
 from .console import Terminal
-from .screen import (
-    wrap_line,
-)
 
 HUMAN = "human"
 SEAT_ALIASES = {"human": HUMAN, "h": HUMAN, "person": HUMAN, "me": HUMAN,
