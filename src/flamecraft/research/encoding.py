@@ -319,13 +319,13 @@ class ActionCatalogue:
         for action in actions:
             code = action[0]
             how = direct[code] if 0 <= code < len(direct) else _GENERAL
-            if how == _ARG:
-                index = bases[code] + action[1]
-            elif how == _BASE:
+            if how == _BASE:
                 index = bases[code]
-            elif how == _ARG_TYPE:
+            elif how == _ARG and action[1] >= 0:
+                index = bases[code] + action[1]
+            elif how == _ARG_TYPE and action[1] >= 0:
                 index = bases[code] + ART_TYPE[action[1]]
-            else:
+            else:  # (a negative argument too: the blocks refuse it, by name)
                 index = self._index(s, actor, action)
             if index in out:
                 raise AssertionError(f"actions {out[index]} and {action} share index {index}")
