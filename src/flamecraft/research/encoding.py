@@ -620,19 +620,26 @@ def _player(out: memoryview[float], s: GameState, p: int, b: int) -> None:
 def _own(out: memoryview[float], s: GameState, seat: int, b: int) -> None:
     """This seat's own hidden cards: hand by type (a sixth per dragon, at most 1), the fired
     hand dragons' types, the unscored Fancy Dragons."""
-    fired = s.fired
-    counts = [0.0] * NUM_TYPES  # summed in doubles before the write, as a float32 row needs
-    for dragon in s.hand[seat]:
-        t = ART_TYPE[dragon]
-        counts[t] = min(1.0, counts[t] + 1.0 / 6)
-        if fired >> dragon & 1:
-            out[b + NUM_TYPES + t] = 1.0
-    for t in range(NUM_TYPES):
-        if counts[t]:
-            out[b + t] = counts[t]
+    values = hand_values(s.hand[seat], s.fired)
+    for i in range(2 * NUM_TYPES):
+        if values[i]:
+            out[b + i] = values[i]
     b += 2 * NUM_TYPES
     for f in s.fancy[seat]:
         out[b + f] = 1.0
+
+
+def hand_values(hand: list[int], fired: int) -> list[float]:
+    """A hand as its seat's own block shows it: by type, a sixth per dragon (at most 1),
+    then 1 for each type with a fired dragon; summed in doubles before the write, as a
+    float32 row needs."""
+    values = [0.0] * (2 * NUM_TYPES)
+    for dragon in hand:
+        t = ART_TYPE[dragon]
+        values[t] = min(1.0, values[t] + 1.0 / 6)
+        if fired >> dragon & 1:
+            values[NUM_TYPES + t] = 1.0
+    return values
 
 
 _ENCH_ICON: Final = [e.icon for e in CATALOG.enchantments]

@@ -47,6 +47,7 @@ from .encoding import (
     _companions,
     _solo,
     deck_sizes,
+    hand_values,
     layout,
     relative_seats,
     scaled,
@@ -109,11 +110,9 @@ class RowEncoder:
     _slots: list[int]  # every slot's dragon (``s.slots``), as last written
     _fired: int
     _ench: list[tuple[int, ...]]  # every Shop's Enchantments (``s.shop_ench``)
-    _icons: list[list[float]]  # the icons written, per face-up Shop (``_face_up``'s order)
     _pos: list[int]
-    # The market: the Park's types by position, the Enchantment row, the decks' sizes.
+    # The market: the Park's dragons, the Enchantment row, the decks' sizes.
     _park: list[int]
-    _park_cards: list[int]
     _row: list[int]
     _decks: list[int]
     # Every seat's public supply and history.
@@ -125,10 +124,9 @@ class RowEncoder:
     _with_companions: bool  # the game's Companion module (a game's options never change)
     _companions: list[int]  # the offer, then per seat: Companion, uses (as ``write`` lists)
     _solo: list[list[int]]
-    # The seat's own cards: its hand and the fire-ups it was valued with, the values written.
+    # The seat's own cards: its hand and the fire-ups it was valued with.
     _hand: list[int]
     _hand_fired: int
-    _own: list[float]
     _fancy: list[int]
 
     def __init__(self, players: int, seat: int | None):
@@ -165,10 +163,8 @@ class RowEncoder:
         self._slots = []
         self._fired = 0
         self._ench = []
-        self._icons = []
         self._pos = [EMPTY] * n
-        self._park = [NONE] * PARK_SIZE
-        self._park_cards = []
+        self._park = []
         self._row = []
         self._decks = [0, 0, 0, 0]
         self._goods = [[0] * NUM_GOODS for _ in range(n)]
@@ -181,7 +177,6 @@ class RowEncoder:
         self._solo = []
         self._hand = []
         self._hand_fired = 0
-        self._own = [0.0] * OWN_VALUES
         self._fancy = []
 
     def _clear(self, out: memoryview[float], start: int, stop: int) -> None:
@@ -268,7 +263,6 @@ class RowEncoder:
         self._slots = [EMPTY] * len(s.slots)
         self._fired = 0
         self._ench = [() for _ in s.shop_ench]
-        self._icons = [[0.0] * NUM_GOODS for _ in self._face_up]
         self._pos = [EMPTY] * self.players
         for shop in self._face_up:
             out[lay.town + shop * lay.shop_block] = 1.0
@@ -310,15 +304,12 @@ class RowEncoder:
         ench = s.shop_ench
         if ench != self._ench:
             kept = self._ench
-            for u in range(len(self._face_up)):
-                shop = self._face_up[u]
+            for shop in self._face_up:
                 if ench[shop] != kept[shop]:
-                    icons = shop_icons(ench[shop])
-                    written = self._icons[u]
+                    icons, written = shop_icons(ench[shop]), shop_icons(kept[shop])
                     for g in range(NUM_GOODS):
                         if icons[g] != written[g]:
                             out[lay.town + shop * block + ICONS_AT + g] = icons[g]
-                    self._icons[u] = icons
             self._ench = ench.copy()
         pos, was_at = s.pos, self._pos
         if pos != was_at:
@@ -336,16 +327,16 @@ class RowEncoder:
         """``encoding._market``'s values: the Park's types by position, the Enchantment row,
         the decks' sizes."""
         lay = self.lay
-        park, kept = s.park, self._park
-        if park != self._park_cards:
-            self._park_cards = park.copy()
+        park, before = s.park, self._park
+        if park != before:
             for i in range(PARK_SIZE):
                 kind = ART_TYPE[park[i]] if i < len(park) else NONE
-                if kind != kept[i]:
+                was = ART_TYPE[before[i]] if i < len(before) else NONE
+                if kind != was:
                     base = lay.park + i * NUM_TYPES
-                    _one_hot(out, base + kept[i] if kept[i] != NONE else NONE,
+                    _one_hot(out, base + was if was != NONE else NONE,
                              base + kind if kind != NONE else NONE)
-                    kept[i] = kind
+            self._park = park.copy()
         if s.ench_row != self._row:
             _ones(out, lay.row, self._row, s.ench_row)
             self._row = s.ench_row.copy()
@@ -415,17 +406,10 @@ class RowEncoder:
         hand = s.hand[seat]
         fired = s.fired
         if hand != self._hand or fired != self._hand_fired:
-            values = [0.0] * OWN_VALUES  # summed in doubles before the write, as encoding's
-            for dragon in hand:
-                t = ART_TYPE[dragon]
-                values[t] = min(1.0, values[t] + 1.0 / 6)
-                if fired >> dragon & 1:
-                    values[NUM_TYPES + t] = 1.0
-            kept = self._own
+            values, written = hand_values(hand, fired), hand_values(self._hand, self._hand_fired)
             for i in range(OWN_VALUES):
-                if values[i] != kept[i]:
+                if values[i] != written[i]:
                     out[self.lay.own + i] = values[i]
-            self._own = values
             self._hand = hand.copy()
             self._hand_fired = fired
         if s.fancy[seat] != self._fancy:
