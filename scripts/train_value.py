@@ -22,6 +22,11 @@ as Ray tasks instead, on a private local instance or the cluster ``RAY_ADDRESS``
 
     python scripts/train_value.py --generations 2 --games 1500 --workers 2 --seed 26
     python scripts/train_value.py --generations 0 --data runs/value --out /tmp/m.json  # refit
+    python scripts/train_value.py --generations 3 --resume ...   # play on from generation 2
+
+``--resume`` keeps the generations a run already finished in ``--data`` (a generation is
+finished when its games, its model and its record ``gen<k>.json`` are there) and plays on from
+the first unfinished one: the same games and models as a run that was never stopped.
 """
 
 from __future__ import annotations
@@ -140,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--data", type=Path, default=ROOT / "runs" / "value",
                    help="folder of the games (gen<k>.jsonl)")
     p.add_argument("--out", type=Path, default=ROOT / "src/flamecraft/data/value_net.json")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the generations already finished in --data and play on")
     args = p.parse_args(argv)
     hidden = tuple(int(w) for w in args.hidden.split(","))
     args.data.mkdir(parents=True, exist_ok=True)
@@ -148,15 +155,26 @@ def main(argv: list[str] | None = None) -> int:
     model_path: str | None = None
     for generation in range(args.generations):
         data = args.data / f"gen{generation}.jsonl"
-        data.unlink(missing_ok=True)
+        record = args.data / f"gen{generation}.json"
+        model_file = args.data / f"model{generation}.json"
+        if args.resume and data.exists() and record.exists() and model_file.exists():
+            played.append(json.loads(record.read_text()))
+            model_path = str(model_file)
+            print(f"generation {generation}: kept ({data})", flush=True)
+            continue
+        args.resume = False  # (a generation played anew makes every later one stale)
+        for stale in args.data.glob("gen*.json*"):
+            if int(stale.name[3:].split(".")[0]) >= generation:
+                stale.unlink()
         print(f"generation {generation}: {args.games} games "
               f"({'tuned planner' if model_path is None else model_path})", flush=True)
         played.append(generate(args, generation, model_path, data))
         model, report = fit(sorted(args.data.glob("gen*.jsonl")), args.seed, hidden)
         print(f"  fit: {report}", flush=True)
-        model_path = str(args.data / f"model{generation}.json")
+        model_path = str(model_file)
         model.save(model_path)
         played[-1]["fit"] = report
+        record.write_text(json.dumps(played[-1], indent=1) + "\n")
     files = sorted(args.data.glob("gen*.jsonl"))
     if not files:
         p.error(f"no games in {args.data}")
