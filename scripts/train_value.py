@@ -79,8 +79,11 @@ def generate(args: argparse.Namespace, generation: int, model: str | None,
             for game in pool.map(play, jobs, chunksize=4):
                 write(out, game)
                 played(game)
+    bots = ("tuned planner (some seats the hand-set planner, greedy)" if model is None else
+            f"planner:weights=tuned:value={Path(model).stem}:blend=0.5 with the tuned planner "
+            "(some seats the hand-set planner, greedy)")
     return {"generation": generation, "games": args.games, "positions": count["positions"],
-            "model": model, "seconds": round(time.perf_counter() - began, 1)}
+            "model": model, "bots": bots, "seconds": round(time.perf_counter() - began, 1)}
 
 
 def read_data(paths: list[Path]) -> tuple[Any, Any, Any]:
@@ -153,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     began = time.perf_counter()
     played: list[dict[str, Any]] = []
     model_path: str | None = None
+    kept = 0  # generations kept by --resume (played by an earlier run)
     for generation in range(args.generations):
         data = args.data / f"gen{generation}.jsonl"
         record = args.data / f"gen{generation}.json"
@@ -161,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
             played.append(json.loads(record.read_text()))
             model_path = str(model_file)
             print(f"generation {generation}: kept ({data})", flush=True)
+            kept += 1
             continue
         args.resume = False  # (a generation played anew makes every later one stale)
         for stale in args.data.glob("gen*.json*"):
@@ -187,6 +192,9 @@ def main(argv: list[str] | None = None) -> int:
             argv if argv is not None else sys.argv[1:]),
         "seed": args.seed, "generations": played, "fit": report,
         "minutes": round((time.perf_counter() - began) / 60, 1),
+        **({"resumed": f"generations 0-{kept - 1} played by an earlier run of the same "
+                       "command (their records above); minutes: this run's"}
+           if kept else {}),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
                    f"{platform.python_version()}",
         "date": datetime.now(UTC).date().isoformat(),

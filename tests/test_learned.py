@@ -251,3 +251,4 @@ def test_a_resumed_training_run_keeps_finished_generations_and_ends_as_an_unbrok
     assert a["layers"] == b["layers"] and a["mean"] == b["mean"]
     assert [g["generation"] for g in b["about"]["generations"]] == [0, 1]
     assert b["about"]["generations"][0]["fit"]["positions"] == 120
+    assert "resumed" in b["about"] and "resumed" not in a["about"]
