@@ -59,10 +59,10 @@ class Level:
 
 
 # The Expert's rating on the ladder refitted with it (docs/bots.md, "With the Expert"), measured
-# with the first learned model; the one shipped since is equal to it head to head (52.0% of 200).
-EXPERT_ELO = 387
+# with the shipped model (generation 2 of seed 2626).
+EXPERT_ELO = 428
 # Strongest first, each the bot measured at that strength and its rating on the ladder of
-# docs/bots.md (Bradley–Terry, Elo scale, mean 0: "With the Expert", 220 games of issue 26 in
+# docs/bots.md (Bradley–Terry, Elo scale, mean 0: "With the Expert", 340 games of issue 26 in
 # which the five bots met). Each is a seat kind like a bot's name (``--seats human,expert``,
 # the lobby's seats); the bots' own names stay for scripts. Expert values its ends of turn
 # with the learned evaluation (ai/learned.py) added to the tuned valuation: docs/bots.md, "The
@@ -72,11 +72,11 @@ LEVELS: tuple[Level, ...] = (
           {"weights": "tuned", "value": "learned", "blend": 0.5},
           N_("plans its turn and values it with a model learned from self-play"), elo=EXPERT_ELO),
     Level("strong", N_("Strong"), "planner", {"weights": "tuned"},
-          N_("plans its turn with weights tuned by self-play"), elo=217),
+          N_("plans its turn with weights tuned by self-play"), elo=302),
     Level("casual", N_("Casual"), "planner", {},
-          N_("plans its turn with hand-set weights"), elo=146),
+          N_("plans its turn with hand-set weights"), elo=197),
     Level("beginner", N_("Beginner"), "greedy", {},
-          N_("looks one step ahead"), elo=-220),
+          N_("looks one step ahead"), elo=-255),
 )
 LEVEL_OF = {level.id: level for level in LEVELS}
 

@@ -43,7 +43,7 @@ BOT_SIGMA = 1.0  # a bot's rating is measured, not learned: barely uncertain
 BOT_ELO: dict[str, int] = {level.id: level.elo for level in LEVELS if level.elo is not None}
 BOT_ELO["planner"] = BOT_ELO["casual"]  # the Casual level plays as the hand-set planner
 BOT_ELO["greedy"] = BOT_ELO["beginner"]  # and the Beginner as greedy
-BOT_ELO["random"] = -530
+BOT_ELO["random"] = -672
 BOT_ELO["ismcts"] = BOT_ELO["planner"] + 116
 
 PEOPLE, WITH_BOTS = "people", "bots"
