@@ -116,8 +116,12 @@ class RowEncoder:
     _row: list[int]
     _decks: list[int]
     # Every seat's public supply and history.
+    _blocks: list[int]  # where each seat's block starts (its place from ``seat``)
     _goods: list[list[int]]
-    _supply: list[list[int]]  # per seat as written: Coins, Reputation, hand size, Fancy held
+    _coins: list[int]
+    _rep: list[int]
+    _hands: list[int]  # hand sizes
+    _fancies: list[int]  # Fancy Dragons held (unscored)
     _reserved: list[int]
     _scored: list[list[int]]
     _counters: list[list[int]]
@@ -134,6 +138,8 @@ class RowEncoder:
         self.players = players
         self.seat = seat
         self.rel = relative_seats(players, seat)
+        self._blocks = [self.lay.players_block + self.rel[p] * PLAYER_BLOCK
+                        for p in range(players)]
         self._zeros: memoryview[float] = memoryview(bytearray(4 * self.lay.size)).cast("f")
         self.fresh = True
         self._empty()
@@ -168,7 +174,10 @@ class RowEncoder:
         self._row = []
         self._decks = [0, 0, 0, 0]
         self._goods = [[0] * NUM_GOODS for _ in range(n)]
-        self._supply = [[0, 0, 0, 0] for _ in range(n)]
+        self._coins = [0] * n
+        self._rep = [0] * n
+        self._hands = [0] * n
+        self._fancies = [0] * n
         self._reserved = [EMPTY] * n
         self._scored = [[] for _ in range(n)]
         self._counters = [[0] * NUM_COUNTERS for _ in range(n)]
@@ -321,7 +330,7 @@ class RowEncoder:
                         out[lay.town + before_p * block + SHOP_FIXED + rel[p]] = 0.0
                     if where != EMPTY:
                         out[lay.town + where * block + SHOP_FIXED + rel[p]] = 1.0
-            self._pos = pos.copy()
+                    was_at[p] = where
 
     def _market(self, out: memoryview[float], s: GameState) -> None:
         """``encoding._market``'s values: the Park's types by position, the Enchantment row,
@@ -351,38 +360,54 @@ class RowEncoder:
 
     def _seat_values(self, out: memoryview[float], s: GameState) -> None:
         """``encoding._player``'s values of every seat: Goods, Coins, Reputation, hidden
-        cards held, its reserved Enchantment, scored Fancy Dragons and public history."""
-        base = self.lay.players_block
-        rel = self.rel
-        for p in range(self.players):
-            b = base + rel[p] * PLAYER_BLOCK
-            goods, had = s.goods[p], self._goods[p]
-            if goods != had:
-                for g in range(len(goods)):
-                    if goods[g] != had[g]:
-                        out[b + g] = _count(goods[g], 16)
-                        had[g] = goods[g]
-            supply = self._supply[p]
-            coins, rep, hand, fancy = s.coins[p], s.rep[p], len(s.hand[p]), len(s.fancy[p])
-            if (coins != supply[0] or rep != supply[1] or hand != supply[2]
-                    or fancy != supply[3]):
-                counts = [coins, rep, hand, fancy]
-                for k in range(4):
-                    if counts[k] != supply[k]:
-                        out[b + COINS_AT + k] = _count(counts[k], _SUPPLY_SCALES[k])
-                self._supply[p] = counts
-            reserved, before = s.reserved[p], self._reserved[p]
-            if reserved != before:
-                _one_hot(out, b + RESERVED_AT + before if before != EMPTY else NONE,
-                         b + RESERVED_AT + reserved if reserved != EMPTY else NONE)
-                self._reserved[p] = reserved
-            if s.scored[p] != self._scored[p]:
-                _ones(out, b + SCORED_AT, self._scored[p], s.scored[p])
-                self._scored[p] = s.scored[p].copy()
-            c, kept = s.counters[p], self._counters[p]
-            if c != kept:
-                self._history(out, b + COUNTERS_AT, c, kept)
-                self._counters[p] = c.copy()
+        cards held, its reserved Enchantment, scored Fancy Dragons and public history. Each
+        kind is compared for all seats at once first (one C loop; most decisions change one
+        or two of them), then seat by seat."""
+        n = self.players
+        blocks = self._blocks
+        if s.goods != self._goods:
+            for p in range(n):
+                goods, had = s.goods[p], self._goods[p]
+                if goods != had:
+                    b = blocks[p]
+                    for g in range(len(goods)):
+                        if goods[g] != had[g]:
+                            out[b + g] = _count(goods[g], 16)
+                            had[g] = goods[g]
+        if s.coins != self._coins:
+            _counts(out, blocks, COINS_AT, _SUPPLY_SCALES[0], s.coins, self._coins)
+        if s.rep != self._rep:
+            _counts(out, blocks, COINS_AT + 1, _SUPPLY_SCALES[1], s.rep, self._rep)
+        hands, fancies = self._hands, self._fancies
+        for p in range(n):
+            held = len(s.hand[p])
+            if held != hands[p]:
+                out[blocks[p] + COINS_AT + 2] = _count(held, _SUPPLY_SCALES[2])
+                hands[p] = held
+            held = len(s.fancy[p])
+            if held != fancies[p]:
+                out[blocks[p] + COINS_AT + 3] = _count(held, _SUPPLY_SCALES[3])
+                fancies[p] = held
+        if s.reserved != self._reserved:
+            kept = self._reserved
+            for p in range(n):
+                reserved, before = s.reserved[p], kept[p]
+                if reserved != before:
+                    b = blocks[p]
+                    _one_hot(out, b + RESERVED_AT + before if before != EMPTY else NONE,
+                             b + RESERVED_AT + reserved if reserved != EMPTY else NONE)
+                    kept[p] = reserved
+        if s.scored != self._scored:
+            for p in range(n):
+                if s.scored[p] != self._scored[p]:
+                    _ones(out, blocks[p] + SCORED_AT, self._scored[p], s.scored[p])
+                    self._scored[p] = s.scored[p].copy()
+        if s.counters != self._counters:
+            for p in range(n):
+                c, kept_c = s.counters[p], self._counters[p]
+                if c != kept_c:
+                    self._history(out, blocks[p] + COUNTERS_AT, c, kept_c)
+                    self._counters[p] = c.copy()
 
     def _history(self, out: memoryview[float], at: int, c: list[int], kept: list[int]) -> None:
         """``encoding._counters``'s values of one seat whose counters changed from ``kept``."""
@@ -404,14 +429,16 @@ class RowEncoder:
         """``encoding._own``'s values: the seat's hand by type (a sixth per dragon, at most
         1) and its fired dragons' types, its unscored Fancy Dragons."""
         hand = s.hand[seat]
-        fired = s.fired
-        if hand != self._hand or fired != self._hand_fired:
-            values, written = hand_values(hand, fired), hand_values(self._hand, self._hand_fired)
+        fired, had = s.fired, self._hand_fired
+        # A fire-up changes the hand's values only when it fired (or a new turn unfired) a
+        # dragon in the hand: most fire-ups are of dragons in Town.
+        if hand != self._hand or (fired != had and _any_bit(fired ^ had, hand)):
+            values, written = hand_values(hand, fired), hand_values(self._hand, had)
             for i in range(OWN_VALUES):
                 if values[i] != written[i]:
                     out[self.lay.own + i] = values[i]
             self._hand = hand.copy()
-            self._hand_fired = fired
+        self._hand_fired = fired
         if s.fancy[seat] != self._fancy:
             _ones(out, self.lay.own + OWN_VALUES, self._fancy, s.fancy[seat])
             self._fancy = s.fancy[seat].copy()
@@ -422,6 +449,22 @@ _DECK_SCALES: Final = list(DECK_SCALES)
 _SUPPLY_SCALES: Final = list(SUPPLY_SCALES)
 _COUNTERS: Final = [counter for counter, _scale in COUNTER_SCALES]
 _COUNTER_SCALE: Final = [scale for _counter, scale in COUNTER_SCALES]
+
+
+def _any_bit(bits: int, cards: list[int]) -> bool:
+    """Whether ``bits`` has the bit of any of ``cards``."""
+    return any(bits >> card & 1 for card in cards)
+
+
+def _counts(out: memoryview[float], blocks: list[int], at: int, scale: int, now: list[int],
+            kept: list[int]) -> None:
+    """One count of every seat (Coins, Reputation) that changed from ``kept``: written at
+    ``at`` in its seat's block, and kept."""
+    for p in range(len(now)):
+        count = now[p]
+        if count != kept[p]:
+            out[blocks[p] + at] = _count(count, scale)
+            kept[p] = count
 
 
 def write_mask(out: memoryview[int], before: list[int], now: list[int]) -> None:
