@@ -27,19 +27,16 @@ class BatchRows:
     over its numpy arrays, again after a copy).
 
     Two kinds: the rows the encoders keep (``seat_rows[i][seat]``: every seat's observation
-    of game ``i``; ``mask_rows[i]``: its mask, 1s at its legal indices), which only the core
-    writes; and the rows returned to the caller (``observations[i]``, ``masks[i]``,
-    ``current[i]``, and ``flags``: ``flags[i]`` 1 when game ``i`` ended, ``flags[N + i]`` when
-    it was cut), into which the kept rows are copied whole at every step, so that a caller
-    may write into what it was given (normalize in place) without changing a later
-    observation."""
+    of game ``i``), which only the core writes; and the rows returned to the caller
+    (``observations[i]``, ``masks[i]``, ``current[i]``, and ``flags``: ``flags[i]`` 1 when
+    game ``i`` ended, ``flags[N + i]`` when it was cut), written whole at every step (the
+    kept row copied, the mask cleared then its 1s set), so that a caller may write into what
+    it was given (normalize in place) without changing a later observation."""
 
     def __init__(self, seat_rows: list[list[memoryview[float]]],
-                 mask_rows: list[memoryview[int]], observations: list[memoryview[float]],
-                 masks: list[memoryview[int]], current: memoryview[int],
-                 flags: memoryview[int]):
+                 observations: list[memoryview[float]], masks: list[memoryview[int]],
+                 current: memoryview[int], flags: memoryview[int]):
         self.seat_rows = seat_rows
-        self.mask_rows = mask_rows
         self.observations = observations
         self.masks = masks
         self.current = current
@@ -72,6 +69,7 @@ class BatchCore:
         self.encoders = [[RowEncoder(players, p) for p in range(players)]
                          for _ in range(num_envs)]
         self.rows = None
+        self._no_mask = bytes(self.catalogue.size)  # a mask row's zeros, copied to clear it
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # Compiled by mypyc, the class is rebuilt from its parts (``_restored``); the copy's
@@ -149,14 +147,12 @@ class BatchCore:
         k = self.current[i]
         seat_row = rows.seat_rows[i][k]
         self.encoders[i][k].write(seat_row, s)
-        mask = rows.mask_rows[i]
-        for index in self.legal[i]:  # the mask row holds the last legal actions' 1s
-            mask[index] = 0
-        for index in legal:
-            mask[index] = 1
         self.legal[i] = legal
         rows.observations[i][:] = seat_row
-        rows.masks[i][:] = mask
+        mask = rows.masks[i]
+        mask[:] = self._no_mask  # a copy from zeros: about what setting the last 1s to 0 costs
+        for index in legal:
+            mask[index] = 1
         rows.current[i] = k
 
 

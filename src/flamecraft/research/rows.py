@@ -308,7 +308,7 @@ class RowEncoder:
                     if flag != was:
                         out[at + NUM_TYPES] = 1.0 if flag else 0.0
             if new_slots:
-                self._slots = slots.copy()
+                before[:] = slots  # kept in place: no new list a write
             self._fired = fired
         ench = s.shop_ench
         if ench != self._ench:
@@ -319,7 +319,7 @@ class RowEncoder:
                     for g in range(NUM_GOODS):
                         if icons[g] != written[g]:
                             out[lay.town + shop * block + ICONS_AT + g] = icons[g]
-            self._ench = ench.copy()
+            kept[:] = ench
         pos, was_at = s.pos, self._pos
         if pos != was_at:
             rel = self.rel
@@ -407,7 +407,7 @@ class RowEncoder:
                 c, kept_c = s.counters[p], self._counters[p]
                 if c != kept_c:
                     self._history(out, blocks[p] + COUNTERS_AT, c, kept_c)
-                    self._counters[p] = c.copy()
+                    kept_c[:] = c
 
     def _history(self, out: memoryview[float], at: int, c: list[int], kept: list[int]) -> None:
         """``encoding._counters``'s values of one seat whose counters changed from ``kept``."""

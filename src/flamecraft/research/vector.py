@@ -317,10 +317,9 @@ class FlamecraftBatch:
         self.terminated, self.truncated = self._flags[:n], self._flags[n:]
         self._rngs = [np.random.default_rng() for _ in range(n)]
         self.game_seeds = np.zeros(n, np.int64)
-        # Every seat's row of every game (the encoders write into these) and every game's
-        # mask row, kept apart from the arrays returned (the core copies them there).
+        # Every seat's row of every game (the encoders write into these), kept apart from
+        # the arrays returned (the core copies them there).
         self._seat_rows = np.zeros((n, players, size), np.float32)
-        self._mask_rows = np.zeros_like(self.action_masks)
         self._core = BatchCore(players, n, self.max_cycles, self.max_decisions)
         self._rewarded: list[int] = []  # the games whose rewards row is not zero
         self._ended: list[int] = []  # the games that ended (or were cut) at the last step
@@ -330,9 +329,8 @@ class FlamecraftBatch:
         """Gives the core memoryviews of the arrays it writes (again after a copy)."""
         self._core.bind(BatchRows(
             [[float_view(row) for row in rows] for rows in self._seat_rows],
-            [row.data for row in self._mask_rows],
             [float_view(row) for row in self.observations],
-            [row.data for row in self.action_masks],
+            [row.data.cast("B") for row in self.action_masks],  # bytes, as the zeros copied
             self.current_player.data, self._flags.view(np.uint8).data))
 
     def __getstate__(self) -> dict[str, Any]:
