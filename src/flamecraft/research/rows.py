@@ -305,10 +305,13 @@ class RowEncoder:
                             out[at + ART_TYPE[old]] = 0.0
                         if dragon != EMPTY:
                             out[at + ART_TYPE[dragon]] = 1.0
+                        before[shop * 3 + k] = dragon
                     if flag != was:
                         out[at + NUM_TYPES] = 1.0 if flag else 0.0
-            if new_slots:
-                before[:] = slots  # kept in place: no new list a write
+            # The face-up Shops' slots are kept as they change (the others are not shown;
+            # kept whole only when one of them changed, so that the lists compare equal).
+            if new_slots and slots != before:
+                before[:] = slots
             self._fired = fired
         ench = s.shop_ench
         if ench != self._ench:
