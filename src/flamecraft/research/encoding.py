@@ -353,9 +353,10 @@ class ActionCatalogue:
                 index = self._first(s, actor, action) if how == _FIRST else -1
                 if index < 0:
                     index = self._index(s, actor, action)
-            if index in out:
-                raise AssertionError(f"actions {out[index]} and {action} share index {index}")
             out[index] = action
+        if len(out) != len(actions):  # (counted once: a lookup per action costs more)
+            raise AssertionError(f"{len(actions)} legal actions have {len(out)} indices: "
+                                 f"two share one ({sorted(actions)})")
         return out
 
     def legal_indices(self, s: GameState) -> list[int]:
