@@ -17,7 +17,8 @@ observation (about 140 non-zero values written one by one, then cast to float32)
 an info dict, and Gymnasium's batching of them (``SyncVectorEnv``). Here each game's
 observation is kept in a float32 row by a ``rows.RowEncoder``, which writes only the values
 whose inputs changed, and its mask by its changed indices; the rows go to arrays made once,
-in one copy a step. The batch's loop over its games runs compiled (``batched.BatchCore``).
+copied whole at every step. The batch's loop over its games runs compiled
+(``batched.BatchCore``), which also writes the arrays it returns.
 The engine's work (the moves, the legal actions) is what remains per game, and bounds the
 speed-up. ``bench/vector_env.py`` measures the forms side by side, and the engine alone
 (docs/rl.md).
@@ -283,9 +284,10 @@ class FlamecraftBatch:
     after a game ended deals game ``i``'s next deal, ignoring its action. Deals come from
     ``numpy.random.default_rng(seed + i)`` per game, so a batch replays from its seed.
 
-    The games are stepped by ``batched.BatchCore``, compiled with the engine: it writes each
-    seat's row (an ``rows.RowEncoder`` per seat of every game) and the mask rows, which are
-    copied into the arrays above once a step."""
+    The games are stepped by ``batched.BatchCore``, compiled with the engine: it keeps each
+    seat's row (an ``rows.RowEncoder`` per seat of every game) and writes the arrays above
+    through memoryviews of them (the acting seat's row copied whole, the mask row from zeros),
+    so that writing into them changes no later observation."""
 
     def __init__(self, num_envs: int, players: int = 2, deck: str = "purple",
                  reward: str = "win", companions: bool = False,
