@@ -70,6 +70,7 @@ class BatchCore:
                          for _ in range(num_envs)]
         self.rows = None
         self._no_mask = bytes(self.catalogue.size)  # a mask row's zeros, copied to clear it
+        self._whole = slice(None)  # a row's every value (made once, not at every copy)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # Compiled by mypyc, the class is rebuilt from its parts (``_restored``); the copy's
@@ -148,9 +149,10 @@ class BatchCore:
         seat_row = rows.seat_rows[i][k]
         self.encoders[i][k].write(seat_row, s)
         self.legal[i] = legal
-        rows.observations[i][:] = seat_row
+        whole = self._whole
+        rows.observations[i][whole] = seat_row
         mask = rows.masks[i]
-        mask[:] = self._no_mask  # a copy from zeros: about what setting the last 1s to 0 costs
+        mask[whole] = self._no_mask  # a copy from zeros: about what setting the last 1s to 0 costs
         for index in legal:
             mask[index] = 1
         rows.current[i] = k

@@ -18,7 +18,7 @@ gaps of many decisions (a batch writes a seat's row only when that seat acts).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from ..core.board import ART_TYPE
 from ..core.engine import to_act
@@ -54,6 +54,9 @@ from .encoding import (
     shop_icons,
 )
 
+# 0.0 and 1.0 as the objects written into a row's memoryview, boxed once: compiled, a float
+# literal written is boxed anew at every write.
+_UNIT: Final[list[Any]] = [0.0, 1.0]
 NONE: Final = -1  # no value of a one-hot written (no seat acting, an empty Park position)
 OWN_VALUES: Final = 2 * NUM_TYPES  # the hand by type, then the fired hand dragons' types
 
@@ -66,19 +69,19 @@ def _count(count: int, scale: int) -> float:
 def _one_hot(out: memoryview[float], before: int, now: int) -> None:
     """Moves a one-hot's 1 from index ``before`` to ``now`` (either may be NONE)."""
     if before != NONE:
-        out[before] = 0.0
+        out[before] = _UNIT[0]
     if now != NONE:
-        out[now] = 1.0
+        out[now] = _UNIT[1]
 
 
 def _ones(out: memoryview[float], at: int, before: list[int], now: list[int]) -> None:
     """Makes the 1s at ``at + i`` for ``i`` in ``before`` be the 1s for ``i`` in ``now``."""
     for i in before:
         if i not in now:
-            out[at + i] = 0.0
+            out[at + i] = _UNIT[0]
     for i in now:
         if i not in before:
-            out[at + i] = 1.0
+            out[at + i] = _UNIT[1]
 
 
 class RowEncoder:
@@ -246,10 +249,10 @@ class RowEncoder:
             self._current_at = current
         base = 2 * n + self.lay.decisions
         if s.over != self._over:
-            out[base] = 1.0 if s.over else 0.0
+            out[base] = _UNIT[1 if s.over else 0]
             self._over = s.over
         if s.end_triggered != self._end:
-            out[base + 1] = 1.0 if s.end_triggered else 0.0
+            out[base + 1] = _UNIT[1 if s.end_triggered else 0]
             self._end = s.end_triggered
         if s.final_turns != self._final:
             out[base + 2] = _count(s.final_turns, n)
@@ -274,7 +277,7 @@ class RowEncoder:
         self._ench = [() for _ in s.shop_ench]
         self._pos = [EMPTY] * self.players
         for shop in self._face_up:
-            out[lay.town + shop * lay.shop_block] = 1.0
+            out[lay.town + shop * lay.shop_block] = _UNIT[1]
         if self._facedown:
             out[lay.facedown] = scaled(len(self._facedown), 4)
 
@@ -302,12 +305,12 @@ class RowEncoder:
                     at = b + 1 + k * SLOT_SIZE
                     if dragon != old:
                         if old != EMPTY:
-                            out[at + ART_TYPE[old]] = 0.0
+                            out[at + ART_TYPE[old]] = _UNIT[0]
                         if dragon != EMPTY:
-                            out[at + ART_TYPE[dragon]] = 1.0
+                            out[at + ART_TYPE[dragon]] = _UNIT[1]
                         before[shop * 3 + k] = dragon
                     if flag != was:
-                        out[at + NUM_TYPES] = 1.0 if flag else 0.0
+                        out[at + NUM_TYPES] = _UNIT[1 if flag else 0]
             # The face-up Shops' slots are kept as they change (the others are not shown;
             # kept whole only when one of them changed, so that the lists compare equal).
             if new_slots and slots != before:
@@ -330,9 +333,9 @@ class RowEncoder:
                 where, before_p = pos[p], was_at[p]
                 if where != before_p:
                     if before_p != EMPTY:
-                        out[lay.town + before_p * block + SHOP_FIXED + rel[p]] = 0.0
+                        out[lay.town + before_p * block + SHOP_FIXED + rel[p]] = _UNIT[0]
                     if where != EMPTY:
-                        out[lay.town + where * block + SHOP_FIXED + rel[p]] = 1.0
+                        out[lay.town + where * block + SHOP_FIXED + rel[p]] = _UNIT[1]
                     was_at[p] = where
 
     def _market(self, out: memoryview[float], s: GameState) -> None:
@@ -424,7 +427,7 @@ class RowEncoder:
         if bits:
             for g in range(NUM_GOODS):
                 if bits >> g & 1:
-                    out[at + CAST_ICONS_AT + g] = 1.0 if c[CAST_ICONS] >> g & 1 else 0.0
+                    out[at + CAST_ICONS_AT + g] = _UNIT[1 if c[CAST_ICONS] >> g & 1 else 0]
         if c[MAX_SETS] != kept[MAX_SETS]:
             out[at + MAX_SETS_AT] = _count(c[MAX_SETS], MAX_SETS_SCALE)
 
