@@ -164,6 +164,21 @@ def test_solo_gifts_to_the_supply_have_their_own_index() -> None:
         assert cat.decode(s, index) == action
 
 
+def test_legal_numbers_in_later_blocks_what_the_first_does_not_hold() -> None:
+    """``legal`` numbers most actions directly in their kind's first block; a dragon fired
+    from the Park is not in that block (Town's slots) and gets its index from the later
+    blocks, the one ``encode`` finds by walking them all."""
+    cat = catalogue(2)
+    fired_from_park = 0
+    for seed in range(2):
+        for s in _random_states(2, seed):
+            for index, action in cat.legal(s).items():
+                assert cat.encode(s, action) == index
+                if action[0] == A.FIRE and cat.section_of(index).name == "fire_park":
+                    fired_from_park += 1
+    assert fired_from_park > 0
+
+
 def test_catalogue_covers_every_action_kind() -> None:
     """A new kind of engine action needs its block in the catalogue (and in docs/rl.md)."""
     assert sorted(catalogue(2)._encoders) == sorted(ACTION_KINDS)

@@ -22,6 +22,7 @@ import observation_reference as reference
 from flamecraft.core.engine import apply_in_place, legal_actions, start, to_act
 from flamecraft.core.errors import IllegalActionError
 from flamecraft.core.variant import VARIANTS
+from flamecraft.research.batched import BatchCore
 from flamecraft.research.encoding import (
     catalogue,
     final_rewards,
@@ -348,6 +349,15 @@ def test_the_batch_refuses_an_illegal_action_by_game() -> None:
         batch.step(np.array([good, bad]))
     assert np.array_equal(batch.observations, before)
 
+
+
+def test_a_batch_core_writes_nothing_before_it_is_bound() -> None:
+    """The compiled core writes only into memory it was given (``bind``): without it, a
+    deal is refused by name and the game is not taken."""
+    core = BatchCore(2, 1, 10, 10)
+    with pytest.raises(RuntimeError, match=r"before bind\(\) gives it its rows"):
+        core.deal(0, start(2, 0))
+    assert core.games == [None]
 
 # --- policy opponents: self-play ---------------------------------------------------------
 

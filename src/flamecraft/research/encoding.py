@@ -135,6 +135,7 @@ _GENERAL: Final = 0  # ``_encode`` over its blocks
 _BASE: Final = 1  # one index: the block's
 _ARG: Final = 2  # the block's base plus the first argument
 _ARG_TYPE: Final = 3  # the block's base plus the first argument's dragon type
+_FIRST: Final = 4  # numbered in its first block (of one or two dimensions) when it holds it
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,10 +193,7 @@ def _number(d: _Dim, s: GameState, p: int, a: Action) -> int:
     if how == _TYPE:
         return ART_TYPE[v]
     if how == _TOWN:
-        try:
-            return s.slots.index(v)
-        except ValueError:
-            return -1
+        return _find(s.slots, v)
     if how == _SEAT:
         return _offset(p, v, d.other)
     if how == _SLOT:
@@ -203,11 +201,18 @@ def _number(d: _Dim, s: GameState, p: int, a: Action) -> int:
     if how == _HAND:
         return ART_TYPE[v] if v in s.hand[p] else -1
     if how == _PARK:
-        try:
-            return s.park.index(v)
-        except ValueError:
-            return -1
+        return _find(s.park, v)
     return _CAST_INDEX[(v, a[d.other])]
+
+
+def _find(items: list[int], v: int) -> int:
+    """Where ``v`` first is in ``items``, or -1 (``list.index`` without its exception, which
+    costs compiled code far more than the search: a dragon fired from the hand or the Park
+    is looked for in Town first)."""
+    for i in range(len(items)):
+        if items[i] == v:
+            return i
+    return -1
 
 
 def _encode(blocks: list[_Block], s: GameState, p: int, a: Action) -> int:
@@ -257,21 +262,29 @@ class ActionCatalogue:
         # Most kinds number their action by one argument in one block (a Good, a card, a
         # type) or have a single index: ``legal`` numbers those directly, without walking
         # the blocks (the legal actions are numbered at every step of every environment).
+        # The other kinds' actions are numbered in their first block's one or two dimensions
+        # (``_FIRST``: ``_encode``'s first try), and through all blocks only when the first
+        # does not hold them.
         codes = max(self._encoders, default=-1) + 1
-        self._direct = [_GENERAL] * codes  # by kind: _BASE, _ARG, _ARG_TYPE or _GENERAL
-        self._direct_base = [0] * codes
+        self._direct = [_GENERAL] * codes  # by kind: _BASE, _ARG, _ARG_TYPE, _FIRST, _GENERAL
+        self._direct_base = [0] * codes  # by kind: its first block's base
+        self._first_dims: list[tuple[_Dim, ...]] = [()] * codes  # by kind: its first block's
         for code, kind_blocks in self._encoders.items():
-            if len(kind_blocks) != 1:
+            if not kind_blocks:
                 continue
             block = kind_blocks[0]
             dims = block.dims
             self._direct_base[code] = block.base
-            if not dims:
+            single = len(kind_blocks) == 1
+            if single and not dims:
                 self._direct[code] = _BASE
-            elif len(dims) == 1 and dims[0].at == 1 and dims[0].how == _VALUE:
+            elif single and len(dims) == 1 and dims[0].at == 1 and dims[0].how == _VALUE:
                 self._direct[code] = _ARG
-            elif len(dims) == 1 and dims[0].at == 1 and dims[0].how == _TYPE:
+            elif single and len(dims) == 1 and dims[0].at == 1 and dims[0].how == _TYPE:
                 self._direct[code] = _ARG_TYPE
+            elif len(dims) in (1, 2):
+                self._direct[code] = _FIRST
+                self._first_dims[code] = dims
 
     def __reduce__(self) -> tuple[Callable[[int], ActionCatalogue], tuple[int]]:
         """Pickled (and deep-copied) as its player count, rebuilt as ``catalogue(players)``:
@@ -303,6 +316,17 @@ class ActionCatalogue:
             raise ValueError(f"action {action} is in none of its kind's blocks")
         return index
 
+    def _first(self, s: GameState, actor: int, action: Action) -> int:
+        """The action's index in its kind's first block, or -1 when that block does not hold
+        it (``_encode``'s first try, for a block of one or two dimensions)."""
+        dims = self._first_dims[action[0]]
+        index = _number(dims[0], s, actor, action)
+        if index >= 0 and len(dims) == 2:
+            inner = dims[1]
+            j = _number(inner, s, actor, action)
+            index = index * inner.size + j if j >= 0 else -1
+        return self._direct_base[action[0]] + index if index >= 0 else -1
+
     def encode(self, s: GameState, action: Action) -> int:
         """The index of an engine action taken by the seat to act in ``s``."""
         return self._index(s, to_act(s), action)
@@ -326,10 +350,13 @@ class ActionCatalogue:
             elif how == _ARG_TYPE and action[1] >= 0:
                 index = bases[code] + ART_TYPE[action[1]]
             else:  # (a negative argument too: the blocks refuse it, by name)
-                index = self._index(s, actor, action)
-            if index in out:
-                raise AssertionError(f"actions {out[index]} and {action} share index {index}")
+                index = self._first(s, actor, action) if how == _FIRST else -1
+                if index < 0:
+                    index = self._index(s, actor, action)
             out[index] = action
+        if len(out) != len(actions):  # (counted once: a lookup per action costs more)
+            raise AssertionError(f"{len(actions)} legal actions have {len(out)} indices: "
+                                 f"two share one ({sorted(actions)})")
         return out
 
     def legal_indices(self, s: GameState) -> list[int]:

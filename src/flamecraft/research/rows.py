@@ -18,7 +18,7 @@ gaps of many decisions (a batch writes a seat's row only when that seat acts).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from ..core.board import ART_TYPE
 from ..core.engine import to_act
@@ -54,6 +54,9 @@ from .encoding import (
     shop_icons,
 )
 
+# 0.0 and 1.0 as the objects written into a row's memoryview, boxed once: compiled, a float
+# literal written is boxed anew at every write.
+_UNIT: Final[list[Any]] = [0.0, 1.0]
 NONE: Final = -1  # no value of a one-hot written (no seat acting, an empty Park position)
 OWN_VALUES: Final = 2 * NUM_TYPES  # the hand by type, then the fired hand dragons' types
 
@@ -66,19 +69,19 @@ def _count(count: int, scale: int) -> float:
 def _one_hot(out: memoryview[float], before: int, now: int) -> None:
     """Moves a one-hot's 1 from index ``before`` to ``now`` (either may be NONE)."""
     if before != NONE:
-        out[before] = 0.0
+        out[before] = _UNIT[0]
     if now != NONE:
-        out[now] = 1.0
+        out[now] = _UNIT[1]
 
 
 def _ones(out: memoryview[float], at: int, before: list[int], now: list[int]) -> None:
     """Makes the 1s at ``at + i`` for ``i`` in ``before`` be the 1s for ``i`` in ``now``."""
     for i in before:
         if i not in now:
-            out[at + i] = 0.0
+            out[at + i] = _UNIT[0]
     for i in now:
         if i not in before:
-            out[at + i] = 1.0
+            out[at + i] = _UNIT[1]
 
 
 class RowEncoder:
@@ -116,8 +119,12 @@ class RowEncoder:
     _row: list[int]
     _decks: list[int]
     # Every seat's public supply and history.
+    _blocks: list[int]  # where each seat's block starts (its place from ``seat``)
     _goods: list[list[int]]
-    _supply: list[list[int]]  # per seat as written: Coins, Reputation, hand size, Fancy held
+    _coins: list[int]
+    _rep: list[int]
+    _hands: list[int]  # hand sizes
+    _fancies: list[int]  # Fancy Dragons held (unscored)
     _reserved: list[int]
     _scored: list[list[int]]
     _counters: list[list[int]]
@@ -134,6 +141,8 @@ class RowEncoder:
         self.players = players
         self.seat = seat
         self.rel = relative_seats(players, seat)
+        self._blocks = [self.lay.players_block + self.rel[p] * PLAYER_BLOCK
+                        for p in range(players)]
         self._zeros: memoryview[float] = memoryview(bytearray(4 * self.lay.size)).cast("f")
         self.fresh = True
         self._empty()
@@ -168,7 +177,10 @@ class RowEncoder:
         self._row = []
         self._decks = [0, 0, 0, 0]
         self._goods = [[0] * NUM_GOODS for _ in range(n)]
-        self._supply = [[0, 0, 0, 0] for _ in range(n)]
+        self._coins = [0] * n
+        self._rep = [0] * n
+        self._hands = [0] * n
+        self._fancies = [0] * n
         self._reserved = [EMPTY] * n
         self._scored = [[] for _ in range(n)]
         self._counters = [[0] * NUM_COUNTERS for _ in range(n)]
@@ -237,10 +249,10 @@ class RowEncoder:
             self._current_at = current
         base = 2 * n + self.lay.decisions
         if s.over != self._over:
-            out[base] = 1.0 if s.over else 0.0
+            out[base] = _UNIT[1 if s.over else 0]
             self._over = s.over
         if s.end_triggered != self._end:
-            out[base + 1] = 1.0 if s.end_triggered else 0.0
+            out[base + 1] = _UNIT[1 if s.end_triggered else 0]
             self._end = s.end_triggered
         if s.final_turns != self._final:
             out[base + 2] = _count(s.final_turns, n)
@@ -265,7 +277,7 @@ class RowEncoder:
         self._ench = [() for _ in s.shop_ench]
         self._pos = [EMPTY] * self.players
         for shop in self._face_up:
-            out[lay.town + shop * lay.shop_block] = 1.0
+            out[lay.town + shop * lay.shop_block] = _UNIT[1]
         if self._facedown:
             out[lay.facedown] = scaled(len(self._facedown), 4)
 
@@ -293,13 +305,16 @@ class RowEncoder:
                     at = b + 1 + k * SLOT_SIZE
                     if dragon != old:
                         if old != EMPTY:
-                            out[at + ART_TYPE[old]] = 0.0
+                            out[at + ART_TYPE[old]] = _UNIT[0]
                         if dragon != EMPTY:
-                            out[at + ART_TYPE[dragon]] = 1.0
+                            out[at + ART_TYPE[dragon]] = _UNIT[1]
+                        before[shop * 3 + k] = dragon
                     if flag != was:
-                        out[at + NUM_TYPES] = 1.0 if flag else 0.0
-            if new_slots:
-                self._slots = slots.copy()
+                        out[at + NUM_TYPES] = _UNIT[1 if flag else 0]
+            # The face-up Shops' slots are kept as they change (the others are not shown;
+            # kept whole only when one of them changed, so that the lists compare equal).
+            if new_slots and slots != before:
+                before[:] = slots
             self._fired = fired
         ench = s.shop_ench
         if ench != self._ench:
@@ -310,7 +325,7 @@ class RowEncoder:
                     for g in range(NUM_GOODS):
                         if icons[g] != written[g]:
                             out[lay.town + shop * block + ICONS_AT + g] = icons[g]
-            self._ench = ench.copy()
+            kept[:] = ench
         pos, was_at = s.pos, self._pos
         if pos != was_at:
             rel = self.rel
@@ -318,10 +333,10 @@ class RowEncoder:
                 where, before_p = pos[p], was_at[p]
                 if where != before_p:
                     if before_p != EMPTY:
-                        out[lay.town + before_p * block + SHOP_FIXED + rel[p]] = 0.0
+                        out[lay.town + before_p * block + SHOP_FIXED + rel[p]] = _UNIT[0]
                     if where != EMPTY:
-                        out[lay.town + where * block + SHOP_FIXED + rel[p]] = 1.0
-            self._pos = pos.copy()
+                        out[lay.town + where * block + SHOP_FIXED + rel[p]] = _UNIT[1]
+                    was_at[p] = where
 
     def _market(self, out: memoryview[float], s: GameState) -> None:
         """``encoding._market``'s values: the Park's types by position, the Enchantment row,
@@ -351,38 +366,54 @@ class RowEncoder:
 
     def _seat_values(self, out: memoryview[float], s: GameState) -> None:
         """``encoding._player``'s values of every seat: Goods, Coins, Reputation, hidden
-        cards held, its reserved Enchantment, scored Fancy Dragons and public history."""
-        base = self.lay.players_block
-        rel = self.rel
-        for p in range(self.players):
-            b = base + rel[p] * PLAYER_BLOCK
-            goods, had = s.goods[p], self._goods[p]
-            if goods != had:
-                for g in range(len(goods)):
-                    if goods[g] != had[g]:
-                        out[b + g] = _count(goods[g], 16)
-                        had[g] = goods[g]
-            supply = self._supply[p]
-            coins, rep, hand, fancy = s.coins[p], s.rep[p], len(s.hand[p]), len(s.fancy[p])
-            if (coins != supply[0] or rep != supply[1] or hand != supply[2]
-                    or fancy != supply[3]):
-                counts = [coins, rep, hand, fancy]
-                for k in range(4):
-                    if counts[k] != supply[k]:
-                        out[b + COINS_AT + k] = _count(counts[k], _SUPPLY_SCALES[k])
-                self._supply[p] = counts
-            reserved, before = s.reserved[p], self._reserved[p]
-            if reserved != before:
-                _one_hot(out, b + RESERVED_AT + before if before != EMPTY else NONE,
-                         b + RESERVED_AT + reserved if reserved != EMPTY else NONE)
-                self._reserved[p] = reserved
-            if s.scored[p] != self._scored[p]:
-                _ones(out, b + SCORED_AT, self._scored[p], s.scored[p])
-                self._scored[p] = s.scored[p].copy()
-            c, kept = s.counters[p], self._counters[p]
-            if c != kept:
-                self._history(out, b + COUNTERS_AT, c, kept)
-                self._counters[p] = c.copy()
+        cards held, its reserved Enchantment, scored Fancy Dragons and public history. Each
+        kind is compared for all seats at once first (one C loop; most decisions change one
+        or two of them), then seat by seat."""
+        n = self.players
+        blocks = self._blocks
+        if s.goods != self._goods:
+            for p in range(n):
+                goods, had = s.goods[p], self._goods[p]
+                if goods != had:
+                    b = blocks[p]
+                    for g in range(len(goods)):
+                        if goods[g] != had[g]:
+                            out[b + g] = _count(goods[g], 16)
+                            had[g] = goods[g]
+        if s.coins != self._coins:
+            _counts(out, blocks, COINS_AT, _SUPPLY_SCALES[0], s.coins, self._coins)
+        if s.rep != self._rep:
+            _counts(out, blocks, COINS_AT + 1, _SUPPLY_SCALES[1], s.rep, self._rep)
+        hands, fancies = self._hands, self._fancies
+        for p in range(n):
+            held = len(s.hand[p])
+            if held != hands[p]:
+                out[blocks[p] + COINS_AT + 2] = _count(held, _SUPPLY_SCALES[2])
+                hands[p] = held
+            held = len(s.fancy[p])
+            if held != fancies[p]:
+                out[blocks[p] + COINS_AT + 3] = _count(held, _SUPPLY_SCALES[3])
+                fancies[p] = held
+        if s.reserved != self._reserved:
+            kept = self._reserved
+            for p in range(n):
+                reserved, before = s.reserved[p], kept[p]
+                if reserved != before:
+                    b = blocks[p]
+                    _one_hot(out, b + RESERVED_AT + before if before != EMPTY else NONE,
+                             b + RESERVED_AT + reserved if reserved != EMPTY else NONE)
+                    kept[p] = reserved
+        if s.scored != self._scored:
+            for p in range(n):
+                if s.scored[p] != self._scored[p]:
+                    _ones(out, blocks[p] + SCORED_AT, self._scored[p], s.scored[p])
+                    self._scored[p] = s.scored[p].copy()
+        if s.counters != self._counters:
+            for p in range(n):
+                c, kept_c = s.counters[p], self._counters[p]
+                if c != kept_c:
+                    self._history(out, blocks[p] + COUNTERS_AT, c, kept_c)
+                    kept_c[:] = c
 
     def _history(self, out: memoryview[float], at: int, c: list[int], kept: list[int]) -> None:
         """``encoding._counters``'s values of one seat whose counters changed from ``kept``."""
@@ -396,7 +427,7 @@ class RowEncoder:
         if bits:
             for g in range(NUM_GOODS):
                 if bits >> g & 1:
-                    out[at + CAST_ICONS_AT + g] = 1.0 if c[CAST_ICONS] >> g & 1 else 0.0
+                    out[at + CAST_ICONS_AT + g] = _UNIT[1 if c[CAST_ICONS] >> g & 1 else 0]
         if c[MAX_SETS] != kept[MAX_SETS]:
             out[at + MAX_SETS_AT] = _count(c[MAX_SETS], MAX_SETS_SCALE)
 
@@ -404,14 +435,16 @@ class RowEncoder:
         """``encoding._own``'s values: the seat's hand by type (a sixth per dragon, at most
         1) and its fired dragons' types, its unscored Fancy Dragons."""
         hand = s.hand[seat]
-        fired = s.fired
-        if hand != self._hand or fired != self._hand_fired:
-            values, written = hand_values(hand, fired), hand_values(self._hand, self._hand_fired)
+        fired, had = s.fired, self._hand_fired
+        # A fire-up changes the hand's values only when it fired (or a new turn unfired) a
+        # dragon in the hand: most fire-ups are of dragons in Town.
+        if hand != self._hand or (fired != had and _any_bit(fired ^ had, hand)):
+            values, written = hand_values(hand, fired), hand_values(self._hand, had)
             for i in range(OWN_VALUES):
                 if values[i] != written[i]:
                     out[self.lay.own + i] = values[i]
             self._hand = hand.copy()
-            self._hand_fired = fired
+        self._hand_fired = fired
         if s.fancy[seat] != self._fancy:
             _ones(out, self.lay.own + OWN_VALUES, self._fancy, s.fancy[seat])
             self._fancy = s.fancy[seat].copy()
@@ -422,6 +455,22 @@ _DECK_SCALES: Final = list(DECK_SCALES)
 _SUPPLY_SCALES: Final = list(SUPPLY_SCALES)
 _COUNTERS: Final = [counter for counter, _scale in COUNTER_SCALES]
 _COUNTER_SCALE: Final = [scale for _counter, scale in COUNTER_SCALES]
+
+
+def _any_bit(bits: int, cards: list[int]) -> bool:
+    """Whether ``bits`` has the bit of any of ``cards``."""
+    return any(bits >> card & 1 for card in cards)
+
+
+def _counts(out: memoryview[float], blocks: list[int], at: int, scale: int, now: list[int],
+            kept: list[int]) -> None:
+    """One count of every seat (Coins, Reputation) that changed from ``kept``: written at
+    ``at`` in its seat's block, and kept."""
+    for p in range(len(now)):
+        count = now[p]
+        if count != kept[p]:
+            out[blocks[p] + at] = _count(count, scale)
+            kept[p] = count
 
 
 def write_mask(out: memoryview[int], before: list[int], now: list[int]) -> None:

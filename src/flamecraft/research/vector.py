@@ -17,7 +17,8 @@ observation (about 140 non-zero values written one by one, then cast to float32)
 an info dict, and Gymnasium's batching of them (``SyncVectorEnv``). Here each game's
 observation is kept in a float32 row by a ``rows.RowEncoder``, which writes only the values
 whose inputs changed, and its mask by its changed indices; the rows go to arrays made once,
-in one copy a step. The batch's loop over its games runs compiled (``batched.BatchCore``).
+copied whole at every step. The batch's loop over its games runs compiled
+(``batched.BatchCore``), which also writes the arrays it returns.
 The engine's work (the moves, the legal actions) is what remains per game, and bounds the
 speed-up. ``bench/vector_env.py`` measures the forms side by side, and the engine alone
 (docs/rl.md).
@@ -38,7 +39,7 @@ from gymnasium.vector.utils import batch_space
 from ..core.engine import start
 from ..core.errors import IllegalActionError
 from ..core.state import GameState
-from .batched import BatchCore
+from .batched import BatchCore, BatchRows
 from .cut import DEFAULT_MAX_CYCLES, DEFAULT_MAX_DECISIONS, Cut, check_limit
 from .encoding import (
     ENCODING_VERSION,
@@ -283,9 +284,10 @@ class FlamecraftBatch:
     after a game ended deals game ``i``'s next deal, ignoring its action. Deals come from
     ``numpy.random.default_rng(seed + i)`` per game, so a batch replays from its seed.
 
-    The games are stepped by ``batched.BatchCore``, compiled with the engine: it writes each
-    seat's row (an ``rows.RowEncoder`` per seat of every game) and the mask rows, which are
-    copied into the arrays above once a step."""
+    The games are stepped by ``batched.BatchCore``, compiled with the engine: it keeps each
+    seat's row (an ``rows.RowEncoder`` per seat of every game) and writes the arrays above
+    through memoryviews of them (the acting seat's row copied whole, the mask row from zeros),
+    so that writing into them changes no later observation."""
 
     def __init__(self, num_envs: int, players: int = 2, deck: str = "purple",
                  reward: str = "win", companions: bool = False,
@@ -313,38 +315,36 @@ class FlamecraftBatch:
         self.action_masks = np.zeros((n, self.catalogue.size), np.int8)
         self.current_player = np.zeros(n, np.int64)
         self.rewards = np.zeros((n, players), np.float32)
-        # terminated and truncated: views of one bytearray the compiled core writes into
-        self._flag_bytes = bytearray(2 * n)
+        self._flags = np.zeros(2 * n, bool)  # terminated, then truncated
+        self.terminated, self.truncated = self._flags[:n], self._flags[n:]
         self._rngs = [np.random.default_rng() for _ in range(n)]
         self.game_seeds = np.zeros(n, np.int64)
-        # Every seat's row of every game (the encoders write into these), and the mask rows
-        # as one bytearray the compiled core writes into (numpy sees it without a copy).
+        # Every seat's row of every game (the encoders write into these), kept apart from
+        # the arrays returned (the core copies them there).
         self._seat_rows = np.zeros((n, players, size), np.float32)
-        self._mask_bytes = bytearray(n * self.catalogue.size)
         self._core = BatchCore(players, n, self.max_cycles, self.max_decisions)
         self._rewarded: list[int] = []  # the games whose rewards row is not zero
         self._ended: list[int] = []  # the games that ended (or were cut) at the last step
-        self._every = np.arange(n)
-        self._views()
+        self._bind()
 
-    def _views(self) -> None:
-        """The arrays and views over the bytes the core writes (made again after a copy)."""
-        n = self.num_envs
-        self._mask_rows = np.frombuffer(self._mask_bytes, np.int8).reshape(
-            n, self.catalogue.size)
-        self._flags = np.frombuffer(self._flag_bytes, bool)
-        self.terminated, self.truncated = self._flags[:n], self._flags[n:]
-        self._row_views = [[float_view(row) for row in rows] for rows in self._seat_rows]
+    def _bind(self) -> None:
+        """Gives the core memoryviews of the arrays it writes (again after a copy)."""
+        self._core.bind(BatchRows(
+            [[float_view(row) for row in rows] for rows in self._seat_rows],
+            [float_view(row) for row in self.observations],
+            [row.data.cast("B") for row in self.action_masks],  # bytes, as the zeros copied
+            self.current_player.data, self._flags.view(np.uint8).data))
 
     def __getstate__(self) -> dict[str, Any]:
         data = self.__dict__.copy()
-        for name in ("_mask_rows", "_flags", "terminated", "truncated", "_row_views"):
-            del data[name]
+        del data["terminated"], data["truncated"]
         return data
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.__dict__.update(data)
-        self._views()
+        n = self.num_envs
+        self.terminated, self.truncated = self._flags[:n], self._flags[n:]
+        self._bind()
 
     @property
     def games(self) -> list[GameState | None]:
@@ -361,25 +361,17 @@ class FlamecraftBatch:
         self.game_seeds[i] = seed
         s = start(self.players, seed, self.deck, companions=self.companions,
                   variant=self.variant)
-        self._core.deal(i, s, self._row_views[i], self._mask_bytes)
-
-    def _publish(self) -> None:
-        """Every game's rows into the arrays the batch returns."""
-        self.current_player[:] = self._core.current
-        self.observations[:] = self._seat_rows[self._every, self.current_player]
-        np.copyto(self.action_masks, self._mask_rows)
+        self._core.deal(i, s)
 
     def reset(self, seed: int | None = None) -> np.ndarray:
         """Every game anew, game ``i``'s deals from ``default_rng(seed + i)``."""
         self._rngs = [np.random.default_rng(None if seed is None else seed + i)
                       for i in range(self.num_envs)]
         self.rewards[:] = 0.0
-        self._flags[:] = False
         self._rewarded = []
         self._ended = []
         for i in range(self.num_envs):
             self._deal(i)
-        self._publish()
         return self.observations
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -395,20 +387,19 @@ class FlamecraftBatch:
                 f"action {picks[bad]} is not legal in game {bad} for seat "
                 f"{core.current[bad]} (its action_masks row marks the legal ones)")
         rewards = self.rewards
-        for i in self._rewarded:  # rewards come at a game's end only: the last ones go
-            rewards[i] = 0.0
-        self._rewarded = []
+        if self._rewarded:  # rewards come at a game's end only: the last ones go
+            for i in self._rewarded:
+                rewards[i] = 0.0
+            self._rewarded = []
         for i in ended:
             self._deal(i)
-        self._ended = core.step(picks, ended, self._row_views, self._mask_bytes,
-                                self._flag_bytes)
+        self._ended = core.step(picks, ended)
         for i in self._ended:
             s = core.games[i]
             assert s is not None
             if s.over:
                 rewards[i] = final_rewards(s, self.reward_mode)
                 self._rewarded.append(i)
-        self._publish()
         return self.observations, rewards, self.terminated, self.truncated
 
 
