@@ -151,3 +151,14 @@ def test_a_solo_game_is_reviewed_without_a_win_chance(tmp_path: Path) -> None:
     assert rv.decisions and not rv.chances
     assert "nobody to beat" in format_review(rv, "a solo game")
     assert not plot_review(rv, str(tmp_path / "none.png"), "solo")
+
+
+def test_a_mistakes_win_chances_are_said_once_when_they_read_the_same() -> None:
+    """A lost game's mistake read "win chance 0% instead of 0%": the two chances, rounded
+    as shown, are said once when equal (the Markdown review; the terminal and the web say the
+    same with their own words)."""
+    from flamecraft.ai.review import _chances
+
+    assert _chances(0.001, 0.004) == "0% either way"
+    assert _chances(0.40, 0.55) == "40% instead of 55%"
+    assert _chances(None, 0.5) == "– instead of 50%"

@@ -193,6 +193,12 @@ def _pct(x: float | None) -> str:
     return "–" if x is None else f"{100 * x:.0f}%"
 
 
+def _chances(chosen: float | None, best: float | None) -> str:
+    """"40% instead of 55%", or "0% either way" when the two read the same."""
+    a, b = _pct(chosen), _pct(best)
+    return f"{a} either way" if a == b else f"{a} instead of {b}"
+
+
 def format_review(rv: Review, title: str, top: int = 5) -> str:
     """The review as text: the note on hidden information, each seat's accuracy, the
     biggest mistakes with what the bot would have done and why, and the win-chance path."""
@@ -230,7 +236,7 @@ def format_review(rv: Review, title: str, top: int = 5) -> str:
         for d in worst:
             lines.append(f"- turn {d.turn}, {rv.names[d.seat]} (action {d.number}, "
                          f"{d.options} options): {d.label}, {d.loss:.1f} ± {d.loss_se:.1f} "
-                         f"lost; win chance {_pct(d.chosen_win)} instead of {_pct(d.best_win)}")
+                         f"lost; win chance {_chances(d.chosen_win, d.best_win)}")
             lines.append(f"    played: {d.chosen} — {d.chosen_reason}")
             lines.append(f"    the bot: {d.best} — {d.best_reason}")
             if d.best_plan:

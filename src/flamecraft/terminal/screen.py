@@ -887,10 +887,15 @@ def review_screen(style: Style, rv: Any, width: int = 80, top: int = 3,
         return "-" if x is None else f"{100 * x:.0f}%"
 
     for rank, d in enumerate(worst, 1):
-        lines.append(tr(" {rank}. turn {turn}, {name}: {label}, {loss} Rep lost (win chance "
-                        "{chosen} instead of {best})").format(
+        chosen, best = pct(d.chosen_win), pct(d.best_win)
+        # (a lost game's "0% instead of 0%" says nothing: the same chance is said once)
+        said_chance = (tr(" {rank}. turn {turn}, {name}: {label}, {loss} Rep lost (win chance "
+                          "{chosen} instead of {best})") if chosen != best else
+                       tr(" {rank}. turn {turn}, {name}: {label}, {loss} Rep lost (win chance "
+                          "{chosen} either way)"))
+        lines.append(said_chance.format(
             rank=rank, turn=d.turn, name=rv.names[d.seat], label=tr(REVIEW_LABELS[d.label]),
-            loss=f"{d.loss:.1f}", chosen=pct(d.chosen_win), best=pct(d.best_win)))
+            loss=f"{d.loss:.1f}", chosen=chosen, best=best))
         lines.append(tr("    played: {action}").format(action=said.get(d.chosen, d.chosen)))
         lines.append(tr("    better: {action} — {why}").format(
             action=said.get(d.best, d.best), why=d.best_reason))

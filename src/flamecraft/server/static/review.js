@@ -66,9 +66,11 @@ function mistakeItem(d) {
     h("div", {}, h("span", { class: `tag ${d.label}` }, t(MISTAKE_WORDS[d.label] || d.label)),
       t(" Turn {n}: chose ", { n: d.turn }),
       h("strong", {}, withIcons(d.chosen)), t(" ({loss} Rep behind the best", { loss: d.loss.toFixed(1) }),
-      d.chosen_win !== null && d.best_win !== null
-        ? t("; {chosen} to win against {best})", { chosen: pct(d.chosen_win),
-          best: pct(d.best_win) }) : ")"),
+      d.chosen_win === null || d.best_win === null ? ")"
+        : pct(d.chosen_win) === pct(d.best_win)  // a lost game's "0% against 0%" says it once
+          ? t("; {chosen} to win either way)", { chosen: pct(d.chosen_win) })
+          : t("; {chosen} to win against {best})", { chosen: pct(d.chosen_win),
+            best: pct(d.best_win) })),
     h("div", { class: "muted" }, t("Better: "), h("strong", {}, withIcons(d.best)), " — ",
       withIcons(d.best_reason)));
 }
