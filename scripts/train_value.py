@@ -168,8 +168,9 @@ def main(argv: list[str] | None = None) -> int:
             kept += 1
             continue
         args.resume = False  # (a generation played anew makes every later one stale)
-        for stale in args.data.glob("gen*.json*"):
-            if int(stale.name[3:].split(".")[0]) >= generation:
+        for stale in args.data.glob("gen*.json*"):  # this generation's and later ones'
+            number = stale.name[3:].split(".")[0]
+            if number.isdigit() and int(number) >= generation:
                 stale.unlink()
         print(f"generation {generation}: {args.games} games "
               f"({'tuned planner' if model_path is None else model_path})", flush=True)
