@@ -436,11 +436,14 @@ PLAYER_BLOCK: Final = NUM_GOODS + 4 + NUM_ENCH + NUM_FANCY + 14
 SLOT_SIZE: Final = NUM_TYPES + 1  # a slot: its dragon's type (one-hot), then its fire-up
 ICONS_AT: Final = 1 + 3 * SLOT_SIZE  # the Shop's Enchantments' icons, one value per Good
 COINS_AT: Final = NUM_GOODS  # then Reputation, hand size and Fancy Dragons held
+GOODS_SCALE: Final = 16  # a seat's count of each Good
+TURN_SCALE: Final = 200  # the game's turn (the decision block)
 SUPPLY_SCALES: Final = (32, 150, 12, 8)  # Coins, Reputation, hand size, Fancy Dragons held
 RESERVED_AT: Final = NUM_GOODS + 4
 SCORED_AT: Final = RESERVED_AT + NUM_ENCH
 COUNTERS_AT: Final = SCORED_AT + NUM_FANCY  # a seat's public history (``_counters``)
 DECK_SCALES: Final = (42, 36, 18, 10)  # Artisan, Fancy, Enchantment and Shop decks
+FACEDOWN_SCALE: Final = 4  # the face-down Shops in Town
 COMPANION_SEAT: Final = NUM_COMPANIONS + 1 + 2  # which Companion (or none yet), uses: game, turn
 COMPANION_FIXED: Final = 1 + NUM_COMPANIONS  # the module is in play; the Companions on offer
 SOLO_BLOCK: Final = NUM_ACHIEVEMENTS + 2 * NUM_ENCH  # achievements, row arrival order, removed
@@ -551,7 +554,7 @@ def _decision(out: memoryview[float], s: GameState, seat: int | None, rel: list[
     if s.final_turns > 0:
         out[base + 2] = scaled(s.final_turns, n)
     if s.turn:
-        out[base + 3] = scaled(s.turn, 200)
+        out[base + 3] = scaled(s.turn, TURN_SCALE)
 
 
 def _town(out: memoryview[float], s: GameState, rel: list[int], lay: ObservationLayout) -> None:
@@ -584,7 +587,7 @@ def _town(out: memoryview[float], s: GameState, rel: list[int], lay: Observation
         if where != EMPTY:
             out[town + where * block + SHOP_FIXED + rel[p]] = 1.0
     if facedown:
-        out[lay.facedown] = scaled(len(facedown), 4)
+        out[lay.facedown] = scaled(len(facedown), FACEDOWN_SCALE)
 
 
 def shop_icons(ench: tuple[int, ...]) -> list[float]:
@@ -627,7 +630,7 @@ def _player(out: memoryview[float], s: GameState, p: int, b: int) -> None:
     a loop over the four counts costs observations a tenth more.)"""
     for g, have in enumerate(s.goods[p]):
         if have:
-            out[b + g] = scaled(have, 16)
+            out[b + g] = scaled(have, GOODS_SCALE)
     c = b + COINS_AT
     if s.coins[p] > 0:
         out[c] = scaled(s.coins[p], SUPPLY_SCALES[0])

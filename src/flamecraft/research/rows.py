@@ -30,6 +30,8 @@ from .encoding import (
     COUNTER_SCALES,
     COUNTERS_AT,
     DECK_SCALES,
+    FACEDOWN_SCALE,
+    GOODS_SCALE,
     ICONS_AT,
     MAX_SETS_AT,
     MAX_SETS_SCALE,
@@ -42,6 +44,7 @@ from .encoding import (
     SHOP_FIXED,
     SLOT_SIZE,
     SUPPLY_SCALES,
+    TURN_SCALE,
     VISITED_AT,
     ObservationLayout,
     _companions,
@@ -258,7 +261,7 @@ class RowEncoder:
             out[base + 2] = _count(s.final_turns, n)
             self._final = s.final_turns
         if s.turn != self._turn:
-            out[base + 3] = scaled(s.turn, 200) if s.turn else 0.0
+            out[base + 3] = _count(s.turn, TURN_SCALE)
             self._turn = s.turn
 
     def _new_town(self, out: memoryview[float], s: GameState) -> None:
@@ -279,7 +282,7 @@ class RowEncoder:
         for shop in self._face_up:
             out[lay.town + shop * lay.shop_block] = _UNIT[1]
         if self._facedown:
-            out[lay.facedown] = scaled(len(self._facedown), 4)
+            out[lay.facedown] = scaled(len(self._facedown), FACEDOWN_SCALE)
 
     def _town_values(self, out: memoryview[float], s: GameState) -> None:
         """``encoding._town``'s values: per face-up Shop its slots' dragons by type and
@@ -378,7 +381,7 @@ class RowEncoder:
                     b = blocks[p]
                     for g in range(len(goods)):
                         if goods[g] != had[g]:
-                            out[b + g] = _count(goods[g], 16)
+                            out[b + g] = _count(goods[g], GOODS_SCALE)
                             had[g] = goods[g]
         if s.coins != self._coins:
             _counts(out, blocks, COINS_AT, _SUPPLY_SCALES[0], s.coins, self._coins)
