@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from flamecraft.ai.learned import FEATURE_VERSION, FEATURES, ValueNet
-from flamecraft.ai.selfplay import play
+from flamecraft.ai.selfplay import play, played_by
 from flamecraft.ai.tournament import ray_map
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,11 +79,9 @@ def generate(args: argparse.Namespace, generation: int, model: str | None,
             for game in pool.map(play, jobs, chunksize=4):
                 write(out, game)
                 played(game)
-    bots = ("tuned planner (some seats the hand-set planner, greedy)" if model is None else
-            f"planner:weights=tuned:value={Path(model).stem}:blend=0.5 with the tuned planner "
-            "(some seats the hand-set planner, greedy)")
     return {"generation": generation, "games": args.games, "positions": count["positions"],
-            "model": model, "bots": bots, "seconds": round(time.perf_counter() - began, 1)}
+            "model": model, "bots": played_by(model),
+            "seconds": round(time.perf_counter() - began, 1)}
 
 
 def read_data(paths: list[Path]) -> tuple[Any, Any, Any]:

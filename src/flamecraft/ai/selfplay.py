@@ -9,15 +9,17 @@ those alone, so a generation replays game for game wherever it is played.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from ..core.engine import apply_in_place, start, to_act
 from . import make_play_bot, parse_bot_spec
 from .interface import Seat
 from .learned import features
+from .roster import LEVEL_OF
 
 PLAYER_MIX = ((2, 0.7), (3, 0.1), (4, 0.2))  # players per game, and how often
-EXPERT_BLEND = 0.5  # the Expert's blend (roster.LEVELS): generations k > 0 play that form
+EXPERT_BLEND = LEVEL_OF["expert"].options["blend"]  # generations k > 0 play the Expert's form
 
 
 def bots_for(generation: int, model: str | None, players: int,
@@ -35,6 +37,15 @@ def bots_for(generation: int, model: str | None, players: int,
         else:
             out.append("greedy")
     return out
+
+
+def played_by(model: str | None) -> str:
+    """Who plays a generation's games, in words (the trained model's provenance)."""
+    others = "(some seats the hand-set planner, greedy)"
+    if model is None:
+        return f"tuned planner {others}"
+    return (f"planner:weights=tuned:value={Path(model).stem}:blend={EXPERT_BLEND} with the "
+            f"tuned planner {others}")
 
 
 def play(job: tuple[int, int, int, str | None]) -> dict[str, Any]:
