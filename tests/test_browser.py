@@ -752,6 +752,22 @@ def test_keyboard(server: str, tabs: Any) -> None:
         assert first.startswith("1")
         press_to_act("1")
 
+    # Among 10 to 18 choices "1" waits for a second digit; one that makes no choice's number
+    # ("1", "9" among 12) acts on the "1" at once, where it used to ask for a 19th choice and
+    # do nothing, however often the player pressed "1" again.
+    for _ in range(120):
+        assert wait_my_turn_or_end(page)
+        if 10 <= page.locator(".legal-item").count() <= 18:
+            break
+        press_to_act("1")
+    else:
+        pytest.fail("no decision with 10 to 18 choices came")
+    before = data(page)["version"]
+    page.keyboard.press("1")
+    page.keyboard.press("9")
+    page.wait_for_function("v => document.getElementById('app').dataset.version !== v",
+                           arg=before, timeout=600)  # (before the 700 ms wait for a digit)
+
 
 # ---------------------------------------------------------------- issue 13: the table experience
 

@@ -410,17 +410,24 @@ export class Table {
     }
     if (!/^[0-9]$/.test(event.key) || !this.myTurn || this.busy) return;
     event.preventDefault();
+    const before = this.digits;
     this.digits += event.key;
     clearTimeout(this.digitTimer);
     const n = this.legal.length;
-    const number = Number(this.digits);
     const pick = () => {
       const k = Number(this.digits);
       this.digits = "";
       if (k >= 1 && k <= this.legal.length) this.send(this.legal[k - 1].index);
     };
+    // A digit that would make no choice's number acts on the digits before it: "1" pressed
+    // twice among 10 choices picks the first, rather than asking for an 11th and doing nothing.
+    if (before && Number(this.digits) > n) {
+      this.digits = before;
+      pick();
+      return;
+    }
     // act at once when no longer number could start with these digits, else wait a moment
-    if (number * 10 > n) pick();
+    if (Number(this.digits) * 10 > n) pick();
     else this.digitTimer = setTimeout(pick, 700);
   }
 
