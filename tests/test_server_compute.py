@@ -702,3 +702,27 @@ def test_admin_on_postgres_and_a_running_server_hears_it(
                 if msg.get("type") == "state" and msg["status"] == "finished":
                     break
                 assert time.monotonic() < deadline
+
+
+def test_a_new_game_id_never_begins_with_a_dash_and_an_old_one_goes_after_two(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A game id that began with "-" (one in 64 of them did) was taken for an option by the
+    command line: ``flamecraft admin end -x…`` said GAME was missing (a browser test met one).
+    New ids never begin with "-"; one stored before is given after "--", as the help says."""
+    from flamecraft.server import games, tokens
+
+    assert not any(tokens.new_game_id().startswith("-") for _ in range(3000))
+    assert all(tokens.valid_game_id(tokens.new_game_id()) for _ in range(100))
+    draws = iter(["-old_dash_id", "later_id_ok"])
+    monkeypatch.setattr("secrets.token_urlsafe", lambda _n: next(draws))
+    assert tokens.new_game_id() == "later_id_ok"  # the draw that began with "-" was skipped
+    monkeypatch.undo()
+    old = "-made_before"  # a game stored before the change, with such an id
+    monkeypatch.setattr(games, "new_game_id", lambda: old)
+    url = str(tmp_path / "games.sqlite3")
+    with client_for(quick(tmp_path)) as c:
+        assert new_game(c, "human,human", start=True)["game_id"] == old
+    assert admin(capsys, "--database", url, "end", old)[0] == 2  # taken for an option
+    status, out, _ = admin(capsys, "--database", url, "end", "--", old)
+    assert status == 0 and old in out

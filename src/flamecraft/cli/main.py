@@ -752,11 +752,12 @@ def _add_tool_commands(sub: Subparsers[_Parser], tr: Translate) -> None:
                    default="unfinished", help=tr("which games (default: unfinished)"))
     a.add_argument("--limit", type=int, default=100,
                    help=tr("at most this many (default: 100)"))
+    game_id_help = tr("the game's id (one that begins with '-' goes after '--')")
     a = admin.add_parser("end", help=tr("end a running game where it stands, with no winner"))
-    a.add_argument("game", metavar=tr("GAME"), help=tr("the game's id"))
+    a.add_argument("game", metavar=tr("GAME"), help=game_id_help)
     a = admin.add_parser("delete", help=tr("delete a game that is not running, with its "
                                            "actions, chat and reviews"))
-    a.add_argument("game", metavar=tr("GAME"), help=tr("the game's id"))
+    a.add_argument("game", metavar=tr("GAME"), help=game_id_help)
     a.add_argument("--yes", action="store_true",
                    help=tr("yes, delete it (it cannot be undone)"))
     p.set_defaults(func=cmd_admin)

@@ -36,7 +36,12 @@ def seat_digests(token: str | None, older: Sequence[str] = ()) -> list[str]:
 
 
 def new_game_id() -> str:
-    return secrets.token_urlsafe(9)
+    """A new game's id: 72 random bits, URL-safe, never beginning with "-" (one in 64 would,
+    and a command line takes such an id for an option: ``flamecraft admin end -x…``)."""
+    while True:
+        game_id = secrets.token_urlsafe(9)
+        if not game_id.startswith("-"):
+            return game_id
 
 
 def valid_game_id(game_id: str) -> bool:
